@@ -1,0 +1,1 @@
+//! fabsim simulator library.

@@ -1,0 +1,1 @@
+//! Fastroute control plane (placeholder, see issue 3).
