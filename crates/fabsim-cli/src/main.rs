@@ -1,1 +1,69 @@
-fn main() {}
+//! The `fabsim` command-line tool.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod run;
+
+/// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
+#[derive(Debug)]
+pub enum CliError {
+    Usage(String),
+    Runtime(String),
+}
+
+impl From<fabsim::scenario::ScenarioError> for CliError {
+    fn from(e: fabsim::scenario::ScenarioError) -> Self {
+        CliError::Usage(e.to_string())
+    }
+}
+
+#[derive(Parser)]
+#[command(name = "fabsim", version, about = "Deterministic packet-level simulator for AI-training networks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario (the built-in Fig. 1 default without a file) and print a table.
+    Run(run::RunArgs),
+    /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
+    Bench(run::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Bench(args) => run::bench(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Runtime(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes `contents` to `path` atomically (temporary file, then rename), or to stdout for `-`,
+/// so that an interrupted run never leaves a partial file that looks complete.
+pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
+    if path == Path::new("-") {
+        println!("{contents}");
+        return Ok(());
+    }
+    let mut tmp = PathBuf::from(path);
+    tmp.as_mut_os_string().push(".partial");
+    std::fs::write(&tmp, contents)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))
+}

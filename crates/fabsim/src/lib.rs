@@ -1,1 +1,23 @@
-//! fabsim simulator library.
+//! fabsim: a fast, deterministic packet-level simulator for the networks that train AI models.
+//!
+//! Layers, bottom up (arrows point one way):
+//! - [`engine`]: time, the event queue, RNG streams, the slab. Knows nothing of networks.
+//! - [`net`]: packets, egress ports, fat-tree topologies and routing.
+//! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
+//! - [`workload`]: who sends what to whom.
+//! - [`theory`]: closed forms (the permutation CCT lower bound).
+//! - [`sim`]: one run: the event loop, hosts and switches.
+//! - [`metrics`]: a run's outcome turned into the reported numbers.
+//! - [`scenario`]: the TOML schema, validation with clear errors, sweep expansion.
+//!
+//! Only `scenario` (and the CLI) know about files and formats. All randomness flows from the
+//! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
+
+pub mod engine;
+pub mod lb;
+pub mod metrics;
+pub mod net;
+pub mod scenario;
+pub mod sim;
+pub mod theory;
+pub mod workload;

@@ -1,0 +1,202 @@
+//! `fabsim run` and `fabsim bench`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use fabsim::metrics::{self, RunReport};
+use fabsim::scenario::{RunSpec, Scenario};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::{write_output, CliError};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Scenario file (TOML). Without it: the built-in default (Ofan Fig. 1).
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key, e.g. `--set switch.lb=ofan,ecmp` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Write the runs as JSON to PATH (`-` for stdout; the table then goes to stderr).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Worker threads for sweeps (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Scenario file (TOML). Without it: the built-in default.
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Loads the scenario file (or the default) and applies `--set` overrides.
+pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
+    let mut scenario = match path {
+        None => Scenario::default_scenario(),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", p.display())))?;
+            Scenario::parse(&text, &p.display().to_string())?
+        }
+    };
+    for s in set {
+        scenario.set(s)?;
+    }
+    Ok(scenario.expand()?)
+}
+
+/// Runs every spec, in parallel over cores, keeping the input order.
+pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>, CliError> {
+    let bar = ProgressBar::new(specs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}")
+            .expect("valid template"),
+    );
+    if specs.len() < 2 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
+    let reports = pool.install(|| {
+        specs
+            .par_iter()
+            .map(|s| {
+                let r = metrics::run(&s.params);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    Ok(reports)
+}
+
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    let specs = load(args.scenario.as_ref(), &args.set)?;
+    let reports = run_all(&specs, args.jobs)?;
+    let table = table(&specs, &reports);
+    match &args.json {
+        Some(path) => {
+            let json = serde_json::to_string_pretty(&serde_json::json!({ "runs": reports }))
+                .map_err(|e| CliError::Runtime(e.to_string()))?;
+            write_output(path, &json)?;
+            if path.as_os_str() == "-" {
+                eprint!("{table}");
+            } else {
+                print!("{table}");
+            }
+        }
+        None => print!("{table}"),
+    }
+    Ok(())
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+/// One row per sweep point: mean and standard deviation over its seeds.
+fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
+    let mut out = String::new();
+    let label_keys: Vec<&str> = specs
+        .first()
+        .map(|s| s.label.iter().map(|(k, _)| k.rsplit('.').next().unwrap()).collect())
+        .unwrap_or_default();
+    let mut header: Vec<String> = label_keys.iter().map(|k| k.to_string()).collect();
+    if !label_keys.contains(&"lb") {
+        header.insert(0, "lb".into());
+    }
+    header.extend(
+        ["seeds", "cct_us", "bound_us", "inflation_%", "max_q_KB", "mean_q_KB", "util_%", "drops"]
+            .map(String::from),
+    );
+    let _ = writeln!(out, "{}", header.iter().map(|h| format!("{h:>14}")).collect::<String>());
+    let mut i = 0;
+    while i < specs.len() {
+        let point = specs[i].point;
+        let j = specs[i..].iter().position(|s| s.point != point).map_or(specs.len(), |d| i + d);
+        let rs = &reports[i..j];
+        let mut row: Vec<String> = specs[i].label.iter().map(|(_, v)| v.clone()).collect();
+        if !label_keys.contains(&"lb") {
+            row.insert(0, rs[0].lb.clone());
+        }
+        let ccts: Vec<f64> = rs.iter().filter_map(|r| r.cct_us).collect();
+        let fmt_ms = |(m, s): (f64, f64)| {
+            if rs.len() > 1 {
+                format!("{m:.3}±{s:.3}")
+            } else {
+                format!("{m:.3}")
+            }
+        };
+        row.push(rs.len().to_string());
+        if ccts.len() == rs.len() {
+            row.push(fmt_ms(mean_sd(&ccts)));
+        } else {
+            row.push(format!("{}/{} done", ccts.len(), rs.len()));
+        }
+        let col = |f: &dyn Fn(&RunReport) -> f64| mean_sd(&rs.iter().map(f).collect::<Vec<_>>()).0;
+        row.push(format!("{:.3}", col(&|r| r.lower_bound_us)));
+        let infl: Vec<f64> = rs.iter().filter_map(|r| r.cct_inflation).collect();
+        row.push(if infl.is_empty() {
+            "-".into()
+        } else {
+            format!("{:.3}", 100.0 * mean_sd(&infl).0)
+        });
+        row.push(format!("{:.1}", col(&|r| r.max_queue_bytes["all"] as f64) / 1e3));
+        row.push(format!("{:.2}", col(&|r| r.mean_queue_bytes["all"]) / 1e3));
+        row.push(format!("{:.2}", 100.0 * col(&|r| r.utilization["all"])));
+        row.push(format!("{:.0}", col(&|r| r.drops as f64)));
+        let _ = writeln!(out, "{}", row.iter().map(|c| format!("{c:>14}")).collect::<String>());
+        i = j;
+    }
+    out
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
+    let specs = load(args.scenario.as_ref(), &args.set)?;
+    println!(
+        "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
+        "lb", "packet_hops", "events", "wall_s", "packet_hops/s", "events/s"
+    );
+    let (mut hops, mut wall) = (0u64, 0f64);
+    // One core: runs one after another on this thread.
+    for s in &specs {
+        let r = metrics::run(&s.params);
+        println!(
+            "{:>8} {:>12} {:>14} {:>10.3} {:>16.0} {:>14.0}",
+            r.lb,
+            r.packet_hops,
+            r.events,
+            r.perf.wall_s,
+            r.perf.packet_hops_per_s,
+            r.events as f64 / r.perf.wall_s
+        );
+        hops += r.packet_hops;
+        wall += r.perf.wall_s;
+    }
+    println!(
+        "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s on one core; peak memory {} MiB",
+        hops as f64 / wall / 1e6,
+        peak_rss_mib().map_or("unknown".into(), |m| format!("{m:.1}"))
+    );
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! Switch-side load balancers: the switch picks one of its uplinks toward the destination;
+//! the way down is unique in a fat tree (DESIGN.md section 4, Ofan paper section 3.1).
+//!
+//! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
+
+mod ofan;
+
+pub use ofan::{OfanPointers, PortOrders};
+
+use crate::engine::{Rng, Time};
+use crate::net::{Fabric, PacketKind, Ports, Tier};
+
+/// The switch-side schemes, by their scenario names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchLbKind {
+    /// Hash of the flow (and direction) with a per-switch salt.
+    Ecmp,
+    /// Random Switch Queue: a uniformly random uplink per packet.
+    Rsq,
+    /// SIMPLE RR: one round-robin counter per switch shared by all destinations.
+    Rr,
+    /// Join the shortest queue (ties at random).
+    Jsq,
+    /// Adaptive routing on quantized queue levels (htsim's switch AR).
+    Ar,
+    /// Ofan: per-destination rotation pointers shared by every ingress port.
+    Ofan,
+    /// pOfan: Ofan with one pointer per ingress pipe.
+    Pofan,
+}
+
+impl SwitchLbKind {
+    pub const ALL: [SwitchLbKind; 7] = [
+        SwitchLbKind::Ecmp,
+        SwitchLbKind::Rsq,
+        SwitchLbKind::Rr,
+        SwitchLbKind::Jsq,
+        SwitchLbKind::Ar,
+        SwitchLbKind::Pofan,
+        SwitchLbKind::Ofan,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SwitchLbKind::Ecmp => "ecmp",
+            SwitchLbKind::Rsq => "rsq",
+            SwitchLbKind::Rr => "rr",
+            SwitchLbKind::Jsq => "jsq",
+            SwitchLbKind::Ar => "ar",
+            SwitchLbKind::Ofan => "ofan",
+            SwitchLbKind::Pofan => "pofan",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// AR's queue-level thresholds as fractions of the buffer (htsim's fat-tree switch).
+const AR_LEVELS: [f64; 3] = [0.05, 0.10, 0.20];
+/// Buffer that AR's levels refer to when buffers are unbounded (the Ofan default buffer).
+pub const AR_REFERENCE_BUFFER_BYTES: u64 = 800_000;
+
+/// What the load balancer needs to know about one packet at one switch.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision {
+    pub sw: u32,
+    /// Ofan key: destination edge (edge switches) or pod (aggregation switches).
+    pub key: u32,
+    pub kind: PacketKind,
+    /// Local index of the port the packet came in on (pOfan's pipe).
+    pub in_local: u32,
+    /// Per-flow hash input for ECMP.
+    pub flow_hash: u64,
+}
+
+pub struct SwitchLb {
+    kind: SwitchLbKind,
+    rng: Rng,
+    salt: u64,
+    rr: Vec<u32>,
+    ofan: Option<OfanPointers>,
+    /// AR thresholds in ps of link time.
+    ar_levels_ps: [Time; 3],
+}
+
+impl SwitchLb {
+    pub fn new(
+        kind: SwitchLbKind,
+        fabric: &Fabric,
+        buffer_bytes: Option<u64>,
+        pipe_ports: u32,
+        seed: u64,
+    ) -> Self {
+        let mut rng = Rng::stream(seed, "switch-lb");
+        let salt = rng.next_u64();
+        let ofan = match kind {
+            SwitchLbKind::Ofan => Some(OfanPointers::new(fabric, None, &mut rng)),
+            SwitchLbKind::Pofan => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
+            _ => None,
+        };
+        let reference = buffer_bytes.unwrap_or(AR_REFERENCE_BUFFER_BYTES) as f64;
+        let ar_levels_ps = AR_LEVELS.map(|f| {
+            let bytes = reference * f;
+            (bytes * 8.0 * 1e12 / fabric.rate_bps as f64) as Time
+        });
+        Self {
+            kind,
+            rng,
+            salt,
+            rr: vec![0; fabric.switches.len()],
+            ofan,
+            ar_levels_ps,
+        }
+    }
+
+    pub fn kind(&self) -> SwitchLbKind {
+        self.kind
+    }
+
+    /// Picks an uplink (an index in `0..uplinks`) for the packet described by `d`.
+    #[inline]
+    pub fn choose(&mut self, fabric: &Fabric, ports: &Ports, d: Decision, now: Time) -> u32 {
+        let info = fabric.switches[d.sw as usize];
+        let w = info.uplinks();
+        let first_up = info.port_base + info.down;
+        match self.kind {
+            SwitchLbKind::Ecmp => {
+                let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);
+                ((h as u128 * w as u128) >> 64) as u32
+            }
+            SwitchLbKind::Rsq => self.rng.below(w as u64) as u32,
+            SwitchLbKind::Rr => {
+                let c = &mut self.rr[d.sw as usize];
+                let u = *c % w;
+                *c = c.wrapping_add(1);
+                u
+            }
+            SwitchLbKind::Jsq => {
+                self.argmin_random_ties(w, |u| ports.backlog_ps(first_up + u, now))
+            }
+            SwitchLbKind::Ar => {
+                let levels = self.ar_levels_ps;
+                self.argmin_random_ties(w, |u| {
+                    let b = ports.backlog_ps(first_up + u, now);
+                    levels.iter().take_while(|&&l| b >= l).count() as Time
+                })
+            }
+            SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
+                let ofan = self.ofan.as_mut().expect("ofan state");
+                debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
+                ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local)
+            }
+        }
+    }
+
+    /// The uplink minimizing `cost`, ties broken uniformly at random (reservoir sampling).
+    #[inline]
+    fn argmin_random_ties(&mut self, w: u32, cost: impl Fn(u32) -> Time) -> u32 {
+        let mut best = 0;
+        let mut best_cost = Time::MAX;
+        let mut ties = 0u64;
+        for u in 0..w {
+            let c = cost(u);
+            if c < best_cost {
+                best_cost = c;
+                best = u;
+                ties = 1;
+            } else if c == best_cost {
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    best = u;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,231 @@
+//! Ofan and pOfan pointers (Ofan paper sections 4.1 and 5.1, appendix F.2).
+//!
+//! Keys. An edge switch keeps one pointer per (destination edge switch, size class); an
+//! aggregation switch one per (destination pod, size class). Size classes: data and ACK.
+//! Those switches are mandatory waypoints toward the destination, so every flow to the same
+//! edge (or pod) shares one pointer and the switch spreads that destination's packets evenly
+//! over its uplinks. pOfan keeps one pointer per key and ingress pipe (`pipe_ports`
+//! consecutive ports), so a pipe never needs another pipe's register.
+//!
+//! Port orders (F.2). If every pointer stepped through the uplinks in the same order, keys
+//! that happen to be aligned would pick the same uplink at the same instant, the
+//! synchronization the paper warns about. Each pointer is a (slot, round) pair: the slot
+//! advances per packet and the round per wrap. The uplink for a slot is read from one of
+//! W*W cyclic orders derived from a single shared random permutation `pi` of 0..W
+//! (W = w rounded up to a power of two) with one XOR and one addition:
+//! `order_{x,y} = [((pi[i] ^ x) + y) mod W for i in 0..W if < w]`.
+//! `(x, y)` is a cheap hash of (pointer, round), so each key gets a new order every round
+//! and no per-key state is stored beyond the pointer.
+
+use crate::engine::Rng;
+use crate::net::{Fabric, PacketKind, Tier};
+
+const CLASSES: u32 = 2;
+
+/// The W*W port orders for `w` uplinks, flattened: `order(x, y)[slot]`.
+pub struct PortOrders {
+    w: u32,
+    bits: u32,
+    table: Vec<u16>,
+}
+
+impl PortOrders {
+    pub fn new(w: u32, rng: &mut Rng) -> Self {
+        let big = w.next_power_of_two();
+        let mut pi: Vec<u32> = (0..big).collect();
+        rng.shuffle(&mut pi);
+        Self::from_permutation(w, &pi)
+    }
+
+    /// The orders derived from the shared permutation `pi` of `0..w.next_power_of_two()`.
+    pub fn from_permutation(w: u32, pi: &[u32]) -> Self {
+        let big = w.next_power_of_two();
+        assert_eq!(pi.len() as u32, big);
+        let mut table = Vec::with_capacity((big * big * w) as usize);
+        for x in 0..big {
+            for y in 0..big {
+                table.extend(
+                    pi.iter()
+                        .map(|&p| ((p ^ x) + y) & (big - 1))
+                        .filter(|&v| v < w)
+                        .map(|v| v as u16),
+                );
+            }
+        }
+        Self {
+            w,
+            bits: big.trailing_zeros(),
+            table,
+        }
+    }
+
+    pub fn uplinks(&self) -> u32 {
+        self.w
+    }
+
+    /// Number of distinct (x, y) orders.
+    pub fn len(&self) -> usize {
+        1 << (2 * self.bits)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The `i`-th order as a slice of uplinks.
+    pub fn order(&self, i: usize) -> &[u16] {
+        let w = self.w as usize;
+        &self.table[i * w..(i + 1) * w]
+    }
+
+    /// Uplink for `slot` of the order chosen by hash `h`.
+    #[inline]
+    fn pick(&self, h: u32, slot: u32) -> u32 {
+        let i = (h & ((1 << (2 * self.bits)) - 1)) as usize;
+        self.table[i * self.w as usize + slot as usize] as u32
+    }
+}
+
+/// All Ofan pointers of a fabric. A pointer packs `slot` (low 16 bits) and `round`.
+pub struct OfanPointers {
+    ptr: Vec<u32>,
+    /// First pointer of each switch (`u32::MAX` for switches without uplinks).
+    base: Vec<u32>,
+    /// Pipes per switch: 1 for Ofan.
+    pipe_ports: Option<u32>,
+    pipes: Vec<u32>,
+    /// Port orders for edge and aggregation uplink counts.
+    edge_orders: PortOrders,
+    agg_orders: PortOrders,
+}
+
+#[inline]
+fn order_hash(ptr_index: u32, round: u32) -> u32 {
+    let h = (ptr_index as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((round as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F));
+    (h >> 32) as u32
+}
+
+impl OfanPointers {
+    pub fn new(fabric: &Fabric, pipe_ports: Option<u32>, rng: &mut Rng) -> Self {
+        let mut ptr = Vec::new();
+        let mut base = Vec::with_capacity(fabric.switches.len());
+        let mut pipes = Vec::with_capacity(fabric.switches.len());
+        for info in &fabric.switches {
+            let keys = match info.tier {
+                Tier::Edge => fabric.edge_keys,
+                Tier::Agg => fabric.agg_keys,
+                Tier::Core => 0,
+            };
+            let p = pipe_ports.map_or(1, |pp| info.ports.div_ceil(pp));
+            pipes.push(p);
+            if keys == 0 || info.uplinks() == 0 {
+                base.push(u32::MAX);
+                continue;
+            }
+            base.push(ptr.len() as u32);
+            let w = info.uplinks();
+            // Random starting points (slot and round) keep keys out of lockstep.
+            for _ in 0..keys * CLASSES * p {
+                let slot = rng.below(w as u64) as u32;
+                let round = rng.below(1 << 16) as u32;
+                ptr.push(round << 16 | slot);
+            }
+        }
+        let up = |tier: Tier| {
+            fabric
+                .switches
+                .iter()
+                .find(|s| s.tier == tier)
+                .map_or(1, |s| s.uplinks().max(1))
+        };
+        let edge_orders = PortOrders::new(up(Tier::Edge), rng);
+        let agg_orders = PortOrders::new(up(Tier::Agg), rng);
+        Self {
+            ptr,
+            base,
+            pipe_ports,
+            pipes,
+            edge_orders,
+            agg_orders,
+        }
+    }
+
+    /// Index of the pointer for this key, class and ingress port at switch `sw`.
+    #[inline]
+    fn index(&self, sw: u32, key: u32, kind: PacketKind, in_local: u32) -> u32 {
+        let class = match kind {
+            PacketKind::Data => 0,
+            PacketKind::Ack | PacketKind::Nack => 1,
+        };
+        let pipe = self.pipe_ports.map_or(0, |pp| in_local / pp);
+        let pipes = self.pipes[sw as usize];
+        self.base[sw as usize] + (key * CLASSES + class) * pipes + pipe
+    }
+
+    /// Advances the pointer for this packet and returns its uplink.
+    #[inline]
+    pub fn next_uplink(
+        &mut self,
+        sw: u32,
+        tier: Tier,
+        key: u32,
+        kind: PacketKind,
+        in_local: u32,
+    ) -> u32 {
+        let orders = match tier {
+            Tier::Edge => &self.edge_orders,
+            _ => &self.agg_orders,
+        };
+        let i = self.index(sw, key, kind, in_local);
+        let p = &mut self.ptr[i as usize];
+        let (slot, round) = (*p & 0xFFFF, *p >> 16);
+        let uplink = orders.pick(order_hash(i, round), slot);
+        *p = if slot + 1 == orders.w {
+            (round.wrapping_add(1) & 0xFFFF) << 16
+        } else {
+            *p + 1
+        };
+        uplink
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_order_is_a_permutation() {
+        let mut rng = Rng::new(1);
+        for w in 1..=33 {
+            let orders = PortOrders::new(w, &mut rng);
+            for i in 0..orders.len() {
+                let set: BTreeSet<u16> = orders.order(i).iter().copied().collect();
+                assert_eq!(set.len(), w as usize);
+                assert!(set.iter().all(|&u| (u as u32) < w));
+            }
+        }
+    }
+
+    /// One pointer spreads a key's packets evenly: every w consecutive packets of a round
+    /// cover all w uplinks once.
+    #[test]
+    fn a_pointer_visits_every_uplink_once_per_round() {
+        let fabric = Fabric::new(&crate::net::TopologySpec::FatTree { k: 12 }, 1, 1);
+        let mut rng = Rng::new(5);
+        let mut p = OfanPointers::new(&fabric, None, &mut rng);
+        let w = 6;
+        // Align to a round start first.
+        while p.ptr[p.index(0, 3, PacketKind::Data, 0) as usize] & 0xFFFF != 0 {
+            p.next_uplink(0, Tier::Edge, 3, PacketKind::Data, 0);
+        }
+        for _ in 0..50 {
+            let round: BTreeSet<u32> = (0..w)
+                .map(|_| p.next_uplink(0, Tier::Edge, 3, PacketKind::Data, 0))
+                .collect();
+            assert_eq!(round.len(), w as usize);
+        }
+    }
+}

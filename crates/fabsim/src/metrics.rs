@@ -1,0 +1,165 @@
+//! A run's outcome turned into the reported numbers: CCT against the lower bound, queues and
+//! utilization per link stage.
+//!
+//! Queue bytes at a port = bytes not yet on the wire, including the untransmitted part of the
+//! packet in service. `max_queue_bytes` is its largest value; `mean_queue_bytes` its time
+//! average over the collective, averaged over the stage's ports. Queue metrics cover switch
+//! egress ports (host NICs hold at most their ACKs and one data packet); utilization covers
+//! every stage, host NICs included.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::{ps_to_us, Time};
+use crate::net::Stage;
+use crate::sim::{simulate, RunOutcome, SimParams};
+use crate::theory::{naive_bound_ps, permutation_bound_ps};
+use crate::workload::WorkloadSpec;
+
+/// The reported numbers of one run. Everything but `perf` is a pure function of the params.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    pub lb: String,
+    pub workload: String,
+    pub seed: u64,
+    pub message_bytes: u64,
+    pub hosts: u32,
+    /// `None` when some flow did not complete (e.g. drops without retransmission).
+    pub cct_us: Option<f64>,
+    pub lower_bound_us: f64,
+    pub cct_inflation: Option<f64>,
+    pub max_queue_bytes: BTreeMap<String, u64>,
+    pub mean_queue_bytes: BTreeMap<String, f64>,
+    pub utilization: BTreeMap<String, f64>,
+    pub drops: u64,
+    pub trims: u64,
+    pub retransmits: u64,
+    pub flows_completed: u64,
+    pub flows_total: u64,
+    pub events: u64,
+    pub packet_hops: u64,
+    pub perf: Perf,
+}
+
+/// Wall-clock measurements: the only part of a report that may differ between two runs.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Perf {
+    pub wall_s: f64,
+    pub packet_hops_per_s: f64,
+}
+
+/// Runs the simulation and reports it.
+pub fn run(params: &SimParams) -> RunReport {
+    let start = std::time::Instant::now();
+    let outcome = simulate(params);
+    let wall_s = start.elapsed().as_secs_f64();
+    let mut report = report(params, &outcome);
+    report.perf = Perf {
+        wall_s,
+        packet_hops_per_s: outcome.counters.packet_hops as f64 / wall_s.max(1e-9),
+    };
+    report
+}
+
+/// The CCT lower bound of the workload (Ofan appendix A for permutations, naive otherwise).
+pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
+    let f = &outcome.fabric;
+    let link = &params.link;
+    match params.workload {
+        WorkloadSpec::Permutation { message_bytes } => {
+            let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
+            permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
+        }
+        WorkloadSpec::AllToAll { .. } => {
+            // Per host: wire bytes of the data it sends plus the ACKs it owes.
+            let mut nic = vec![0u64; f.hosts as usize];
+            let mut min_data = u32::MAX;
+            for fl in &outcome.flows {
+                for size in link.packet_sizes(fl.bytes) {
+                    nic[fl.src as usize] += size as u64;
+                    nic[fl.dst as usize] += link.ack_bytes as u64;
+                    min_data = min_data.min(size);
+                }
+            }
+            let min_hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();
+            naive_bound_ps(
+                link,
+                nic.into_iter().max().unwrap_or(0),
+                min_data,
+                min_hops.unwrap_or(2),
+            )
+        }
+    }
+}
+
+fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
+    let bound = lower_bound_ps(params, o);
+    let cct = o.end_ps.map(|e| e - o.start_ps);
+    let span = cct.unwrap_or(o.stop_ps - o.start_ps).max(1);
+    let tiers = o.fabric.tiers;
+    let mut max_q = BTreeMap::new();
+    let mut mean_q = BTreeMap::new();
+    let mut util = BTreeMap::new();
+    let (mut all_max, mut all_integral, mut all_queue_ports) = (0u64, 0f64, 0usize);
+    let (mut all_busy, mut all_ports) = (0f64, 0usize);
+    for stage in Stage::ALL {
+        let ids: Vec<usize> = (0..o.fabric.ports())
+            .filter(|&i| o.fabric.port_stage[i] == stage)
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let name = stage.name(tiers).to_string();
+        let busy: f64 = ids.iter().map(|&i| o.ports.stats[i].busy_ps as f64).sum();
+        util.insert(name.clone(), busy / (ids.len() as f64 * span as f64));
+        all_busy += busy;
+        all_ports += ids.len();
+        if stage == Stage::HostUp {
+            continue;
+        }
+        let max = ids
+            .iter()
+            .map(|&i| o.ports.ps_to_bytes(o.ports.stats[i].max_backlog_ps))
+            .max()
+            .unwrap_or(0);
+        // Integral in (ps of link time) x ps; to bytes: x rate / 8e12, then / span.
+        let integral: f64 = ids.iter().map(|&i| o.ports.stats[i].backlog_integral as f64).sum();
+        let mean = o.ports.ps_to_bytes(1_000_000_000_000) as f64 / 1e12 * integral
+            / (ids.len() as f64 * span as f64);
+        max_q.insert(name.clone(), max);
+        mean_q.insert(name, mean);
+        all_max = all_max.max(max);
+        all_integral += integral;
+        all_queue_ports += ids.len();
+    }
+    max_q.insert("all".into(), all_max);
+    mean_q.insert(
+        "all".into(),
+        o.ports.ps_to_bytes(1_000_000_000_000) as f64 / 1e12 * all_integral
+            / (all_queue_ports.max(1) as f64 * span as f64),
+    );
+    util.insert("all".into(), all_busy / (all_ports as f64 * span as f64));
+    let c = &o.counters;
+    RunReport {
+        lb: params.lb.name().to_string(),
+        workload: params.workload.kind_name().to_string(),
+        seed: params.seed,
+        message_bytes: params.workload.message_bytes(),
+        hosts: o.fabric.hosts,
+        cct_us: cct.map(ps_to_us),
+        lower_bound_us: ps_to_us(bound),
+        cct_inflation: cct.map(|c| (c as f64 - bound as f64) / bound as f64),
+        max_queue_bytes: max_q,
+        mean_queue_bytes: mean_q,
+        utilization: util,
+        drops: c.dropped,
+        trims: c.trims,
+        retransmits: c.retransmits,
+        flows_completed: o.flows_completed,
+        flows_total: o.flows_total,
+        events: c.events,
+        packet_hops: c.packet_hops,
+        perf: Perf::default(),
+    }
+}

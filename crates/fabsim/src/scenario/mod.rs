@@ -1,0 +1,451 @@
+//! Scenarios: the TOML schema, validation with clear errors, and sweep expansion.
+//!
+//! A scenario file has sections `[topology]`, `[link]`, `[packet]`, `[switch]`, `[workload]`
+//! and `[run]`. Any value may be a list: the scenario then sweeps the cartesian product of all
+//! lists (keys later in [`SCHEMA`] vary fastest). `run.seeds = N` repeats every point with
+//! seeds `run.seed, run.seed + 1, ...`. `--set KEY=VALUE` overrides apply on top of the file.
+//!
+//! Errors name the source (file, `--set` or the built-in default), the key, the offending
+//! value and what is allowed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use toml::Value;
+
+use crate::engine::PS_PER_NS;
+use crate::lb::SwitchLbKind;
+use crate::net::TopologySpec;
+use crate::sim::{Overflow, SimParams};
+use crate::theory::LinkModel;
+use crate::workload::WorkloadSpec;
+
+/// A scenario problem, naming where it came from and which key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub source: String,
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}: {}", self.source, self.message)
+        } else {
+            write!(f, "{}: `{}`: {}", self.source, self.key, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Every scenario key with its default (`None`: optional, absent by default) and what it allows.
+pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
+    ("topology.tiers", Some("3"), "2 or 3"),
+    ("topology.k", Some("12"), "an even integer >= 2 (the switch radix)"),
+    ("topology.leaves", None, "an integer >= 2 (2 tiers; default k)"),
+    ("topology.hosts_per_leaf", None, "an integer >= 1 (2 tiers; default k/2)"),
+    ("topology.uplinks", None, "an integer >= 1 (2 tiers; default k/2)"),
+    ("link.rate_gbps", Some("800"), "a number > 0"),
+    ("link.delay_ns", Some("500"), "a number >= 0"),
+    ("packet.payload_bytes", Some("4096"), "an integer >= 1"),
+    ("packet.header_bytes", Some("64"), "an integer >= 1"),
+    ("packet.ack_bytes", Some("64"), "an integer >= 1"),
+    ("switch.lb", Some("\"ofan\""), "one of ecmp, rsq, rr, jsq, ar, ofan, pofan"),
+    ("switch.pipe_ports", Some("4"), "an integer >= 1"),
+    ("switch.buffer_bytes", Some("\"unbounded\""), "an integer >= 1 or \"unbounded\""),
+    ("switch.overflow", Some("\"drop\""), "drop or trim"),
+    ("workload.kind", Some("\"permutation\""), "permutation or all-to-all"),
+    ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
+    ("workload.flow_bytes", None, "an integer >= 1 (all-to-all: fixed per-flow size)"),
+    ("run.seed", Some("1"), "an integer >= 0"),
+    ("run.seeds", Some("1"), "an integer >= 1"),
+];
+
+/// The built-in default: the Ofan paper's Fig. 1 setup (432-host 3-tier fat tree, k = 12,
+/// 800 Gb/s, 4096 B payload, 1 MiB messages, random permutation, no congestion control,
+/// unbounded buffers) for every switch-side scheme.
+pub const DEFAULT_SCENARIO: &str = r#"
+[topology]
+tiers = 3
+k = 12
+
+[link]
+rate_gbps = 800
+delay_ns = 500
+
+[packet]
+payload_bytes = 4096
+
+[switch]
+lb = ["ecmp", "rsq", "rr", "jsq", "ar", "pofan", "ofan"]
+buffer_bytes = "unbounded"
+
+[workload]
+kind = "permutation"
+message_bytes = 1048576
+"#;
+
+/// One run of a sweep: its parameters and the swept values that identify its point.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Index of the sweep point (runs of one point differ only in seed).
+    pub point: usize,
+    /// The swept keys and their values at this point, for labels.
+    pub label: Vec<(String, String)>,
+    pub params: SimParams,
+}
+
+/// A parsed scenario: flattened keys, each with one or more values.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    source: String,
+    values: BTreeMap<&'static str, Vec<Value>>,
+}
+
+impl Scenario {
+    /// Parses TOML `text`; `source` names it in errors (usually the file path).
+    pub fn parse(text: &str, source: &str) -> Result<Self, ScenarioError> {
+        let err = |key: &str, message: String| ScenarioError {
+            source: source.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        let doc: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| err("", format!("malformed TOML: {}", e.message())))?;
+        let mut s = Self {
+            source: source.to_string(),
+            values: BTreeMap::new(),
+        };
+        for (section, table) in &doc {
+            let Value::Table(table) = table else {
+                return Err(err(
+                    section,
+                    format!("expected a [{section}] section; allowed sections: {}", sections()),
+                ));
+            };
+            for (key, value) in table {
+                let full = format!("{section}.{key}");
+                s.insert(&full, value.clone())
+                    .map_err(|m| err(&full, m))?;
+            }
+        }
+        Ok(s)
+    }
+
+    /// The built-in default scenario.
+    pub fn default_scenario() -> Self {
+        Self::parse(DEFAULT_SCENARIO, "built-in default").expect("the default scenario parses")
+    }
+
+    /// Applies `KEY=VALUE` (VALUE in TOML syntax; bare words are strings, `a,b` a list).
+    pub fn set(&mut self, assignment: &str) -> Result<(), ScenarioError> {
+        let err = |key: &str, message: String| ScenarioError {
+            source: "--set".into(),
+            key: key.into(),
+            message,
+        };
+        let (key, raw) = assignment
+            .split_once('=')
+            .ok_or_else(|| err(assignment, "expected KEY=VALUE".into()))?;
+        let key = key.trim();
+        let value = parse_value(raw.trim());
+        self.insert(key, value).map_err(|m| err(key, m))
+    }
+
+    fn insert(&mut self, key: &str, value: Value) -> Result<(), String> {
+        let Some(&(name, _, _)) = SCHEMA.iter().find(|(k, _, _)| *k == key) else {
+            return Err(format!("unknown key; allowed keys: {}", keys()));
+        };
+        let list = match value {
+            Value::Array(items) if items.is_empty() => {
+                return Err("an empty list sweeps nothing".into());
+            }
+            Value::Array(items) => items,
+            v => vec![v],
+        };
+        self.values.insert(name, list);
+        Ok(())
+    }
+
+    /// Expands the sweep into runs, validating every value.
+    pub fn expand(&self) -> Result<Vec<RunSpec>, ScenarioError> {
+        let mut runs = Vec::new();
+        let dims: Vec<(&str, Vec<Value>)> = SCHEMA
+            .iter()
+            .filter_map(|&(key, default, _)| {
+                let values = match (self.values.get(key), default) {
+                    (Some(v), _) => v.clone(),
+                    (None, Some(d)) => vec![parse_value(d)],
+                    (None, None) => return None,
+                };
+                Some((key, values))
+            })
+            .collect();
+        let points: usize = dims.iter().map(|(_, v)| v.len()).product();
+        for point in 0..points {
+            // Mixed radix over the dimensions; the last varies fastest.
+            let mut rest = point;
+            let mut chosen = vec![None; dims.len()];
+            for (i, (_, values)) in dims.iter().enumerate().rev() {
+                chosen[i] = Some(&values[rest % values.len()]);
+                rest /= values.len();
+            }
+            let get = |key: &str| -> Option<&Value> {
+                dims.iter().position(|(k, _)| *k == key).and_then(|i| chosen[i])
+            };
+            let label = dims
+                .iter()
+                .zip(&chosen)
+                .filter(|((k, v), _)| v.len() > 1 && *k != "run.seed")
+                .map(|((k, _), c)| (k.to_string(), display(c.unwrap())))
+                .collect();
+            let point_params = self.point_params(&get)?;
+            let seeds = self.int(&get, "run.seeds", 1)?;
+            let seed = self.int(&get, "run.seed", 0)?;
+            for i in 0..seeds {
+                let mut params = point_params.clone();
+                params.seed = seed.wrapping_add(i);
+                runs.push(RunSpec {
+                    point,
+                    label: Vec::clone(&label),
+                    params,
+                });
+            }
+        }
+        Ok(runs)
+    }
+
+    fn error(&self, key: &str, value: &Value, allowed: &str) -> ScenarioError {
+        ScenarioError {
+            source: self.source.clone(),
+            key: key.to_string(),
+            message: format!("invalid value {}; allowed: {allowed}", display(value)),
+        }
+    }
+
+    fn allowed(key: &str) -> &'static str {
+        SCHEMA.iter().find(|(k, _, _)| *k == key).map_or("", |s| s.2)
+    }
+
+    fn int<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        min: u64,
+    ) -> Result<u64, ScenarioError> {
+        let v = get(key).expect("key with a default");
+        match v {
+            Value::Integer(i) if *i >= min as i64 => Ok(*i as u64),
+            _ => Err(self.error(key, v, Self::allowed(key))),
+        }
+    }
+
+    fn opt_int<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        min: u64,
+    ) -> Result<Option<u64>, ScenarioError> {
+        get(key).map(|_| self.int(get, key, min)).transpose()
+    }
+
+    fn u32<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        min: u64,
+    ) -> Result<u32, ScenarioError> {
+        let v = self.int(get, key, min)?;
+        u32::try_from(v).map_err(|_| self.error(key, get(key).unwrap(), "a value below 2^32"))
+    }
+
+    fn float<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        positive: bool,
+    ) -> Result<f64, ScenarioError> {
+        let v = get(key).expect("key with a default");
+        let x = match v {
+            Value::Integer(i) => *i as f64,
+            Value::Float(f) => *f,
+            _ => f64::NAN,
+        };
+        if x.is_finite() && (x > 0.0 || (!positive && x == 0.0)) {
+            Ok(x)
+        } else {
+            Err(self.error(key, v, Self::allowed(key)))
+        }
+    }
+
+    fn choice<'v, T>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, ScenarioError> {
+        let v = get(key).expect("key with a default");
+        v.as_str()
+            .and_then(parse)
+            .ok_or_else(|| self.error(key, v, Self::allowed(key)))
+    }
+
+    fn point_params<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+    ) -> Result<SimParams, ScenarioError> {
+        let tiers = self.u32(get, "topology.tiers", 2)?;
+        if tiers > 3 {
+            return Err(self.error("topology.tiers", get("topology.tiers").unwrap(), "2 or 3"));
+        }
+        let k = self.u32(get, "topology.k", 2)?;
+        if k % 2 != 0 {
+            return Err(self.error("topology.k", get("topology.k").unwrap(), Self::allowed("topology.k")));
+        }
+        let explicit = ["topology.leaves", "topology.hosts_per_leaf", "topology.uplinks"];
+        let topology = if tiers == 3 {
+            if let Some(key) = explicit.iter().find(|k| get(k).is_some()) {
+                return Err(ScenarioError {
+                    source: self.source.clone(),
+                    key: key.to_string(),
+                    message: "only applies to 2-tier fabrics (topology.tiers = 2)".into(),
+                });
+            }
+            TopologySpec::FatTree { k }
+        } else {
+            let leaves = self.opt_int(get, "topology.leaves", 2)?.unwrap_or(k as u64) as u32;
+            let hpl = self.opt_int(get, "topology.hosts_per_leaf", 1)?.unwrap_or(k as u64 / 2);
+            let up = self.opt_int(get, "topology.uplinks", 1)?.unwrap_or(k as u64 / 2);
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf: hpl as u32,
+                uplinks: up as u32,
+            }
+        };
+        let rate_gbps = self.float(get, "link.rate_gbps", true)?;
+        let delay_ns = self.float(get, "link.delay_ns", false)?;
+        let link = LinkModel {
+            rate_bps: (rate_gbps * 1e9).round() as u64,
+            delay_ps: (delay_ns * PS_PER_NS as f64).round() as u64,
+            payload_bytes: self.u32(get, "packet.payload_bytes", 1)?,
+            header_bytes: self.u32(get, "packet.header_bytes", 1)?,
+            ack_bytes: self.u32(get, "packet.ack_bytes", 1)?,
+        };
+        let buffer_bytes = match get("switch.buffer_bytes") {
+            Some(Value::String(s)) if s == "unbounded" => None,
+            _ => Some(self.int(get, "switch.buffer_bytes", 1)?),
+        };
+        let message_bytes = self.int(get, "workload.message_bytes", 1)?;
+        let workload = match self.choice(get, "workload.kind", |s| {
+            ["permutation", "all-to-all"].into_iter().find(|&k| k == s)
+        })? {
+            "permutation" => WorkloadSpec::Permutation { message_bytes },
+            _ => WorkloadSpec::AllToAll {
+                message_bytes,
+                flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
+            },
+        };
+        Ok(SimParams {
+            topology,
+            link,
+            buffer_bytes,
+            overflow: self.choice(get, "switch.overflow", |s| match s {
+                "drop" => Some(Overflow::Drop),
+                "trim" => Some(Overflow::Trim),
+                _ => None,
+            })?,
+            lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
+            pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
+            workload,
+            seed: 0,
+        })
+    }
+}
+
+/// A `--set` value: TOML if it parses as a value, a list if it has commas, else a string.
+fn parse_value(raw: &str) -> Value {
+    if let Ok(t) = format!("v = {raw}").parse::<toml::Table>() {
+        if let Some(v) = t.get("v") {
+            return v.clone();
+        }
+    }
+    if raw.contains(',') {
+        return Value::Array(raw.split(',').map(|s| parse_value(s.trim())).collect());
+    }
+    Value::String(raw.to_string())
+}
+
+fn display(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn keys() -> String {
+    SCHEMA.iter().map(|(k, _, _)| *k).collect::<Vec<_>>().join(", ")
+}
+
+fn sections() -> String {
+    let mut s: Vec<&str> = SCHEMA.iter().map(|(k, _, _)| k.split('.').next().unwrap()).collect();
+    s.dedup();
+    s.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_scenario_expands_to_seven_schemes() {
+        let runs = Scenario::default_scenario().expand().unwrap();
+        assert_eq!(runs.len(), 7);
+        assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+        assert_eq!(runs[0].params.topology, TopologySpec::FatTree { k: 12 });
+        assert_eq!(runs[0].params.buffer_bytes, None);
+    }
+
+    #[test]
+    fn lists_sweep_the_cartesian_product_with_seeds() {
+        let mut s = Scenario::parse("[switch]\nlb = [\"ecmp\", \"ofan\"]\n", "t.toml").unwrap();
+        s.set("workload.message_bytes=[1000, 2000, 3000]").unwrap();
+        s.set("run.seeds=2").unwrap();
+        let runs = s.expand().unwrap();
+        assert_eq!(runs.len(), 12);
+        assert_eq!(runs[1].params.seed, 2);
+        assert_eq!(runs[2].params.workload.message_bytes(), 2000);
+        assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+        assert_eq!(runs[0].label.len(), 2);
+    }
+
+    #[test]
+    fn set_accepts_bare_words_and_comma_lists() {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ofan,pofan").unwrap();
+        s.set("switch.buffer_bytes=unbounded").unwrap();
+        assert_eq!(s.expand().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn errors_name_source_key_value_and_allowed() {
+        let e = Scenario::parse("[topology]\nk = 7\n", "a.toml").unwrap().expand().unwrap_err();
+        assert_eq!((e.source.as_str(), e.key.as_str()), ("a.toml", "topology.k"));
+        assert!(e.to_string().contains("7") && e.to_string().contains("even"), "{e}");
+
+        let e = Scenario::parse("[topology]\nkk = 4\n", "a.toml").unwrap_err();
+        assert!(e.to_string().contains("topology.kk") && e.to_string().contains("topology.k,"));
+
+        let mut s = Scenario::default_scenario();
+        let e = s.set("switch.lb=magic").and_then(|_| s.expand().map(|_| ())).unwrap_err();
+        assert!(e.to_string().contains("magic") && e.to_string().contains("ofan"), "{e}");
+
+        let mut s = Scenario::default_scenario();
+        s.set("workload.message_bytes=-5").unwrap();
+        assert!(s.expand().unwrap_err().to_string().contains("-5"));
+
+        assert!(Scenario::parse("[link\nrate = 1", "b.toml").unwrap_err().to_string().contains("malformed"));
+    }
+}

@@ -1,0 +1,362 @@
+//! One simulation run: the event loop, hosts and switches.
+//!
+//! Events (both `Copy`, a few bytes):
+//! - `Arrive { pkt, port }`: the last bit of `pkt` reaches the node at the far end of `port`.
+//!   A switch routes it and offers it to an egress port; a host consumes it.
+//! - `NicFree { host }`: the host's NIC finished its data packet; the host hands it the next
+//!   one (work-conserving, at line rate). ACKs go to the NIC as soon as they are generated and
+//!   wait at most for the packet in service.
+//! - `FlowStart { flow }`: a message becomes ready to send.
+//!
+//! Hot-path rules: no allocation per packet or event (packets live in a slab, ACKs reuse the
+//! slot of the data packet they acknowledge), dispatch by `match`, no logging.
+
+use crate::engine::{EventQueue, RadixHeap, Slab, Time};
+use crate::lb::{Decision, SwitchLb, SwitchLbKind};
+use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, TopologySpec};
+use crate::theory::LinkModel;
+use crate::workload::{FlowSpec, WorkloadSpec};
+
+/// What a port does with a packet its buffer cannot take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overflow {
+    Drop,
+    /// Cut the data packet to its header and forward the header (UEC-style trimming); the
+    /// receiver NACKs it and the sender retransmits.
+    Trim,
+}
+
+impl Overflow {
+    pub fn name(self) -> &'static str {
+        match self {
+            Overflow::Drop => "drop",
+            Overflow::Trim => "trim",
+        }
+    }
+}
+
+/// Everything one run needs, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimParams {
+    pub topology: TopologySpec,
+    pub link: LinkModel,
+    pub buffer_bytes: Option<u64>,
+    pub overflow: Overflow,
+    pub lb: SwitchLbKind,
+    pub pipe_ports: u32,
+    pub workload: WorkloadSpec,
+    pub seed: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Arrive { pkt: u32, port: u32 },
+    NicFree { host: u32 },
+    FlowStart { flow: u32 },
+}
+
+/// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
+/// in flight`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub created: u64,
+    /// Packets that reached their destination host intact (data, ACKs and NACKs).
+    pub delivered: u64,
+    /// Trimmed headers that reached their destination host.
+    pub trimmed_delivered: u64,
+    pub dropped: u64,
+    /// Trimming events.
+    pub trims: u64,
+    pub retransmits: u64,
+    pub events: u64,
+    /// One packet crossing one link.
+    pub packet_hops: u64,
+}
+
+struct Flow {
+    src: u32,
+    dst: u32,
+    pkts: u32,
+    /// Next never-sent sequence number.
+    next_seq: u32,
+    acked: u32,
+    bytes: u64,
+    start_ps: Time,
+    finish_ps: Option<Time>,
+    /// Sequence numbers NACKed and waiting for retransmission.
+    retx: Vec<u32>,
+}
+
+/// The outcome of a run, before formatting.
+pub struct RunOutcome {
+    pub fabric: Fabric,
+    pub ports: Ports,
+    pub counters: Counters,
+    pub in_flight: u64,
+    pub flows_total: u64,
+    pub flows_completed: u64,
+    /// First flow start and last flow finish (the collective), if every flow finished.
+    pub start_ps: Time,
+    pub end_ps: Option<Time>,
+    /// The simulated time the run stopped at.
+    pub stop_ps: Time,
+    pub flows: Vec<FlowSpec>,
+}
+
+struct Sim<'a> {
+    p: &'a SimParams,
+    fabric: Fabric,
+    ports: Ports,
+    lb: SwitchLb,
+    queue: RadixHeap<Event>,
+    packets: Slab<Packet>,
+    /// Per packet slot: was it trimmed to a header?
+    flows: Vec<Flow>,
+    /// Per host: flows with something to send, round-robin cursor, NicFree pending.
+    tx: Vec<Vec<u32>>,
+    cursor: Vec<u32>,
+    nic_armed: Vec<bool>,
+    now: Time,
+    c: Counters,
+    completed: u64,
+}
+
+/// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
+pub fn simulate(p: &SimParams) -> RunOutcome {
+    let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
+    let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
+    let lb = SwitchLb::new(p.lb, &fabric, p.buffer_bytes, p.pipe_ports, p.seed);
+    let specs = p.workload.flows(fabric.hosts, p.seed);
+    let hosts = fabric.hosts as usize;
+    let mut sim = Sim {
+        p,
+        ports,
+        lb,
+        queue: RadixHeap::new(),
+        packets: Slab::default(),
+        flows: Vec::with_capacity(specs.len()),
+        tx: vec![Vec::new(); hosts],
+        cursor: vec![0; hosts],
+        nic_armed: vec![false; hosts],
+        now: 0,
+        c: Counters::default(),
+        completed: 0,
+        fabric,
+    };
+    for (i, f) in specs.iter().enumerate() {
+        sim.flows.push(Flow {
+            src: f.src,
+            dst: f.dst,
+            pkts: p.link.packet_sizes(f.bytes).count() as u32,
+            next_seq: 0,
+            acked: 0,
+            bytes: f.bytes,
+            start_ps: f.start_ps,
+            finish_ps: None,
+            retx: Vec::new(),
+        });
+        sim.queue.push(f.start_ps, Event::FlowStart { flow: i as u32 });
+    }
+    sim.run();
+    let start_ps = sim.flows.iter().map(|f| f.start_ps).min().unwrap_or(0);
+    let end_ps = if sim.completed == sim.flows.len() as u64 {
+        sim.flows.iter().filter_map(|f| f.finish_ps).max()
+    } else {
+        None
+    };
+    let stop_ps = sim.now;
+    sim.ports.finish(end_ps.unwrap_or(stop_ps));
+    let in_flight = sim.packets.live() as u64;
+    let c = sim.c;
+    assert_eq!(
+        c.created,
+        c.delivered + c.trimmed_delivered + c.dropped + in_flight,
+        "packet conservation violated: {c:?}, in flight {in_flight}"
+    );
+    RunOutcome {
+        flows_total: sim.flows.len() as u64,
+        flows_completed: sim.completed,
+        fabric: sim.fabric,
+        ports: sim.ports,
+        counters: c,
+        in_flight,
+        start_ps,
+        end_ps,
+        stop_ps,
+        flows: specs,
+    }
+}
+
+impl Sim<'_> {
+    fn run(&mut self) {
+        while let Some((t, ev)) = self.queue.pop() {
+            debug_assert!(t >= self.now, "time went backwards");
+            self.now = t;
+            self.c.events += 1;
+            match ev {
+                Event::Arrive { pkt, port } => {
+                    let node = self.fabric.port_to_node[port as usize];
+                    if node < self.fabric.hosts {
+                        self.host_receive(node, pkt);
+                    } else {
+                        let in_local = self.fabric.port_to_local[port as usize];
+                        self.forward(self.fabric.switch_of(node), in_local, pkt);
+                    }
+                }
+                Event::NicFree { host } => self.nic_free(host),
+                Event::FlowStart { flow } => {
+                    let src = self.flows[flow as usize].src;
+                    self.tx[src as usize].push(flow);
+                    self.arm_nic(src);
+                }
+            }
+        }
+    }
+
+    /// A switch routes a packet and offers it to the chosen egress port.
+    #[inline]
+    fn forward(&mut self, sw: u32, in_local: u32, pkt: u32) {
+        let p = *self.packets.get(pkt);
+        let info = self.fabric.switches[sw as usize];
+        let local = match self.fabric.route(sw, p.dst) {
+            Route::Down(l) => l,
+            Route::Up { key } => {
+                let d = Decision {
+                    sw,
+                    key,
+                    kind: p.kind,
+                    in_local,
+                    flow_hash: (p.flow as u64) << 1 | (p.kind == PacketKind::Ack) as u64,
+                };
+                info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
+            }
+        };
+        self.transmit(info.port_base + local, pkt, true);
+    }
+
+    /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
+    #[inline]
+    fn transmit(&mut self, port: u32, pkt: u32, bounded: bool) {
+        let bytes = self.packets.get(pkt).bytes;
+        let limit = if bounded { self.p.buffer_bytes } else { None };
+        match self.ports.enqueue(port, bytes, self.now, limit) {
+            Enqueue::Arrives(t) => {
+                self.c.packet_hops += 1;
+                self.queue.push(t, Event::Arrive { pkt, port });
+            }
+            Enqueue::Overflow => {
+                let p = self.packets.get_mut(pkt);
+                if self.p.overflow == Overflow::Trim && p.kind == PacketKind::Data && !p.trimmed
+                {
+                    p.trimmed = true;
+                    p.bytes = self.p.link.header_bytes;
+                    self.c.trims += 1;
+                    // Headers bypass the data buffer (they would use the priority queue).
+                    self.transmit(port, pkt, false);
+                } else {
+                    self.c.dropped += 1;
+                    self.packets.remove(pkt);
+                }
+            }
+        }
+    }
+
+    fn host_receive(&mut self, host: u32, pkt: u32) {
+        let p = *self.packets.get(pkt);
+        debug_assert_eq!(p.dst, host);
+        match p.kind {
+            PacketKind::Data => {
+                // The data packet's slot becomes its ACK (or NACK, if trimmed).
+                if p.trimmed {
+                    self.c.trimmed_delivered += 1;
+                } else {
+                    self.c.delivered += 1;
+                }
+                self.c.created += 1;
+                *self.packets.get_mut(pkt) = Packet {
+                    src: host,
+                    dst: p.src,
+                    bytes: self.p.link.ack_bytes,
+                    kind: if p.trimmed { PacketKind::Nack } else { PacketKind::Ack },
+                    trimmed: false,
+                    ..p
+                };
+                self.transmit(host, pkt, false);
+            }
+            PacketKind::Ack => {
+                self.c.delivered += 1;
+                self.packets.remove(pkt);
+                let f = &mut self.flows[p.flow as usize];
+                f.acked += 1;
+                debug_assert!(f.acked <= f.pkts);
+                if f.acked == f.pkts {
+                    f.finish_ps = Some(self.now);
+                    self.completed += 1;
+                }
+            }
+            PacketKind::Nack => {
+                self.c.delivered += 1;
+                self.packets.remove(pkt);
+                let f = &mut self.flows[p.flow as usize];
+                f.retx.push(p.seq);
+                if f.retx.len() == 1 && f.next_seq == f.pkts {
+                    // The flow had left the host's send list; bring it back.
+                    self.tx[host as usize].push(p.flow);
+                }
+                self.arm_nic(host);
+            }
+        }
+    }
+
+    /// Makes sure a `NicFree` is pending for `host` if it has something to send.
+    fn arm_nic(&mut self, host: u32) {
+        if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
+            self.nic_armed[host as usize] = true;
+            let at = self.ports.busy_until[host as usize].max(self.now);
+            self.queue.push(at, Event::NicFree { host });
+        }
+    }
+
+    /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
+    fn nic_free(&mut self, host: u32) {
+        let h = host as usize;
+        self.nic_armed[h] = false;
+        let list = &mut self.tx[h];
+        if list.is_empty() {
+            return;
+        }
+        let i = self.cursor[h] as usize % list.len();
+        let fid = list[i];
+        let f = &mut self.flows[fid as usize];
+        let seq = match f.retx.pop() {
+            Some(seq) => {
+                self.c.retransmits += 1;
+                seq
+            }
+            None => {
+                f.next_seq += 1;
+                f.next_seq - 1
+            }
+        };
+        if f.next_seq == f.pkts && f.retx.is_empty() {
+            list.remove(i);
+            self.cursor[h] = i as u32;
+        } else {
+            self.cursor[h] = i as u32 + 1;
+        }
+        let payload = self.p.link.payload_bytes as u64;
+        let wire = (f.bytes - seq as u64 * payload).min(payload) as u32 + self.p.link.header_bytes;
+        let pkt = self.packets.insert(Packet {
+            flow: fid,
+            seq,
+            src: host,
+            dst: f.dst,
+            bytes: wire,
+            kind: PacketKind::Data,
+            trimmed: false,
+        });
+        self.c.created += 1;
+        self.transmit(host, pkt, false);
+        self.arm_nic(host);
+    }
+}

@@ -1,0 +1,125 @@
+//! Traffic: which messages start, between whom, how big.
+//!
+//! A message (flow) is `bytes` from `src` to `dst` starting at `start_ps`. The flows of one
+//! workload that start together form a collective; its CCT runs from the first packet sent
+//! to the last ACK received.
+
+use crate::engine::{Rng, Time};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowSpec {
+    pub src: u32,
+    pub dst: u32,
+    pub bytes: u64,
+    pub start_ps: Time,
+}
+
+/// Workload shapes of the foundation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkloadSpec {
+    /// A uniformly random derangement: every host sends one message and receives one.
+    Permutation { message_bytes: u64 },
+    /// Every host sends to every other host: `message_bytes` per host split evenly over the
+    /// others, or `flow_bytes` per flow when given.
+    AllToAll {
+        message_bytes: u64,
+        flow_bytes: Option<u64>,
+    },
+}
+
+impl WorkloadSpec {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            WorkloadSpec::Permutation { .. } => "permutation",
+            WorkloadSpec::AllToAll { .. } => "all-to-all",
+        }
+    }
+
+    pub fn message_bytes(&self) -> u64 {
+        match *self {
+            WorkloadSpec::Permutation { message_bytes }
+            | WorkloadSpec::AllToAll { message_bytes, .. } => message_bytes,
+        }
+    }
+
+    /// The flows of this workload on `hosts` hosts, drawn from the run's workload stream.
+    pub fn flows(&self, hosts: u32, seed: u64) -> Vec<FlowSpec> {
+        let mut rng = Rng::stream(seed, "workload");
+        match *self {
+            WorkloadSpec::Permutation { message_bytes } => derangement(hosts, &mut rng)
+                .into_iter()
+                .enumerate()
+                .map(|(src, dst)| FlowSpec {
+                    src: src as u32,
+                    dst,
+                    bytes: message_bytes,
+                    start_ps: 0,
+                })
+                .collect(),
+            WorkloadSpec::AllToAll {
+                message_bytes,
+                flow_bytes,
+            } => {
+                let peers = hosts as u64 - 1;
+                let mut flows = Vec::with_capacity((hosts as u64 * peers) as usize);
+                for src in 0..hosts {
+                    // Destinations in a shifted order so hosts do not all start on host 0.
+                    for (i, shift) in (1..hosts).enumerate() {
+                        let bytes = flow_bytes.unwrap_or_else(|| {
+                            // Split evenly; the first `rem` flows carry one extra byte.
+                            let rem = message_bytes % peers;
+                            message_bytes / peers + u64::from((i as u64) < rem)
+                        });
+                        flows.push(FlowSpec {
+                            src,
+                            dst: (src + shift) % hosts,
+                            bytes,
+                            start_ps: 0,
+                        });
+                    }
+                }
+                flows
+            }
+        }
+    }
+}
+
+/// A uniformly random permutation without fixed points (rejection sampling; about e tries).
+pub fn derangement(n: u32, rng: &mut Rng) -> Vec<u32> {
+    assert!(n >= 2, "a derangement needs two hosts");
+    let mut p: Vec<u32> = (0..n).collect();
+    loop {
+        rng.shuffle(&mut p);
+        if p.iter().enumerate().all(|(i, &d)| i as u32 != d) {
+            return p;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutation_is_a_derangement() {
+        let flows = WorkloadSpec::Permutation { message_bytes: 10 }.flows(16, 3);
+        let mut dsts: Vec<u32> = flows.iter().map(|f| f.dst).collect();
+        assert!(flows.iter().all(|f| f.src != f.dst));
+        dsts.sort();
+        assert_eq!(dsts, (0..16).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn all_to_all_splits_the_message() {
+        let w = WorkloadSpec::AllToAll {
+            message_bytes: 100,
+            flow_bytes: None,
+        };
+        let flows = w.flows(4, 1);
+        assert_eq!(flows.len(), 12);
+        for src in 0..4 {
+            let total: u64 = flows.iter().filter(|f| f.src == src).map(|f| f.bytes).sum();
+            assert_eq!(total, 100);
+        }
+    }
+}
