@@ -1,7 +1,7 @@
 //! fabsim: a fast, deterministic packet-level simulator for the networks that train AI models.
 //!
 //! Layers, bottom up (arrows point one way):
-//! - [`engine`]: time, the event queue, RNG streams, the slab. Knows nothing of networks.
+//! - [`engine`]: time, the event queue, RNG streams. Knows nothing of networks.
 //! - [`net`]: packets, egress ports, fat-tree topologies and routing.
 //! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
 //! - [`workload`]: who sends what to whom.

@@ -1,17 +1,27 @@
 //! One simulation run: the event loop, hosts and switches.
 //!
 //! Events (both `Copy`, a few bytes):
-//! - `Arrive { pkt, port }`: the last bit of `pkt` reaches the node at the far end of `port`.
-//!   A switch routes it and offers it to an egress port; a host consumes it.
+//! - `Arrive { port }`: the last bit of the packet at the head of `port`'s wire reaches the
+//!   node at the far end. A switch routes it and offers it to an egress port; a host
+//!   consumes it.
 //! - `NicFree { host }`: the host's NIC finished its data packet; the host hands it the next
 //!   one (work-conserving, at line rate). ACKs go to the NIC as soon as they are generated and
 //!   wait at most for the packet in service.
 //! - `FlowStart { flow }`: a message becomes ready to send.
 //!
-//! Hot-path rules: no allocation per packet or event (packets live in a slab, ACKs reuse the
-//! slot of the data packet they acknowledge), dispatch by `match`, no logging.
+//! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
+//!
+//! A link delivers in FIFO order, so each port keeps its in-flight packets (already
+//! serialized or waiting, with their arrival times) in a ring of its own, `wire`, and only
+//! the head of each ring has an event in the global queue. The queue then holds about one
+//! event per busy link instead of one per packet, and the packet data is read from a ring
+//! that is walked in order instead of a slab slot written thousands of events earlier (a
+//! cache miss per hop). Each packet keeps the insertion ticket it got when it was enqueued,
+//! so ties still break in insertion order exactly as with one global queue.
 
-use crate::engine::{EventQueue, RadixHeap, Slab, Time};
+use std::collections::VecDeque;
+
+use crate::engine::{EventQueue, HeapQueue, Time};
 use crate::lb::{Decision, SwitchLb, SwitchLbKind};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, TopologySpec};
 use crate::theory::LinkModel;
@@ -50,7 +60,7 @@ pub struct SimParams {
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    Arrive { pkt: u32, port: u32 },
+    Arrive { port: u32 },
     NicFree { host: u32 },
     FlowStart { flow: u32 },
 }
@@ -108,9 +118,9 @@ struct Sim<'a> {
     fabric: Fabric,
     ports: Ports,
     lb: SwitchLb,
-    queue: RadixHeap<Event>,
-    packets: Slab<Packet>,
-    /// Per packet slot: was it trimmed to a header?
+    queue: HeapQueue<Event>,
+    /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
+    wire: Vec<VecDeque<(Time, u64, Packet)>>,
     flows: Vec<Flow>,
     /// Per host: flows with something to send, round-robin cursor, NicFree pending.
     tx: Vec<Vec<u32>>,
@@ -128,12 +138,13 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     let lb = SwitchLb::new(p.lb, &fabric, p.buffer_bytes, p.pipe_ports, p.seed);
     let specs = p.workload.flows(fabric.hosts, p.seed);
     let hosts = fabric.hosts as usize;
+    let ports_count = fabric.ports();
     let mut sim = Sim {
         p,
         ports,
         lb,
-        queue: RadixHeap::new(),
-        packets: Slab::default(),
+        queue: HeapQueue::default(),
+        wire: vec![VecDeque::new(); ports_count],
         flows: Vec::with_capacity(specs.len()),
         tx: vec![Vec::new(); hosts],
         cursor: vec![0; hosts],
@@ -166,7 +177,8 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     };
     let stop_ps = sim.now;
     sim.ports.finish(end_ps.unwrap_or(stop_ps));
-    let in_flight = sim.packets.live() as u64;
+    // Packets still in a port's queue or on its wire.
+    let in_flight = sim.pending_arrivals();
     let c = sim.c;
     assert_eq!(
         c.created,
@@ -194,7 +206,12 @@ impl Sim<'_> {
             self.now = t;
             self.c.events += 1;
             match ev {
-                Event::Arrive { pkt, port } => {
+                Event::Arrive { port } => {
+                    let wire = &mut self.wire[port as usize];
+                    let (_, _, pkt) = wire.pop_front().expect("an arrival has a packet");
+                    if let Some(&(t, ticket, _)) = wire.front() {
+                        self.queue.push_ticketed(t, ticket, Event::Arrive { port });
+                    }
                     let node = self.fabric.port_to_node[port as usize];
                     if node < self.fabric.hosts {
                         self.host_receive(node, pkt);
@@ -213,10 +230,13 @@ impl Sim<'_> {
         }
     }
 
+    fn pending_arrivals(&self) -> u64 {
+        self.wire.iter().map(|w| w.len() as u64).sum()
+    }
+
     /// A switch routes a packet and offers it to the chosen egress port.
     #[inline]
-    fn forward(&mut self, sw: u32, in_local: u32, pkt: u32) {
-        let p = *self.packets.get(pkt);
+    fn forward(&mut self, sw: u32, in_local: u32, p: Packet) {
         let info = self.fabric.switches[sw as usize];
         let local = match self.fabric.route(sw, p.dst) {
             Route::Down(l) => l,
@@ -231,49 +251,52 @@ impl Sim<'_> {
                 info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
             }
         };
-        self.transmit(info.port_base + local, pkt, true);
+        self.transmit(info.port_base + local, p, true);
     }
 
     /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
     #[inline]
-    fn transmit(&mut self, port: u32, pkt: u32, bounded: bool) {
-        let bytes = self.packets.get(pkt).bytes;
+    fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
         let limit = if bounded { self.p.buffer_bytes } else { None };
-        match self.ports.enqueue(port, bytes, self.now, limit) {
+        match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
                 self.c.packet_hops += 1;
-                self.queue.push(t, Event::Arrive { pkt, port });
+                let ticket = self.queue.ticket();
+                let wire = &mut self.wire[port as usize];
+                if wire.is_empty() {
+                    self.queue.push_ticketed(t, ticket, Event::Arrive { port });
+                }
+                wire.push_back((t, ticket, pkt));
             }
             Enqueue::Overflow => {
-                let p = self.packets.get_mut(pkt);
-                if self.p.overflow == Overflow::Trim && p.kind == PacketKind::Data && !p.trimmed
+                if self.p.overflow == Overflow::Trim
+                    && pkt.kind == PacketKind::Data
+                    && !pkt.trimmed
                 {
-                    p.trimmed = true;
-                    p.bytes = self.p.link.header_bytes;
+                    pkt.trimmed = true;
+                    pkt.bytes = self.p.link.header_bytes;
                     self.c.trims += 1;
                     // Headers bypass the data buffer (they would use the priority queue).
                     self.transmit(port, pkt, false);
                 } else {
                     self.c.dropped += 1;
-                    self.packets.remove(pkt);
                 }
             }
         }
     }
 
-    fn host_receive(&mut self, host: u32, pkt: u32) {
-        let p = *self.packets.get(pkt);
+    fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst, host);
         match p.kind {
             PacketKind::Data => {
-                // The data packet's slot becomes its ACK (or NACK, if trimmed).
+                // ACK (or NACK, if trimmed) it at once.
                 if p.trimmed {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
                 }
                 self.c.created += 1;
-                *self.packets.get_mut(pkt) = Packet {
+                let ack = Packet {
                     src: host,
                     dst: p.src,
                     bytes: self.p.link.ack_bytes,
@@ -281,11 +304,10 @@ impl Sim<'_> {
                     trimmed: false,
                     ..p
                 };
-                self.transmit(host, pkt, false);
+                self.transmit(host, ack, false);
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
-                self.packets.remove(pkt);
                 let f = &mut self.flows[p.flow as usize];
                 f.acked += 1;
                 debug_assert!(f.acked <= f.pkts);
@@ -296,7 +318,6 @@ impl Sim<'_> {
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
-                self.packets.remove(pkt);
                 let f = &mut self.flows[p.flow as usize];
                 f.retx.push(p.seq);
                 if f.retx.len() == 1 && f.next_seq == f.pkts {
@@ -346,7 +367,7 @@ impl Sim<'_> {
         }
         let payload = self.p.link.payload_bytes as u64;
         let wire = (f.bytes - seq as u64 * payload).min(payload) as u32 + self.p.link.header_bytes;
-        let pkt = self.packets.insert(Packet {
+        let pkt = Packet {
             flow: fid,
             seq,
             src: host,
@@ -354,7 +375,7 @@ impl Sim<'_> {
             bytes: wire,
             kind: PacketKind::Data,
             trimmed: false,
-        });
+        };
         self.c.created += 1;
         self.transmit(host, pkt, false);
         self.arm_nic(host);

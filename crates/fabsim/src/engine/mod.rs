@@ -1,15 +1,13 @@
-//! The discrete-event core: time, the event queue, RNG streams and the packet slab.
+//! The discrete-event core: time, the event queue and RNG streams.
 //!
 //! Architecture invariant: nothing in this module knows about networks. It deals in
 //! integer picoseconds, opaque `Copy` events and seeds.
 
 mod queue;
 pub mod rng;
-mod slab;
 
-pub use queue::{EventQueue, RadixHeap};
+pub use queue::{EventQueue, HeapQueue};
 pub use rng::Rng;
-pub use slab::Slab;
 
 /// Simulated time in integer picoseconds. A `u64` covers 213 days of simulated time.
 pub type Time = u64;
