@@ -21,7 +21,11 @@ impl From<fabsim::scenario::ScenarioError> for CliError {
 }
 
 #[derive(Parser)]
-#[command(name = "fabsim", version, about = "Deterministic packet-level simulator for AI-training networks")]
+#[command(
+    name = "fabsim",
+    version,
+    about = "Deterministic packet-level simulator for AI-training networks"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

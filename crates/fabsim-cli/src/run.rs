@@ -111,21 +111,45 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
     let mut out = String::new();
     let label_keys: Vec<&str> = specs
         .first()
-        .map(|s| s.label.iter().map(|(k, _)| k.rsplit('.').next().unwrap()).collect())
+        .map(|s| {
+            s.label
+                .iter()
+                .map(|(k, _)| k.rsplit('.').next().unwrap())
+                .collect()
+        })
         .unwrap_or_default();
     let mut header: Vec<String> = label_keys.iter().map(|k| k.to_string()).collect();
     if !label_keys.contains(&"lb") {
         header.insert(0, "lb".into());
     }
     header.extend(
-        ["seeds", "cct_us", "bound_us", "inflation_%", "max_q_KB", "mean_q_KB", "util_%", "drops"]
-            .map(String::from),
+        [
+            "seeds",
+            "cct_us",
+            "bound_us",
+            "inflation_%",
+            "max_q_KB",
+            "mean_q_KB",
+            "util_%",
+            "drops",
+        ]
+        .map(String::from),
     );
-    let _ = writeln!(out, "{}", header.iter().map(|h| format!("{h:>14}")).collect::<String>());
+    let _ = writeln!(
+        out,
+        "{}",
+        header
+            .iter()
+            .map(|h| format!("{h:>14}"))
+            .collect::<String>()
+    );
     let mut i = 0;
     while i < specs.len() {
         let point = specs[i].point;
-        let j = specs[i..].iter().position(|s| s.point != point).map_or(specs.len(), |d| i + d);
+        let j = specs[i..]
+            .iter()
+            .position(|s| s.point != point)
+            .map_or(specs.len(), |d| i + d);
         let rs = &reports[i..j];
         let mut row: Vec<String> = specs[i].label.iter().map(|(_, v)| v.clone()).collect();
         if !label_keys.contains(&"lb") {
@@ -153,11 +177,18 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         } else {
             format!("{:.3}", 100.0 * mean_sd(&infl).0)
         });
-        row.push(format!("{:.1}", col(&|r| r.max_queue_bytes["all"] as f64) / 1e3));
+        row.push(format!(
+            "{:.1}",
+            col(&|r| r.max_queue_bytes["all"] as f64) / 1e3
+        ));
         row.push(format!("{:.2}", col(&|r| r.mean_queue_bytes["all"]) / 1e3));
         row.push(format!("{:.2}", 100.0 * col(&|r| r.utilization["all"])));
         row.push(format!("{:.0}", col(&|r| r.drops as f64)));
-        let _ = writeln!(out, "{}", row.iter().map(|c| format!("{c:>14}")).collect::<String>());
+        let _ = writeln!(
+            out,
+            "{}",
+            row.iter().map(|c| format!("{c:>14}")).collect::<String>()
+        );
         i = j;
     }
     out

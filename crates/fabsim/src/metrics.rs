@@ -124,7 +124,10 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .max()
             .unwrap_or(0);
         // Integral in (ps of link time) x ps; to bytes: x rate / 8e12, then / span.
-        let integral: f64 = ids.iter().map(|&i| o.ports.stats[i].backlog_integral as f64).sum();
+        let integral: f64 = ids
+            .iter()
+            .map(|&i| o.ports.stats[i].backlog_integral as f64)
+            .sum();
         let mean = o.ports.ps_to_bytes(1_000_000_000_000) as f64 / 1e12 * integral
             / (ids.len() as f64 * span as f64);
         max_q.insert(name.clone(), max);

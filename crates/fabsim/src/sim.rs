@@ -166,7 +166,8 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             finish_ps: None,
             retx: Vec::new(),
         });
-        sim.queue.push(f.start_ps, Event::FlowStart { flow: i as u32 });
+        sim.queue
+            .push(f.start_ps, Event::FlowStart { flow: i as u32 });
     }
     sim.run();
     let start_ps = sim.flows.iter().map(|f| f.start_ps).min().unwrap_or(0);
@@ -257,7 +258,14 @@ impl Sim<'_> {
     /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
     #[inline]
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
-        let limit = if bounded { self.p.buffer_bytes } else { None };
+        // With trimming, headers, ACKs and NACKs would sit in the priority queue: they are not
+        // held to the data buffer.
+        let control = self.p.overflow == Overflow::Trim && pkt.kind != PacketKind::Data;
+        let limit = if bounded && !control {
+            self.p.buffer_bytes
+        } else {
+            None
+        };
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
                 self.c.packet_hops += 1;
@@ -269,9 +277,7 @@ impl Sim<'_> {
                 wire.push_back((t, ticket, pkt));
             }
             Enqueue::Overflow => {
-                if self.p.overflow == Overflow::Trim
-                    && pkt.kind == PacketKind::Data
-                    && !pkt.trimmed
+                if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
                 {
                     pkt.trimmed = true;
                     pkt.bytes = self.p.link.header_bytes;
@@ -300,7 +306,11 @@ impl Sim<'_> {
                     src: host,
                     dst: p.src,
                     bytes: self.p.link.ack_bytes,
-                    kind: if p.trimmed { PacketKind::Nack } else { PacketKind::Ack },
+                    kind: if p.trimmed {
+                        PacketKind::Nack
+                    } else {
+                        PacketKind::Ack
+                    },
                     trimmed: false,
                     ..p
                 };

@@ -62,6 +62,9 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
     let mut t: Time = 0;
     let mut next_ack = 0;
     let mut last_ack_end = 0;
+    // When each later link of the path finishes its previous data packet: a short last
+    // packet cannot overtake the full one ahead of it.
+    let mut link_free = vec![0; hops as usize - 1];
     for &size in &sizes {
         // Phase 2: send every ACK already due before the next data packet.
         while next_ack < ack_due.len() && ack_due[next_ack] <= t {
@@ -69,7 +72,12 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
             next_ack += 1;
         }
         t += link.ser(size);
-        ack_due.push(t + link.latency_after_send(size, hops));
+        let mut arrival = t + link.delay_ps;
+        for free in &mut link_free {
+            *free = arrival.max(*free) + link.ser(size);
+            arrival = *free + link.delay_ps;
+        }
+        ack_due.push(arrival);
     }
     // Phase 3: the remaining ACKs, each when due or when the NIC frees up.
     while next_ack < ack_due.len() {
@@ -83,7 +91,12 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
 /// A naive bound for any workload: the busiest NIC must put `nic_bytes_max` on the wire (its
 /// data and the ACKs it owes); then its last data packet (at least `min_data_bytes`) still
 /// crosses `min_hops` links and its ACK comes back.
-pub fn naive_bound_ps(link: &LinkModel, nic_bytes_max: u64, min_data_bytes: u32, min_hops: u32) -> Time {
+pub fn naive_bound_ps(
+    link: &LinkModel,
+    nic_bytes_max: u64,
+    min_data_bytes: u32,
+    min_hops: u32,
+) -> Time {
     let nic = (nic_bytes_max as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
     nic as Time
         + link.latency_after_send(min_data_bytes, min_hops)
@@ -126,6 +139,9 @@ mod tests {
         let per_packet = (b2 - b1) as f64 / 1024.0;
         // Asymptotically each packet costs one data and one ACK serialization.
         let expected = (l.ser(4160) + l.ser(64)) as f64;
-        assert!((per_packet - expected).abs() / expected < 1e-3, "{per_packet} vs {expected}");
+        assert!(
+            (per_packet - expected).abs() / expected < 1e-3,
+            "{per_packet} vs {expected}"
+        );
     }
 }

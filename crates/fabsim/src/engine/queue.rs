@@ -82,7 +82,11 @@ impl<E> EventQueue<E> for HeapQueue<E> {
     #[inline]
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E) {
         assert!(time >= self.last, "event scheduled in the past: {time} ps");
-        self.heap.push(Reverse(Entry { time, ticket, event }));
+        self.heap.push(Reverse(Entry {
+            time,
+            ticket,
+            event,
+        }));
     }
 
     #[inline]

@@ -32,9 +32,9 @@ impl Rng {
 
     /// An independent stream for the consumer `name` under `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
-        let tag = name
-            .bytes()
-            .fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01B3));
+        let tag = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
+        });
         Self::new(splitmix64(seed) ^ tag)
     }
 
@@ -81,8 +81,14 @@ mod tests {
     fn streams_are_reproducible_and_distinct() {
         let a: Vec<u64> = (0..4).map(|_| Rng::stream(1, "lb").next_u64()).collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
-        assert_ne!(Rng::stream(1, "lb").next_u64(), Rng::stream(1, "workload").next_u64());
-        assert_ne!(Rng::stream(1, "lb").next_u64(), Rng::stream(2, "lb").next_u64());
+        assert_ne!(
+            Rng::stream(1, "lb").next_u64(),
+            Rng::stream(1, "workload").next_u64()
+        );
+        assert_ne!(
+            Rng::stream(1, "lb").next_u64(),
+            Rng::stream(2, "lb").next_u64()
+        );
     }
 
     #[test]
@@ -92,6 +98,9 @@ mod tests {
         for _ in 0..60_000 {
             counts[r.below(6) as usize] += 1;
         }
-        assert!(counts.iter().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
     }
 }

@@ -121,11 +121,20 @@ mod tests {
         // 8 Gb/s: one byte per ns.
         let mut p = Ports::new(1, 8_000_000_000, 500_000);
         let buf = Some(3000);
-        assert_eq!(p.enqueue(0, 1000, 0, buf), Enqueue::Arrives(1_000_000 + 500_000));
-        assert_eq!(p.enqueue(0, 1000, 0, buf), Enqueue::Arrives(2_000_000 + 500_000));
+        assert_eq!(
+            p.enqueue(0, 1000, 0, buf),
+            Enqueue::Arrives(1_000_000 + 500_000)
+        );
+        assert_eq!(
+            p.enqueue(0, 1000, 0, buf),
+            Enqueue::Arrives(2_000_000 + 500_000)
+        );
         assert_eq!(p.backlog_bytes(0, 500_000), 1500);
         // 1500 + 1000 fits; then 2500 + 1000 > 3000 does not.
-        assert!(matches!(p.enqueue(0, 1000, 500_000, buf), Enqueue::Arrives(_)));
+        assert!(matches!(
+            p.enqueue(0, 1000, 500_000, buf),
+            Enqueue::Arrives(_)
+        ));
         assert_eq!(p.enqueue(0, 1000, 500_000, buf), Enqueue::Overflow);
         p.finish(10_000_000);
         let s = p.stats[0];

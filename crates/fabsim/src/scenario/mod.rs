@@ -43,22 +43,54 @@ impl std::error::Error for ScenarioError {}
 /// Every scenario key with its default (`None`: optional, absent by default) and what it allows.
 pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     ("topology.tiers", Some("3"), "2 or 3"),
-    ("topology.k", Some("12"), "an even integer >= 2 (the switch radix)"),
-    ("topology.leaves", None, "an integer >= 2 (2 tiers; default k)"),
-    ("topology.hosts_per_leaf", None, "an integer >= 1 (2 tiers; default k/2)"),
-    ("topology.uplinks", None, "an integer >= 1 (2 tiers; default k/2)"),
+    (
+        "topology.k",
+        Some("12"),
+        "an even integer >= 2 (the switch radix)",
+    ),
+    (
+        "topology.leaves",
+        None,
+        "an integer >= 2 (2 tiers; default k)",
+    ),
+    (
+        "topology.hosts_per_leaf",
+        None,
+        "an integer >= 1 (2 tiers; default k/2)",
+    ),
+    (
+        "topology.uplinks",
+        None,
+        "an integer >= 1 (2 tiers; default k/2)",
+    ),
     ("link.rate_gbps", Some("800"), "a number > 0"),
     ("link.delay_ns", Some("500"), "a number >= 0"),
     ("packet.payload_bytes", Some("4096"), "an integer >= 1"),
     ("packet.header_bytes", Some("64"), "an integer >= 1"),
     ("packet.ack_bytes", Some("64"), "an integer >= 1"),
-    ("switch.lb", Some("\"ofan\""), "one of ecmp, rsq, rr, jsq, ar, ofan, pofan"),
+    (
+        "switch.lb",
+        Some("\"ofan\""),
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan",
+    ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
-    ("switch.buffer_bytes", Some("\"unbounded\""), "an integer >= 1 or \"unbounded\""),
+    (
+        "switch.buffer_bytes",
+        Some("\"unbounded\""),
+        "an integer >= 1 or \"unbounded\"",
+    ),
     ("switch.overflow", Some("\"drop\""), "drop or trim"),
-    ("workload.kind", Some("\"permutation\""), "permutation or all-to-all"),
+    (
+        "workload.kind",
+        Some("\"permutation\""),
+        "permutation or all-to-all",
+    ),
     ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
-    ("workload.flow_bytes", None, "an integer >= 1 (all-to-all: fixed per-flow size)"),
+    (
+        "workload.flow_bytes",
+        None,
+        "an integer >= 1 (all-to-all: fixed per-flow size)",
+    ),
     ("run.seed", Some("1"), "an integer >= 0"),
     ("run.seeds", Some("1"), "an integer >= 1"),
 ];
@@ -123,13 +155,15 @@ impl Scenario {
             let Value::Table(table) = table else {
                 return Err(err(
                     section,
-                    format!("expected a [{section}] section; allowed sections: {}", sections()),
+                    format!(
+                        "expected a [{section}] section; allowed sections: {}",
+                        sections()
+                    ),
                 ));
             };
             for (key, value) in table {
                 let full = format!("{section}.{key}");
-                s.insert(&full, value.clone())
-                    .map_err(|m| err(&full, m))?;
+                s.insert(&full, value.clone()).map_err(|m| err(&full, m))?;
             }
         }
         Ok(s)
@@ -194,7 +228,9 @@ impl Scenario {
                 rest /= values.len();
             }
             let get = |key: &str| -> Option<&Value> {
-                dims.iter().position(|(k, _)| *k == key).and_then(|i| chosen[i])
+                dims.iter()
+                    .position(|(k, _)| *k == key)
+                    .and_then(|i| chosen[i])
             };
             let label = dims
                 .iter()
@@ -227,7 +263,10 @@ impl Scenario {
     }
 
     fn allowed(key: &str) -> &'static str {
-        SCHEMA.iter().find(|(k, _, _)| *k == key).map_or("", |s| s.2)
+        SCHEMA
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map_or("", |s| s.2)
     }
 
     fn int<'v>(
@@ -303,9 +342,17 @@ impl Scenario {
         }
         let k = self.u32(get, "topology.k", 2)?;
         if k % 2 != 0 {
-            return Err(self.error("topology.k", get("topology.k").unwrap(), Self::allowed("topology.k")));
+            return Err(self.error(
+                "topology.k",
+                get("topology.k").unwrap(),
+                Self::allowed("topology.k"),
+            ));
         }
-        let explicit = ["topology.leaves", "topology.hosts_per_leaf", "topology.uplinks"];
+        let explicit = [
+            "topology.leaves",
+            "topology.hosts_per_leaf",
+            "topology.uplinks",
+        ];
         let topology = if tiers == 3 {
             if let Some(key) = explicit.iter().find(|k| get(k).is_some()) {
                 return Err(ScenarioError {
@@ -317,8 +364,12 @@ impl Scenario {
             TopologySpec::FatTree { k }
         } else {
             let leaves = self.opt_int(get, "topology.leaves", 2)?.unwrap_or(k as u64) as u32;
-            let hpl = self.opt_int(get, "topology.hosts_per_leaf", 1)?.unwrap_or(k as u64 / 2);
-            let up = self.opt_int(get, "topology.uplinks", 1)?.unwrap_or(k as u64 / 2);
+            let hpl = self
+                .opt_int(get, "topology.hosts_per_leaf", 1)?
+                .unwrap_or(k as u64 / 2);
+            let up = self
+                .opt_int(get, "topology.uplinks", 1)?
+                .unwrap_or(k as u64 / 2);
             TopologySpec::LeafSpine {
                 leaves,
                 hosts_per_leaf: hpl as u32,
@@ -386,11 +437,18 @@ fn display(v: &Value) -> String {
 }
 
 fn keys() -> String {
-    SCHEMA.iter().map(|(k, _, _)| *k).collect::<Vec<_>>().join(", ")
+    SCHEMA
+        .iter()
+        .map(|(k, _, _)| *k)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn sections() -> String {
-    let mut s: Vec<&str> = SCHEMA.iter().map(|(k, _, _)| k.split('.').next().unwrap()).collect();
+    let mut s: Vec<&str> = SCHEMA
+        .iter()
+        .map(|(k, _, _)| k.split('.').next().unwrap())
+        .collect();
     s.dedup();
     s.join(", ")
 }
@@ -431,21 +489,39 @@ mod tests {
 
     #[test]
     fn errors_name_source_key_value_and_allowed() {
-        let e = Scenario::parse("[topology]\nk = 7\n", "a.toml").unwrap().expand().unwrap_err();
-        assert_eq!((e.source.as_str(), e.key.as_str()), ("a.toml", "topology.k"));
-        assert!(e.to_string().contains("7") && e.to_string().contains("even"), "{e}");
+        let e = Scenario::parse("[topology]\nk = 7\n", "a.toml")
+            .unwrap()
+            .expand()
+            .unwrap_err();
+        assert_eq!(
+            (e.source.as_str(), e.key.as_str()),
+            ("a.toml", "topology.k")
+        );
+        assert!(
+            e.to_string().contains("7") && e.to_string().contains("even"),
+            "{e}"
+        );
 
         let e = Scenario::parse("[topology]\nkk = 4\n", "a.toml").unwrap_err();
         assert!(e.to_string().contains("topology.kk") && e.to_string().contains("topology.k,"));
 
         let mut s = Scenario::default_scenario();
-        let e = s.set("switch.lb=magic").and_then(|_| s.expand().map(|_| ())).unwrap_err();
-        assert!(e.to_string().contains("magic") && e.to_string().contains("ofan"), "{e}");
+        let e = s
+            .set("switch.lb=magic")
+            .and_then(|_| s.expand().map(|_| ()))
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("magic") && e.to_string().contains("ofan"),
+            "{e}"
+        );
 
         let mut s = Scenario::default_scenario();
         s.set("workload.message_bytes=-5").unwrap();
         assert!(s.expand().unwrap_err().to_string().contains("-5"));
 
-        assert!(Scenario::parse("[link\nrate = 1", "b.toml").unwrap_err().to_string().contains("malformed"));
+        assert!(Scenario::parse("[link\nrate = 1", "b.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("malformed"));
     }
 }
