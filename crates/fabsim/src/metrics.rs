@@ -123,13 +123,12 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .map(|&i| o.ports.ps_to_bytes(o.ports.stats[i].max_backlog_ps))
             .max()
             .unwrap_or(0);
-        // Integral in (ps of link time) x ps; to bytes: x rate / 8e12, then / span.
+        // Integral in (ps of link time) x ps: to bytes x time, then averaged over the span.
         let integral: f64 = ids
             .iter()
             .map(|&i| o.ports.stats[i].backlog_integral as f64)
             .sum();
-        let mean = o.ports.ps_to_bytes(1_000_000_000_000) as f64 / 1e12 * integral
-            / (ids.len() as f64 * span as f64);
+        let mean = o.ports.bytes_per_ps() * integral / (ids.len() as f64 * span as f64);
         max_q.insert(name.clone(), max);
         mean_q.insert(name, mean);
         all_max = all_max.max(max);
@@ -139,8 +138,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     max_q.insert("all".into(), all_max);
     mean_q.insert(
         "all".into(),
-        o.ports.ps_to_bytes(1_000_000_000_000) as f64 / 1e12 * all_integral
-            / (all_queue_ports.max(1) as f64 * span as f64),
+        o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span as f64),
     );
     util.insert("all".into(), all_busy / (all_ports as f64 * span as f64));
     let c = &o.counters;

@@ -11,10 +11,12 @@
 //!   2. data interleaved with ACKs: an ACK, once due, goes out as soon as the packet in
 //!      service ends (ACKs are not preempted by, and do not preempt, a packet on the wire);
 //!   3. ACKs only, after the host's last data packet, for the data still arriving.
+//!
 //! The collective ends when the ACK of the last data packet reaches its sender: the time
 //! the receiver's NIC finishes sending it, plus `d + (H-1)(T_a + d)`. [`permutation_bound_ps`]
 //! computes that schedule exactly, packet by packet (so partial last packets and ACK/data
-//! rounding are exact), rather than with a fluid approximation of the phases.
+//! rounding are exact), rather than with a fluid approximation of the phases; it also
+//! lets a short last packet queue behind the full one ahead of it on every link.
 //!
 //! For workloads other than permutations the paper uses naive bounds: a host cannot finish
 //! before its NIC has sent its data and the ACKs it owes ([`naive_bound_ps`]).

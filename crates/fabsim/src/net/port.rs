@@ -75,6 +75,11 @@ impl Ports {
         self.ps_to_bytes(self.backlog_ps(port, now))
     }
 
+    /// Bytes the link carries per picosecond.
+    pub fn bytes_per_ps(&self) -> f64 {
+        self.rate_bps as f64 / 8e12
+    }
+
     #[inline]
     pub fn ps_to_bytes(&self, ps: Time) -> u64 {
         (ps as u128 * self.rate_bps as u128 / 8_000_000_000_000) as u64

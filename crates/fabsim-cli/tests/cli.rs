@@ -1,0 +1,85 @@
+//! The CLI contract: exit status 2 with a clear message on bad input, JSON shape, determinism.
+
+use std::process::{Command, Output};
+
+fn fabsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabsim"))
+        .args(args)
+        .output()
+        .expect("fabsim runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn bad_input_exits_2_naming_key_value_and_allowed() {
+    let dir = std::env::temp_dir().join(format!("fabsim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad_toml = dir.join("bad.toml");
+    std::fs::write(&bad_toml, "[topology\nk = 4").unwrap();
+    let bad_toml = bad_toml.to_str().unwrap();
+    let cases: [(&[&str], &[&str]); 6] = [
+        (&["run", "--set", "topology.kk=4"], &["topology.kk", "allowed keys"]),
+        (&["run", "--set", "switch.lb=magic"], &["switch.lb", "magic", "ofan"]),
+        (&["run", "--set", "topology.k=7"], &["topology.k", "7", "even"]),
+        (&["run", "--set", "workload.message_bytes=-1"], &["workload.message_bytes", "-1", ">= 1"]),
+        (&["run", bad_toml], &[bad_toml, "malformed TOML"]),
+        (&["run", "/nonexistent/x.toml"], &["/nonexistent/x.toml", "cannot read"]),
+    ];
+    for (args, needles) in cases {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        for n in needles {
+            assert!(stderr(&o).contains(n), "{args:?}: missing {n:?} in {}", stderr(&o));
+        }
+        assert!(o.stdout.is_empty(), "{args:?}: no partial output");
+    }
+}
+
+#[test]
+fn json_has_the_promised_fields_and_is_deterministic() {
+    let args = [
+        "run",
+        "--set",
+        "topology.k=4",
+        "--set",
+        "switch.lb=ecmp,ofan",
+        "--set",
+        "workload.message_bytes=65536",
+        "--json",
+        "-",
+    ];
+    let strip = |o: Output| {
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        for run in v["runs"].as_array_mut().unwrap() {
+            let perf = run.as_object_mut().unwrap().remove("perf").unwrap();
+            assert!(perf["wall_s"].is_number() && perf["packet_hops_per_s"].is_number());
+        }
+        v
+    };
+    let a = strip(fabsim(&args));
+    let runs = a["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for key in [
+        "lb",
+        "seed",
+        "message_bytes",
+        "cct_us",
+        "lower_bound_us",
+        "cct_inflation",
+        "drops",
+        "events",
+        "packet_hops",
+    ] {
+        assert!(runs[0].get(key).is_some(), "missing {key}");
+    }
+    for key in ["max_queue_bytes", "mean_queue_bytes", "utilization"] {
+        for stage in ["all", "edge-up", "agg-up", "core-down", "agg-down", "edge-down"] {
+            assert!(runs[1][key][stage].is_number(), "missing {key}.{stage}");
+        }
+    }
+    assert_eq!(a, strip(fabsim(&args)));
+}
