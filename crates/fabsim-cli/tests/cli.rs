@@ -21,18 +21,37 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
     std::fs::write(&bad_toml, "[topology\nk = 4").unwrap();
     let bad_toml = bad_toml.to_str().unwrap();
     let cases: [(&[&str], &[&str]); 6] = [
-        (&["run", "--set", "topology.kk=4"], &["topology.kk", "allowed keys"]),
-        (&["run", "--set", "switch.lb=magic"], &["switch.lb", "magic", "ofan"]),
-        (&["run", "--set", "topology.k=7"], &["topology.k", "7", "even"]),
-        (&["run", "--set", "workload.message_bytes=-1"], &["workload.message_bytes", "-1", ">= 1"]),
+        (
+            &["run", "--set", "topology.kk=4"],
+            &["topology.kk", "allowed keys"],
+        ),
+        (
+            &["run", "--set", "switch.lb=magic"],
+            &["switch.lb", "magic", "ofan"],
+        ),
+        (
+            &["run", "--set", "topology.k=7"],
+            &["topology.k", "7", "even"],
+        ),
+        (
+            &["run", "--set", "workload.message_bytes=-1"],
+            &["workload.message_bytes", "-1", ">= 1"],
+        ),
         (&["run", bad_toml], &[bad_toml, "malformed TOML"]),
-        (&["run", "/nonexistent/x.toml"], &["/nonexistent/x.toml", "cannot read"]),
+        (
+            &["run", "/nonexistent/x.toml"],
+            &["/nonexistent/x.toml", "cannot read"],
+        ),
     ];
     for (args, needles) in cases {
         let o = fabsim(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         for n in needles {
-            assert!(stderr(&o).contains(n), "{args:?}: missing {n:?} in {}", stderr(&o));
+            assert!(
+                stderr(&o).contains(n),
+                "{args:?}: missing {n:?} in {}",
+                stderr(&o)
+            );
         }
         assert!(o.stdout.is_empty(), "{args:?}: no partial output");
     }
@@ -77,7 +96,14 @@ fn json_has_the_promised_fields_and_is_deterministic() {
         assert!(runs[0].get(key).is_some(), "missing {key}");
     }
     for key in ["max_queue_bytes", "mean_queue_bytes", "utilization"] {
-        for stage in ["all", "edge-up", "agg-up", "core-down", "agg-down", "edge-down"] {
+        for stage in [
+            "all",
+            "edge-up",
+            "agg-up",
+            "core-down",
+            "agg-down",
+            "edge-down",
+        ] {
             assert!(runs[1][key][stage].is_number(), "missing {key}.{stage}");
         }
     }

@@ -202,7 +202,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
 
 impl Sim<'_> {
     fn run(&mut self) {
-        while let Some((t, ev)) = self.queue.pop() {
+        while let Some((t, ev)) = self.queue.peek() {
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             self.c.events += 1;
@@ -210,8 +210,14 @@ impl Sim<'_> {
                 Event::Arrive { port } => {
                     let wire = &mut self.wire[port as usize];
                     let (_, _, pkt) = wire.pop_front().expect("an arrival has a packet");
-                    if let Some(&(t, ticket, _)) = wire.front() {
-                        self.queue.push_ticketed(t, ticket, Event::Arrive { port });
+                    // The link's next packet takes the event's place in the heap.
+                    match wire.front() {
+                        Some(&(t, ticket, _)) => {
+                            self.queue.replace_min(t, ticket, Event::Arrive { port })
+                        }
+                        None => {
+                            self.queue.pop();
+                        }
                     }
                     let node = self.fabric.port_to_node[port as usize];
                     if node < self.fabric.hosts {
@@ -221,8 +227,12 @@ impl Sim<'_> {
                         self.forward(self.fabric.switch_of(node), in_local, pkt);
                     }
                 }
-                Event::NicFree { host } => self.nic_free(host),
+                Event::NicFree { host } => {
+                    self.queue.pop();
+                    self.nic_free(host);
+                }
                 Event::FlowStart { flow } => {
+                    self.queue.pop();
                     let src = self.flows[flow as usize].src;
                     self.tx[src as usize].push(flow);
                     self.arm_nic(src);

@@ -21,6 +21,11 @@ pub trait EventQueue<E> {
         self.push_ticketed(time, t, event);
     }
     fn pop(&mut self) -> Option<(Time, E)>;
+    /// The earliest event, without removing it.
+    fn peek(&self) -> Option<(Time, E)>;
+    /// Removes the earliest event and schedules `event` in the same step (cheaper than a pop
+    /// and a push: one sift instead of two).
+    fn replace_min(&mut self, time: Time, ticket: u64, event: E);
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
@@ -32,7 +37,8 @@ pub trait EventQueue<E> {
 /// The simulator keeps only the head of each link's in-flight FIFO here (a link delivers in
 /// order), so the heap holds about one event per busy link rather than one per packet and
 /// stays small enough for the cache. Measured on the default scenario against a 256-ary radix
-/// heap holding every packet: see ARCHITECTURE.md.
+/// heap holding every packet, and against a hand-written 4-ary heap on 128-bit keys (which
+/// took 23% more instructions than `std`'s bottom-up sift): see ARCHITECTURE.md.
 pub struct HeapQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
     tickets: u64,
@@ -72,7 +78,7 @@ impl<E> Default for HeapQueue<E> {
     }
 }
 
-impl<E> EventQueue<E> for HeapQueue<E> {
+impl<E: Copy> EventQueue<E> for HeapQueue<E> {
     #[inline]
     fn ticket(&mut self) -> u64 {
         self.tickets += 1;
@@ -95,6 +101,24 @@ impl<E> EventQueue<E> for HeapQueue<E> {
         debug_assert!(e.time >= self.last, "time went backwards");
         self.last = e.time;
         Some((e.time, e.event))
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<(Time, E)> {
+        self.heap.peek().map(|Reverse(e)| (e.time, e.event))
+    }
+
+    #[inline]
+    fn replace_min(&mut self, time: Time, ticket: u64, event: E) {
+        let mut top = self.heap.peek_mut().expect("replace_min on an empty queue");
+        debug_assert!(top.0.time >= self.last, "time went backwards");
+        self.last = top.0.time;
+        assert!(time >= self.last, "event scheduled in the past: {time} ps");
+        top.0 = Entry {
+            time,
+            ticket,
+            event,
+        };
     }
 
     fn len(&self) -> usize {
@@ -126,6 +150,15 @@ mod tests {
                     last_key = (t, ticket);
                 }
                 1 => deferred.push(q.ticket()),
+                3 if !q.is_empty() => {
+                    // Pop and schedule in one step, as the simulator does for link heads.
+                    let (t, (ticket, _)) = q.peek().unwrap();
+                    assert!((t, ticket) > last_key || step == 0, "out of order");
+                    now = t;
+                    last_key = (t, ticket);
+                    let next = q.ticket();
+                    q.replace_min(now + 1 + rng.below(20), next, (next, step));
+                }
                 2 if !deferred.is_empty() => {
                     // As in the simulator: a deferred event lies strictly in the future.
                     let ticket = deferred.swap_remove(0);
