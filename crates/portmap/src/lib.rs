@@ -42,7 +42,7 @@
 //! solve(tm.view(), &Constraints::default(), Solver::Exact, &mut ws, &mut mapping).unwrap();
 //! assert_eq!(mapping, vec![1, 1, 0, 0]);
 //! assert_eq!(portmap::inter_asic_bytes(tm.view(), &mapping), 1);
-//! assert_eq!(portmap::static_inter_asic_bytes(tm.view()), 23);
+//! assert_eq!(portmap::static_inter_asic_bytes(tm.view()), 25);
 //! ```
 //!
 //! No solver allocates once its [`Workspace`] has grown to the problem size.
