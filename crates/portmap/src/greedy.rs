@@ -9,30 +9,29 @@
 //! order (net gain descending, then port ascending, then ASIC ascending), but
 //! without sorting all `p * n` pairs: the global sorted list is the merge of
 //! the `p` per-port lists (each sorted by `TM[i][j]`, which orders net gains
-//! within a row). The walk only ever looks at the head of each unassigned
-//! port's list, so we sort the `p` heads once and merge the few ports whose
-//! head ASIC is full, re-queued with their next choice, through a small heap.
-//! Entries of already-assigned ports are never generated, and entries of
-//! full ASICs are skipped, exactly as the one-pass walk skips them.
+//! within a row). The walk only ever acts on the head of each unassigned
+//! port's list (entries of assigned ports and of full ASICs are skipped), so
+//! the walk proceeds in phases between "fill events" (an ASIC running out of
+//! slots), and within a phase only *which* heads come before the event
+//! matters, not their order, so linear-time selection replaces sorting (see
+//! [`walk`]). Cost: `O(p n)` expected, against `O(p n log(p n))` for
+//! the literal sort; keys are packed into `u64` when the net gains allow it
+//! (else `u128`).
 //!
 //! For 2 ASICs the heuristic is optimal (paper section 4.3; property-tested
 //! against [`crate::exact`]).
 
+use crate::constraints::MAX_ASICS;
 use crate::problem::TmView;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Reusable buffers for [`solve_into`]; keeps the solver allocation-free
 /// after the first call of a given size.
 #[derive(Debug, Default, Clone)]
 pub struct GreedyWorkspace {
-    pref: Vec<u8>,
-    rank: Vec<u8>,
+    sums: Vec<u64>,
     free: Vec<usize>,
-    keys64: Vec<u64>,
-    heap64: BinaryHeap<Reverse<u64>>,
-    keys128: Vec<u128>,
-    heap128: BinaryHeap<Reverse<u128>>,
+    keys64: [Vec<u64>; 2],
+    keys128: [Vec<u128>; 2],
 }
 
 /// A sort key: (descending net gain, port, ASIC) packed so that ascending
@@ -64,129 +63,192 @@ impl Key for u128 {
     }
 }
 
+/// Bits needed to represent `0..x`.
+fn bits_for(x: usize) -> u32 {
+    usize::BITS - x.saturating_sub(1).leading_zeros()
+}
+
 /// Runs the greedy heuristic on `tm` (capacity `ports / asics` per ASIC)
 /// and writes the ASIC of every port into `out` (length `tm.ports()`).
-///
-/// `tm` must have at most 255 ASICs (checked by the caller, see
-/// [`crate::solve`]).
 pub fn solve_into(tm: TmView<'_>, ws: &mut GreedyWorkspace, out: &mut [usize]) {
     let (p, n) = (tm.ports(), tm.asics());
-    debug_assert!(n <= 255 && out.len() == p);
-    ws.pref.clear();
-    ws.pref.resize(p * n, 0);
-    ws.rank.clear();
-    ws.rank.resize(p, 0);
+    debug_assert_eq!(out.len(), p);
+    let asic_bits = bits_for(n);
+    let idx_bits = bits_for(p) + asic_bits;
+    // |net gain| <= row sum, so 64-bit keys work if every row sum is below
+    // 2^(62 - idx_bits), true for any realistic byte counts; the walk
+    // checks this while computing the row sums and bails out otherwise.
+    let mut ctx = Ctx {
+        tm,
+        offset: 1 << 63,
+        idx_bits,
+        asic_bits,
+    };
+    if idx_bits < 62 {
+        ctx.offset = 1 << (62 - idx_bits);
+        ws.free.clear();
+        ws.free.resize(n, tm.capacity());
+        if walk::<u64>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys64, out) {
+            return;
+        }
+        ctx.offset = 1 << 63;
+    }
     ws.free.clear();
     ws.free.resize(n, tm.capacity());
+    walk::<u128>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys128, out);
+}
 
-    // Per-port preference lists (TM descending, ASIC ascending) and the
-    // range of net gains, to decide whether the keys fit in 64 bits.
-    let mut max_gain = i64::MIN;
-    let mut min_gain = i64::MAX;
-    for i in 0..p {
-        let row = tm.row(i);
-        let pref = &mut ws.pref[i * n..(i + 1) * n];
-        for (j, slot) in pref.iter_mut().enumerate() {
-            *slot = j as u8;
-        }
-        // Insertion sort: n is small and rows are short.
-        for a in 1..n {
-            let mut b = a;
-            while b > 0 && row[pref[b - 1] as usize] < row[pref[b] as usize] {
-                pref.swap(b - 1, b);
-                b -= 1;
+struct Ctx<'a> {
+    tm: TmView<'a>,
+    /// Added to the negated net gain to make it a non-negative key; row
+    /// sums must stay below it.
+    offset: i128,
+    idx_bits: u32,
+    asic_bits: u32,
+}
+
+impl Ctx<'_> {
+    #[inline(always)]
+    fn key<K: Key>(&self, i: usize, j: usize, tm_ij: u64, sum: u64) -> K {
+        let gain = 2 * tm_ij as i64 - sum as i64;
+        let desc = (self.offset - gain as i128) as u64;
+        K::pack(desc, ((i << self.asic_bits) | j) as u64, self.idx_bits)
+    }
+    /// Key of port `i`'s best ASIC among those with a free slot (highest
+    /// `TM[i][j]`, lowest `j` on ties): the head of its remaining list.
+    #[inline]
+    fn head<K: Key>(&self, i: usize, sum: u64, free: &[usize]) -> K {
+        let row = self.tm.row(i);
+        let mut best = usize::MAX;
+        for (j, &v) in row.iter().enumerate() {
+            if free[j] > 0 && (best == usize::MAX || v > row[best]) {
+                best = j;
             }
         }
-        let sum: u64 = row.iter().sum();
-        let best = 2 * row[pref[0] as usize] as i64 - sum as i64;
-        let worst = 2 * row[pref[n - 1] as usize] as i64 - sum as i64;
-        max_gain = max_gain.max(best);
-        min_gain = min_gain.min(worst);
+        self.key(i, best, row[best], sum)
     }
-    let idx_bits = usize::BITS - (p * n).leading_zeros();
-    let range = (max_gain as i128 - min_gain as i128) as u128;
-    if idx_bits < 64 && range < (1u128 << (64 - idx_bits)) {
-        let (keys, heap) = (&mut ws.keys64, &mut ws.heap64);
-        walk::<u64>(
-            tm,
-            max_gain,
-            idx_bits,
-            &ws.pref,
-            &mut ws.rank,
-            &mut ws.free,
-            keys,
-            heap,
-            out,
-        );
-    } else {
-        let (keys, heap) = (&mut ws.keys128, &mut ws.heap128);
-        walk::<u128>(
-            tm,
-            max_gain,
-            idx_bits,
-            &ws.pref,
-            &mut ws.rank,
-            &mut ws.free,
-            keys,
-            heap,
-            out,
-        );
+    #[inline(always)]
+    fn decode<K: Key>(&self, key: K) -> (usize, usize) {
+        let idx = key.idx(self.idx_bits);
+        (idx >> self.asic_bits, idx & ((1 << self.asic_bits) - 1))
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The one-pass walk, in phases separated by "fill events" (an ASIC
+/// running out of free slots, at most `n - 1` of them).
+///
+/// While the set of ASICs with free slots does not change, the head of
+/// every unassigned port's list is valid, and the walk assigns heads in key
+/// order until the first ASIC fills. Which heads those are does not depend
+/// on their order: for every ASIC `j`, the `free[j]`-th smallest key among
+/// the heads pointing at `j` is where `j` would fill; the smallest of these
+/// thresholds, `T` (ASIC `f`), is the first fill event, and the walk assigns
+/// exactly the heads with key `<= T`. So a phase needs selections
+/// (`select_nth_unstable`, linear time), not a sort. The remaining heads
+/// that pointed at `f` are re-keyed with their next choice (the walk would
+/// skip their `f` entries); with one ASIC left, all remaining ports go there.
+///
+/// Returns false (having done nothing useful) if a row sum does not fit
+/// the key type's offset.
 fn walk<K: Key>(
-    tm: TmView<'_>,
-    max_gain: i64,
-    idx_bits: u32,
-    pref: &[u8],
-    rank: &mut [u8],
+    ctx: &Ctx<'_>,
+    sums: &mut Vec<u64>,
     free: &mut [usize],
-    keys: &mut Vec<K>,
-    heap: &mut BinaryHeap<Reverse<K>>,
+    bufs: &mut [Vec<K>; 2],
     out: &mut [usize],
-) {
-    let (p, n) = (tm.ports(), tm.asics());
-    let key_of = |i: usize, j: usize| -> K {
-        let row = tm.row(i);
-        let sum: u64 = row.iter().sum();
-        let gain = 2 * row[j] as i64 - sum as i64;
-        let desc = (max_gain as i128 - gain as i128) as u64;
-        K::pack(desc, (i * n + j) as u64, idx_bits)
-    };
-    keys.clear();
-    keys.extend((0..p).map(|i| key_of(i, pref[i * n] as usize)));
-    keys.sort_unstable();
-    heap.clear();
-
-    let mut next = 0;
-    let mut assigned = 0;
-    while assigned < p {
-        let key = match heap.peek() {
-            Some(&Reverse(h)) if next >= p || h < keys[next] => {
-                heap.pop();
-                h
+) -> bool {
+    let (p, n) = (ctx.tm.ports(), ctx.tm.asics());
+    let [cur, flat] = bufs;
+    // Bucket j of the current phase is flat[j * p..j * p + len[j]].
+    let mut len = [0usize; MAX_ASICS];
+    if flat.len() < n * p {
+        flat.resize(n * p, K::pack(0, 0, ctx.idx_bits));
+    }
+    sums.clear();
+    let mut max_sum = 0;
+    for i in 0..p {
+        let row = ctx.tm.row(i);
+        let (mut sum, mut best) = (row[0], 0);
+        for (j, &v) in row.iter().enumerate().skip(1) {
+            sum += v;
+            if v > row[best] {
+                best = j;
             }
-            _ => {
-                next += 1;
-                keys[next - 1]
+        }
+        sums.push(sum);
+        max_sum = max_sum.max(sum);
+        flat[best * p + len[best]] = ctx.key(i, best, row[best], sum);
+        len[best] += 1;
+    }
+    if max_sum as i128 >= ctx.offset {
+        return false;
+    }
+    let mut live = n;
+    while live > 1 {
+        let mut first: Option<(K, usize)> = None;
+        for j in 0..n {
+            let bucket = &mut flat[j * p..j * p + len[j]];
+            if free[j] > 0 && bucket.len() >= free[j] {
+                let t = *bucket.select_nth_unstable(free[j] - 1).1;
+                if first.is_none_or(|(ft, _)| t < ft) {
+                    first = Some((t, j));
+                }
             }
-        };
-        let idx = key.idx(idx_bits);
-        let (i, j) = (idx / n, idx % n);
-        if free[j] > 0 {
-            free[j] -= 1;
-            out[i] = j;
-            assigned += 1;
-        } else {
-            // Re-queue port i with its next choice among ASICs with room;
-            // one exists because free slots == unassigned ports > 0.
-            let mut r = rank[i] as usize + 1;
-            while free[pref[i * n + r] as usize] == 0 {
-                r += 1;
+        }
+        // Unassigned heads == free slots, so some ASIC always fills.
+        let Some((_, f)) = first else { break };
+        let t = flat[f * p + free[f] - 1];
+        // Bucket f is partitioned by the selection: its first free[f] keys
+        // (exactly those <= t) fill it; the rest need a new head.
+        for &k in &flat[f * p..f * p + free[f]] {
+            out[ctx.decode(k).0] = f;
+        }
+        cur.clear();
+        cur.extend_from_slice(&flat[f * p + free[f]..f * p + len[f]]);
+        free[f] = 0;
+        len[f] = 0;
+        live -= 1;
+        if live == 1 {
+            // Everything left goes to the last ASIC with room.
+            let last = free.iter().position(|&x| x > 0).unwrap_or(0);
+            for &k in cur.iter() {
+                out[ctx.decode(k).0] = last;
             }
-            rank[i] = r as u8;
-            heap.push(Reverse(key_of(i, pref[i * n + r] as usize)));
+            for j in 0..n {
+                for &k in &flat[j * p..j * p + len[j]] {
+                    out[ctx.decode(k).0] = last;
+                }
+            }
+            return true;
+        }
+        for j in 0..n {
+            // Branch-free compaction: heads <= t are assigned to j, the
+            // others are kept (writing `out` for a kept port is harmless,
+            // it is overwritten when the port is finally assigned).
+            let mut kept = 0;
+            for q in 0..len[j] {
+                let k = flat[j * p + q];
+                out[ctx.decode(k).0] = j;
+                let assigned = (k <= t) as usize;
+                free[j] -= assigned;
+                flat[j * p + kept] = k;
+                kept += 1 - assigned;
+            }
+            len[j] = kept;
+        }
+        for &k in cur.iter() {
+            let i = ctx.decode(k).0;
+            let nk: K = ctx.head(i, sums[i], free);
+            let j = ctx.decode(nk).1;
+            flat[j * p + len[j]] = nk;
+            len[j] += 1;
         }
     }
+    // One ASIC left: every remaining head points at it.
+    for j in 0..n {
+        for &k in &flat[j * p..j * p + len[j]] {
+            out[ctx.decode(k).0] = j;
+        }
+    }
+    true
 }
