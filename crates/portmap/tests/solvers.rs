@@ -239,3 +239,39 @@ fn localisable_traffic_is_fully_localised() {
     }
     assert!(portmap::static_inter_asic_bytes(tm.view()) > 0);
 }
+
+#[test]
+fn ssp_fallback_matches_hungarian() {
+    let mut rng = SplitMix64::new(9);
+    let mut ws = portmap::exact::ExactWorkspace::default();
+    let mut hw = Workspace::new();
+    for case in 0..300 {
+        let n = 1 + rng.below(8) as usize;
+        let p = n * (1 + rng.below(64 / n as u64) as usize);
+        let max = [3, 1000, 1 << 50][case % 3] / p as u64;
+        let tm = random_tm(&mut rng, p, n, KINDS[case % 2], max.max(1));
+        let mut out = vec![0; p];
+        portmap::exact::successive_shortest_paths(tm.view(), &mut ws, &mut out);
+        Mapping::from_vec(out.clone()).validate(p, n).unwrap();
+        let h = run(&tm, &Constraints::default(), Solver::Hungarian, &mut hw);
+        assert_eq!(cost(&tm, &out), cost(&tm, &h), "case {case}: p={p} n={n}");
+    }
+}
+
+#[test]
+fn exact_matches_ssp_on_large_inputs() {
+    // Large uniform inputs need dozens of cycle cancellations, so this
+    // covers the heap-based edge costs of the cycle-canceling stage.
+    let mut rng = SplitMix64::new(10);
+    let mut ws = portmap::exact::ExactWorkspace::default();
+    let mut sw = Workspace::new();
+    for case in 0..40 {
+        let n = [3, 4, 6, 8][case % 4];
+        let p = n * 64;
+        let tm = random_tm(&mut rng, p, n, KINDS[case % 2], 1 << 24);
+        let mut ssp = vec![0; p];
+        portmap::exact::successive_shortest_paths(tm.view(), &mut ws, &mut ssp);
+        let e = run(&tm, &Constraints::default(), Solver::Exact, &mut sw);
+        assert_eq!(cost(&tm, &e), cost(&tm, &ssp), "case {case}");
+    }
+}
