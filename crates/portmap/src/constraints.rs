@@ -64,10 +64,10 @@ impl Constraints {
             divisor,
             divisor_desc: desc.to_string(),
         };
-        if ports % self.bundle != 0 {
+        if !ports.is_multiple_of(self.bundle) {
             return Err(not_div(self.bundle, "the bundle size"));
         }
-        if ports % self.circuit_switches != 0 {
+        if !ports.is_multiple_of(self.circuit_switches) {
             return Err(not_div(
                 self.circuit_switches,
                 "the number of circuit switches",
@@ -82,7 +82,7 @@ impl Constraints {
                 max: ports,
                 got: self.bundle,
             })?;
-        if ports % unit != 0 {
+        if !ports.is_multiple_of(unit) {
             return Err(not_div(
                 unit,
                 "bundle x asics x circuit_switches, so every circuit switch gives each ASIC the same number of whole bundles",

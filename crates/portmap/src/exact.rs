@@ -353,10 +353,10 @@ fn augment(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize], i: usize,
     let n = tm.asics();
     refresh_edges(n, ws, out);
     let row = tm.row(i);
-    for j in 0..n {
-        ws.dist[j] = -(row[j] as i64);
-        ws.pred[j] = NONE;
+    for (d, &v) in ws.dist.iter_mut().zip(row) {
+        *d = -(v as i64);
     }
+    ws.pred.fill(NONE);
     // No negative cycles: n - 1 rounds converge.
     bellman_ford(n, ws, n - 1);
     let mut t = NONE;

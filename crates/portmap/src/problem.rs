@@ -23,7 +23,8 @@ pub enum Error {
         expected: usize,
         got: usize,
     },
-    /// A row of a CSV or nested-vector matrix has the wrong number of columns.
+    /// Data row `row` (0-based; displayed 1-based) of a CSV or nested-vector
+    /// matrix has the wrong number of columns.
     RowLength {
         row: usize,
         expected: usize,
@@ -69,7 +70,8 @@ impl fmt::Display for Error {
             } => write!(f, "`{field}` must have exactly {expected} entries (got {got})"),
             Error::RowLength { row, expected, got } => write!(
                 f,
-                "row {row} must have exactly {expected} columns, one per ASIC (got {got})"
+                "data row {} must have exactly {expected} columns, one per ASIC (got {got})",
+                row + 1
             ),
             Error::NotDivisible {
                 field,
@@ -164,7 +166,7 @@ fn check_dims(ports: usize, asics: usize) -> Result<(), Error> {
     if ports == 0 {
         return Err(Error::Zero { field: "ports" });
     }
-    if ports % asics != 0 {
+    if !ports.is_multiple_of(asics) {
         return Err(Error::NotDivisible {
             field: "ports",
             value: ports,
@@ -232,7 +234,7 @@ impl TrafficMatrix {
                 continue;
             }
             let cells: Vec<&str> = line
-                .split(|c: char| c == ',' || c == ';' || c == '\t' || c == ' ')
+                .split([',', ';', '\t', ' '])
                 .map(str::trim)
                 .filter(|c| !c.is_empty())
                 .collect();
