@@ -164,7 +164,7 @@ fn walk<K: Key>(
     if flat.len() < n * p {
         flat.resize(n * p, K::pack(0, 0, ctx.idx_bits));
     }
-    sums.clear();
+    sums.resize(p, 0);
     let mut max_sum = 0;
     for i in 0..p {
         let row = ctx.tm.row(i);
@@ -175,7 +175,7 @@ fn walk<K: Key>(
                 best = j;
             }
         }
-        sums.push(sum);
+        sums[i] = sum;
         max_sum = max_sum.max(sum);
         flat[best * p + len[best]] = ctx.key(i, best, row[best], sum);
         len[best] += 1;

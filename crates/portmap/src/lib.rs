@@ -18,8 +18,11 @@
 //! * [`greedy`]: the paper's heuristic (section 4.3, Listing 1): net gain,
 //!   sort, one pass; deterministic ties. Optimal for 2 ASICs.
 //! * [`exact`]: a fast exact solver. The problem is a transportation problem
-//!   with `n` sinks of capacity `p/n` (DESIGN.md section 6); we solve it by
-//!   successive shortest paths over the `n` ASIC nodes, `O(p (n^3 + n log p))`.
+//!   with `n` sinks of capacity `p/n` (DESIGN.md section 6), whose residual
+//!   graph can be collapsed onto the `n` ASIC nodes. We warm-start from the
+//!   greedy mapping and cancel negative cycles of port moves until none is
+//!   left (optimality), with successive shortest paths over the ASIC nodes,
+//!   `O(p (n^3 + n log p))`, as the guaranteed-polynomial fallback.
 //! * [`hungarian`]: the paper's exact method (section 4.2): the Hungarian
 //!   algorithm on the `p x p` matrix with every ASIC replicated `p/n` times,
 //!   `O(p^3)`. Reference for tests and benchmarks.
@@ -49,6 +52,7 @@
 
 pub mod constraints;
 pub mod exact;
+pub mod gen;
 pub mod greedy;
 pub mod hungarian;
 pub mod power;
@@ -78,4 +82,3 @@ pub fn solve_mapping(
     )?;
     Ok(Mapping::from_vec(out))
 }
-pub mod gen;
