@@ -61,6 +61,7 @@ pub struct ExactWorkspace {
     order: Vec<u128>,
     bulk: Vec<Vec<Reverse<(i64, u32)>>>,
     seen: Vec<usize>,
+    dirty: Vec<bool>,
     greedy: crate::greedy::GreedyWorkspace,
 }
 
@@ -83,6 +84,7 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize]) {
         return;
     }
     greedy::solve_into(tm, &mut ws.greedy, out);
+    ws.dirty.fill(true);
     // Edge costs: rescanning all ports per round is cheapest when few
     // rounds are needed (greedy is often optimal already) or there are few
     // ports per ASIC; after a few rounds on larger inputs, switch to the
@@ -144,6 +146,8 @@ fn reset(ws: &mut ExactWorkspace, n: usize) {
     ws.pred.resize(n, NONE);
     ws.edge.clear();
     ws.edge.resize(n * n, (INF, 0));
+    ws.dirty.clear();
+    ws.dirty.resize(n, true);
 }
 
 /// Refreshes `ws.edge` with the cheapest valid move of every ASIC pair.
@@ -167,12 +171,21 @@ fn refresh_edges(n: usize, ws: &mut ExactWorkspace, out: &[usize]) {
     }
 }
 
-/// Computes `ws.edge` of a full assignment by scanning all ports: `O(p n)`,
-/// cheaper than maintaining heaps for the few rounds cycle canceling needs.
+/// Recomputes the edges leaving the ASICs marked in `ws.dirty` (and clears
+/// the marks) by scanning their ports: `O(p + d p)` for `d` dirty
+/// ASICs, cheaper than maintaining heaps for the few rounds cycle canceling
+/// usually needs.
 fn scan_edges(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
     let n = tm.asics();
-    ws.edge.fill((INF, 0));
+    for a in 0..n {
+        if ws.dirty[a] {
+            ws.edge[a * n..(a + 1) * n].fill((INF, 0));
+        }
+    }
     for (x, &a) in out.iter().enumerate() {
+        if !ws.dirty[a] {
+            continue;
+        }
         let row = tm.row(x);
         let here = row[a] as i64;
         let edges = &mut ws.edge[a * n..(a + 1) * n];
@@ -183,9 +196,10 @@ fn scan_edges(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
             }
         }
     }
-    // No self-moves.
     for a in 0..n {
+        // No self-moves.
         ws.edge[a * n + a] = (INF, 0);
+        ws.dirty[a] = false;
     }
 }
 
@@ -275,6 +289,7 @@ fn cancel_negative_cycle(
             place(tm, ws, out, x as usize, v);
         } else {
             out[x as usize] = v;
+            ws.dirty[a] = true;
         }
         v = a;
         if v == start {
