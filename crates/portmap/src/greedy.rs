@@ -166,7 +166,7 @@ fn walk<K: Key>(
     }
     sums.resize(p, 0);
     let mut max_sum = 0;
-    for i in 0..p {
+    for (i, sum_slot) in sums.iter_mut().enumerate() {
         let row = ctx.tm.row(i);
         let (mut sum, mut best) = (row[0], 0);
         for (j, &v) in row.iter().enumerate().skip(1) {
@@ -175,7 +175,7 @@ fn walk<K: Key>(
                 best = j;
             }
         }
-        sums[i] = sum;
+        *sum_slot = sum;
         max_sum = max_sum.max(sum);
         flat[best * p + len[best]] = ctx.key(i, best, row[best], sum);
         len[best] += 1;
