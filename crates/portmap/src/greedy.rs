@@ -6,17 +6,28 @@
 //! port is still unassigned and the ASIC still has a free slot.
 //!
 //! This module computes exactly the same mapping, with a deterministic tie
-//! order (net gain descending, then port ascending, then ASIC ascending), but
-//! without sorting all `p * n` pairs: the global sorted list is the merge of
-//! the `p` per-port lists (each sorted by `TM[i][j]`, which orders net gains
-//! within a row). The walk only ever acts on the head of each unassigned
-//! port's list (entries of assigned ports and of full ASICs are skipped), so
-//! the walk proceeds in phases between "fill events" (an ASIC running out of
-//! slots), and within a phase only *which* heads come before the event
-//! matters, not their order, so linear-time selection replaces sorting (see
-//! [`walk`]). Cost: `O(p n)` expected, against `O(p n log(p n))` for
-//! the literal sort; keys are packed into `u64` when the net gains allow it
-//! (else `u128`).
+//! order (net gain descending, then port ascending, then ASIC ascending;
+//! the test `greedy_is_listing1` checks it against a literal transcription),
+//! but without sorting the `p * n` pairs:
+//!
+//! * Within a row, net gain orders ASICs like `TM[i][j]` does, so the sorted
+//!   list is the merge of `p` per-port preference lists, and the walk only
+//!   ever acts on the *head* of an unassigned port's list (the best ASIC
+//!   that still has room); entries of assigned ports and of full ASICs are
+//!   skipped by the walk anyway.
+//! * The walk falls into phases separated by "fill events" (an ASIC running
+//!   out of slots, at most `n - 1` of them). Within a phase, only *which*
+//!   heads come before the event matters, not their order, and that is a
+//!   selection problem: for each ASIC `j`, the `free[j]`-th smallest head
+//!   key pointing at `j` is where `j` would fill; the smallest of these is
+//!   the event. Linear-time `select_nth_unstable` replaces the sort. After
+//!   the event, heads that pointed at the full ASIC are re-keyed with their
+//!   next choice; with one ASIC left, all remaining ports go there.
+//!
+//! Cost: `O(p n)` expected (plus `O(p n)` per phase in the worst case),
+//! against `O(p n log(p n))` for the literal sort. Keys pack (net gain,
+//! port, ASIC) into a `u64` when the row sums allow (any realistic byte
+//! counts), else into a `u128`.
 //!
 //! For 2 ASICs the heuristic is optimal (paper section 4.3; property-tested
 //! against [`crate::exact`]).
