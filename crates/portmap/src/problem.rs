@@ -5,9 +5,12 @@ use std::fmt;
 
 /// Largest total traffic (sum of all entries) a [`TrafficMatrix`] may hold.
 ///
-/// Keeping the total below 2^62 lets every solver do its arithmetic in `i64`
-/// (net gains, reduced costs, potentials) without any risk of overflow.
-pub const MAX_TOTAL_BYTES: u64 = 1 << 62;
+/// Keeping the total at most 2^52 (4.5 PB, far above what a switch forwards
+/// in a reconfiguration interval, or in a second) lets every solver do its
+/// arithmetic in `i64` with room to spare: net gains, costs of paths and
+/// cycles of up to 255 moves (at most 255 * 2^52 < 2^60, below the solvers'
+/// "infinity" of 2^61), and Hungarian potentials.
+pub const MAX_TOTAL_BYTES: u64 = 1 << 52;
 
 /// Everything that can be wrong with the input of a mapping problem.
 ///
@@ -228,6 +231,7 @@ impl TrafficMatrix {
     pub fn from_csv_str(text: &str, asics: Option<usize>) -> Result<Self, Error> {
         let mut rows: Vec<Vec<u64>> = Vec::new();
         let mut seen_first = false;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (lineno, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

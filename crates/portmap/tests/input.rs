@@ -9,6 +9,9 @@ fn csv_parses_with_and_without_header() {
     assert_eq!(tm.data(), &[1, 2, 3, 4]);
     let tm = TrafficMatrix::from_csv_str("# comment\n\n5 6\n7\t8\r\n9;10\n11, 12\n", None).unwrap();
     assert_eq!(tm.data(), &[5, 6, 7, 8, 9, 10, 11, 12]);
+    // A UTF-8 byte-order mark does not turn the first row into a header.
+    let tm = TrafficMatrix::from_csv_str("\u{feff}1,2\n3,4\n", None).unwrap();
+    assert_eq!(tm.data(), &[1, 2, 3, 4]);
 }
 
 #[test]
@@ -104,6 +107,12 @@ fn constructor_errors() {
     );
     assert!(matches!(
         TrafficMatrix::new(2, 2, vec![u64::MAX, 1, 0, 0]),
+        Err(Error::TooLarge { .. })
+    ));
+    let max = portmap::MAX_TOTAL_BYTES;
+    assert!(TrafficMatrix::new(2, 2, vec![max, 0, 0, 0]).is_ok());
+    assert!(matches!(
+        TrafficMatrix::new(2, 2, vec![max, 1, 0, 0]),
         Err(Error::TooLarge { .. })
     ));
     assert!(matches!(

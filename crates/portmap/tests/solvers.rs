@@ -75,7 +75,7 @@ fn greedy_is_listing1() {
         let n = 1 + rng.below(8) as usize;
         let p = n * (1 + rng.below(24) as usize);
         // Small values force many ties; huge ones exercise 128-bit keys.
-        let max = [3, 1000, 1 << 40, 1 << 58][case % 4] / (p as u64);
+        let max = [3, 1000, 1 << 40, portmap::MAX_TOTAL_BYTES][case % 4] / (p * n) as u64;
         let tm = random_tm(&mut rng, p, n, KINDS[case % 2], max.max(1));
         let got = run(&tm, &Constraints::default(), Solver::Greedy, &mut ws);
         assert_eq!(got, listing1(tm.view()), "case {case}: p={p} n={n}");
@@ -119,7 +119,7 @@ fn exact_matches_hungarian() {
     for case in 0..400 {
         let n = 1 + rng.below(8) as usize;
         let p = n * (1 + rng.below(96 / n as u64) as usize);
-        let max = [3, 1000, 1 << 50][case % 3] / p as u64;
+        let max = [3, 1000, portmap::MAX_TOTAL_BYTES][case % 3] / (p * n) as u64;
         let tm = random_tm(&mut rng, p, n, KINDS[case % 2], max.max(1));
         let c = Constraints::default();
         let e = run(&tm, &c, Solver::Exact, &mut ws);
@@ -248,7 +248,7 @@ fn ssp_fallback_matches_hungarian() {
     for case in 0..300 {
         let n = 1 + rng.below(8) as usize;
         let p = n * (1 + rng.below(64 / n as u64) as usize);
-        let max = [3, 1000, 1 << 50][case % 3] / p as u64;
+        let max = [3, 1000, portmap::MAX_TOTAL_BYTES][case % 3] / (p * n) as u64;
         let tm = random_tm(&mut rng, p, n, KINDS[case % 2], max.max(1));
         let mut out = vec![0; p];
         portmap::exact::successive_shortest_paths(tm.view(), &mut ws, &mut out);
@@ -268,10 +268,26 @@ fn exact_matches_ssp_on_large_inputs() {
     for case in 0..40 {
         let n = [3, 4, 6, 8][case % 4];
         let p = n * 64;
-        let tm = random_tm(&mut rng, p, n, KINDS[case % 2], 1 << 24);
+        let max = [1 << 24, portmap::MAX_TOTAL_BYTES / (p * n) as u64][case / 20];
+        let tm = random_tm(&mut rng, p, n, KINDS[case % 2], max);
         let mut ssp = vec![0; p];
         portmap::exact::successive_shortest_paths(tm.view(), &mut ws, &mut ssp);
         let e = run(&tm, &Constraints::default(), Solver::Exact, &mut sw);
         assert_eq!(cost(&tm, &e), cost(&tm, &ssp), "case {case}");
+    }
+}
+
+#[test]
+fn greedy_with_wide_keys_is_listing1() {
+    // Row sums too large for 64-bit keys force the 128-bit key path.
+    let mut rng = SplitMix64::new(11);
+    let mut ws = Workspace::new();
+    for (p, n) in [(4096, 2), (2048, 8)] {
+        let mut data: Vec<u64> = (0..p * n).map(|_| rng.below(1000)).collect();
+        data[0] = 1 << 50;
+        data[n + 1] = (1 << 50) - 7;
+        let tm = TrafficMatrix::new(p, n, data).unwrap();
+        let got = run(&tm, &Constraints::default(), Solver::Greedy, &mut ws);
+        assert_eq!(got, listing1(tm.view()), "p={p} n={n}");
     }
 }
