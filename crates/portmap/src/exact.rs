@@ -108,9 +108,14 @@ const SCAN_MAX_PORTS_PER_ASIC: usize = 16;
 /// Rounds of cycle canceling that always rescan.
 const SCAN_ROUNDS: usize = 4;
 
-/// Bulk-builds the move heaps of a full assignment (linear heapify).
+/// Bulk-builds the move heaps of a full assignment (linear heapify),
+/// reusing each heap's own buffer.
 fn build_heaps(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
     let n = tm.asics();
+    for (h, v) in ws.heaps[..n * n].iter_mut().zip(&mut ws.bulk[..n * n]) {
+        *v = std::mem::take(h).into_vec();
+        v.clear();
+    }
     for (x, &a) in out.iter().enumerate() {
         let row = tm.row(x);
         for (b, &v) in row.iter().enumerate() {
@@ -120,10 +125,7 @@ fn build_heaps(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
         }
     }
     for (h, v) in ws.heaps[..n * n].iter_mut().zip(&mut ws.bulk[..n * n]) {
-        let mut buf = std::mem::take(h).into_vec();
-        buf.clear();
-        std::mem::swap(&mut buf, v);
-        *h = BinaryHeap::from(buf);
+        *h = BinaryHeap::from(std::mem::take(v));
     }
 }
 
