@@ -46,7 +46,6 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut HungarianWorkspace, out: &mut [usize]
     ws.way.resize(p + 1, 0);
     ws.used.clear();
     ws.used.resize(p + 1, false);
-    let cost = |i: usize, col: usize| -> i64 { -(tm.get(i - 1, (col - 1) / k) as i64) };
 
     for i in 1..=p {
         ws.row_of[0] = i;
@@ -59,16 +58,22 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut HungarianWorkspace, out: &mut [usize]
             let mut delta = INF;
             let mut j1 = 0;
             let ui0 = ws.u[i0];
-            for j in 1..=p {
-                if !ws.used[j] {
-                    let cur = cost(i0, j) - ui0 - ws.v[j];
-                    if cur < ws.minv[j] {
-                        ws.minv[j] = cur;
-                        ws.way[j] = j0;
-                    }
-                    if ws.minv[j] < delta {
-                        delta = ws.minv[j];
-                        j1 = j;
+            let row = tm.row(i0 - 1);
+            // Columns come in blocks of k slots of the same ASIC: walk them
+            // block by block so the cost is read once per block.
+            for (a, &bytes) in row.iter().enumerate() {
+                let c = -(bytes as i64) - ui0;
+                for j in a * k + 1..=(a + 1) * k {
+                    if !ws.used[j] {
+                        let cur = c - ws.v[j];
+                        if cur < ws.minv[j] {
+                            ws.minv[j] = cur;
+                            ws.way[j] = j0;
+                        }
+                        if ws.minv[j] < delta {
+                            delta = ws.minv[j];
+                            j1 = j;
+                        }
                     }
                 }
             }
