@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cmd_portmap;
 mod run;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
@@ -37,6 +38,10 @@ enum Command {
     Run(run::RunArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
     Bench(run::BenchArgs),
+    /// Compute a Fastroute ingress port-to-ASIC mapping from a traffic matrix (CSV).
+    Portmap(cmd_portmap::PortmapArgs),
+    /// Print the multi-ASIC power and radix model (Fastroute Tables 2 and 3).
+    Power(cmd_portmap::PowerArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +49,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
+        Command::Portmap(args) => cmd_portmap::run_portmap(args),
+        Command::Power(args) => cmd_portmap::run_power(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
