@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cmd_hw;
 mod run;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
@@ -37,6 +38,11 @@ enum Command {
     Run(run::RunArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
     Bench(run::BenchArgs),
+    /// Ofan in hardware terms: the combining pipeline, pOfan's memory, F.2 port orders.
+    Hw {
+        #[command(subcommand)]
+        cmd: cmd_hw::HwCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -44,6 +50,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
+        Command::Hw { cmd } => cmd_hw::run_hw(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
