@@ -92,7 +92,7 @@ pub fn pofan_memory(
     pipe_ports: u32,
     classes: u32,
 ) -> Result<Vec<MemoryRow>, String> {
-    if k < 2 || k % 2 != 0 {
+    if k < 2 || !k.is_multiple_of(2) {
         return Err(format!("k = {k}: allowed: an even radix >= 2"));
     }
     if k > 4096 {

@@ -277,7 +277,7 @@ mod tests {
             let big = w.next_power_of_two() as usize;
             for x in 0..big {
                 for y in 0..big {
-                    let twin = (x ^ big / 2) * big + (y + big / 2) % big;
+                    let twin = (x ^ (big / 2)) * big + (y + big / 2) % big;
                     assert_eq!(o.order(x * big + y), o.order(twin));
                 }
             }
