@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cmd_hw;
 mod cmd_portmap;
 mod run;
 
@@ -42,6 +43,11 @@ enum Command {
     Portmap(cmd_portmap::PortmapArgs),
     /// Print the multi-ASIC power and radix model (Fastroute Tables 2 and 3).
     Power(cmd_portmap::PowerArgs),
+    /// Ofan in hardware terms: the combining pipeline, pOfan's memory, F.2 port orders.
+    Hw {
+        #[command(subcommand)]
+        cmd: cmd_hw::HwCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -51,6 +57,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => run::bench(args),
         Command::Portmap(args) => cmd_portmap::run_portmap(args),
         Command::Power(args) => cmd_portmap::run_power(args),
+        Command::Hw { cmd } => cmd_hw::run_hw(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //!
 //! Layers, bottom up (arrows point one way):
 //! - [`engine`]: time, the event queue, RNG streams. Knows nothing of networks.
+//! - [`hw`]: Ofan in hardware terms: the combining pipeline, pOfan's memory model.
 //! - [`net`]: packets, egress ports, fat-tree topologies and routing.
 //! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
 //! - [`workload`]: who sends what to whom.
@@ -14,6 +15,7 @@
 //! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
 
 pub mod engine;
+pub mod hw;
 pub mod lb;
 pub mod metrics;
 pub mod net;

@@ -39,6 +39,9 @@ pub struct RunReport {
     pub flows_total: u64,
     pub events: u64,
     pub packet_hops: u64,
+    /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub combining: Option<crate::hw::CycleStats>,
     pub perf: Perf,
 }
 
@@ -161,6 +164,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         flows_total: o.flows_total,
         events: c.events,
         packet_hops: c.packet_hops,
+        combining: o.combining,
         perf: Perf::default(),
     }
 }

@@ -54,6 +54,9 @@ pub struct SimParams {
     pub overflow: Overflow,
     pub lb: SwitchLbKind,
     pub pipe_ports: u32,
+    /// Ofan/pOfan pointer steps through the combining pipeline of this width
+    /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
+    pub combining: Option<u32>,
     pub workload: WorkloadSpec,
     pub seed: u64,
 }
@@ -111,6 +114,8 @@ pub struct RunOutcome {
     /// The simulated time the run stopped at.
     pub stop_ps: Time,
     pub flows: Vec<FlowSpec>,
+    /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
+    pub combining: Option<crate::hw::CycleStats>,
 }
 
 struct Sim<'a> {
@@ -135,7 +140,14 @@ struct Sim<'a> {
 pub fn simulate(p: &SimParams) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
-    let lb = SwitchLb::new(p.lb, &fabric, p.buffer_bytes, p.pipe_ports, p.seed);
+    let lb = SwitchLb::new(
+        p.lb,
+        &fabric,
+        p.buffer_bytes,
+        p.pipe_ports,
+        p.combining,
+        p.seed,
+    );
     let specs = p.workload.flows(fabric.hosts, p.seed);
     let hosts = fabric.hosts as usize;
     let ports_count = fabric.ports();
@@ -197,6 +209,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         end_ps,
         stop_ps,
         flows: specs,
+        combining: sim.lb.combining_stats(),
     }
 }
 

@@ -8,6 +8,7 @@ mod ofan;
 pub use ofan::{OfanPointers, PortOrders};
 
 use crate::engine::{Rng, Time};
+use crate::hw::{CycleStats, SwitchCycles};
 use crate::net::{Fabric, PacketKind, Ports, Tier};
 
 /// The switch-side schemes, by their scenario names.
@@ -87,6 +88,8 @@ pub struct SwitchLb {
     salt: u64,
     rr: Vec<u32>,
     ofan: Option<OfanPointers>,
+    /// Ofan/pOfan pointer steps through the combining pipeline (`switch.combining`).
+    cycles: Option<SwitchCycles>,
     /// AR thresholds in ps of link time.
     ar_levels_ps: [Time; 3],
 }
@@ -97,6 +100,7 @@ impl SwitchLb {
         fabric: &Fabric,
         buffer_bytes: Option<u64>,
         pipe_ports: u32,
+        combining_width: Option<u32>,
         seed: u64,
     ) -> Self {
         let mut rng = Rng::stream(seed, "switch-lb");
@@ -106,6 +110,10 @@ impl SwitchLb {
             SwitchLbKind::Pofan => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
             _ => None,
         };
+        let cycles = ofan
+            .as_ref()
+            .and(combining_width)
+            .map(|w| SwitchCycles::new(fabric.switches.len(), w as usize));
         let reference = buffer_bytes.unwrap_or(AR_REFERENCE_BUFFER_BYTES) as f64;
         let ar_levels_ps = AR_LEVELS.map(|f| {
             let bytes = reference * f;
@@ -117,8 +125,14 @@ impl SwitchLb {
             salt,
             rr: vec![0; 2 * fabric.switches.len()],
             ofan,
+            cycles,
             ar_levels_ps,
         }
+    }
+
+    /// Counts of the combining pipeline, when Ofan/pOfan steps go through it.
+    pub fn combining_stats(&self) -> Option<CycleStats> {
+        self.cycles.as_ref().map(|c| c.stats())
     }
 
     pub fn kind(&self) -> SwitchLbKind {
@@ -156,7 +170,14 @@ impl SwitchLb {
             SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
                 let ofan = self.ofan.as_mut().expect("ofan state");
                 debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
-                ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local)
+                match &mut self.cycles {
+                    None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
+                    Some(cycles) => ofan.next_uplink_combining(
+                        cycles,
+                        now,
+                        (d.sw, info.tier, d.key, d.kind, d.in_local),
+                    ),
+                }
             }
         }
     }

@@ -75,6 +75,16 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
     (
+        "switch.combining",
+        Some("false"),
+        "true or false (ofan/pofan pointer steps through the combining pipeline)",
+    ),
+    (
+        "switch.pipeline_width",
+        Some("8"),
+        "an integer from 1 to 1024 (packets per pipeline cycle)",
+    ),
+    (
         "switch.buffer_bytes",
         Some("\"unbounded\""),
         "an integer >= 1 or \"unbounded\"",
@@ -332,6 +342,23 @@ impl Scenario {
             .ok_or_else(|| self.error(key, v, Self::allowed(key)))
     }
 
+    /// `switch.combining` and `switch.pipeline_width`: the width when combining is on.
+    fn combining<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+    ) -> Result<Option<u32>, ScenarioError> {
+        let width = self.u32(get, "switch.pipeline_width", 1)?;
+        if width > 1024 {
+            let key = "switch.pipeline_width";
+            return Err(self.error(key, get(key).unwrap(), Self::allowed(key)));
+        }
+        let key = "switch.combining";
+        match get(key).expect("key with a default") {
+            Value::Boolean(on) => Ok(on.then_some(width)),
+            v => Err(self.error(key, v, Self::allowed(key))),
+        }
+    }
+
     fn point_params<'v>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -410,6 +437,7 @@ impl Scenario {
             })?,
             lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
+            combining: self.combining(get)?,
             workload,
             seed: 0,
         })
@@ -464,6 +492,15 @@ mod tests {
         assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
         assert_eq!(runs[0].params.topology, TopologySpec::FatTree { k: 12 });
         assert_eq!(runs[0].params.buffer_bytes, None);
+        assert_eq!(runs[0].params.combining, None);
+    }
+
+    #[test]
+    fn combining_carries_the_pipeline_width() {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.combining=true").unwrap();
+        s.set("switch.pipeline_width=4").unwrap();
+        assert_eq!(s.expand().unwrap()[0].params.combining, Some(4));
     }
 
     #[test]
@@ -518,6 +555,17 @@ mod tests {
         let mut s = Scenario::default_scenario();
         s.set("workload.message_bytes=-5").unwrap();
         assert!(s.expand().unwrap_err().to_string().contains("-5"));
+
+        for bad in [
+            "switch.combining=yes",
+            "switch.pipeline_width=0",
+            "switch.pipeline_width=5000",
+        ] {
+            let mut s = Scenario::default_scenario();
+            s.set(bad).unwrap();
+            let e = s.expand().unwrap_err().to_string();
+            assert!(e.contains(bad.split('=').nth(1).unwrap()), "{e}");
+        }
 
         assert!(Scenario::parse("[link\nrate = 1", "b.toml")
             .unwrap_err()
