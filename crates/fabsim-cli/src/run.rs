@@ -109,12 +109,13 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
 /// One row per sweep point: mean and standard deviation over its seeds.
 fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
     let mut out = String::new();
+    // Swept keys label the rows: `lb` for the switch scheme, the full key otherwise.
     let label_keys: Vec<&str> = specs
         .first()
         .map(|s| {
             s.label
                 .iter()
-                .map(|(k, _)| k.rsplit('.').next().unwrap())
+                .map(|(k, _)| if k == "switch.lb" { "lb" } else { k.as_str() })
                 .collect()
         })
         .unwrap_or_default();
@@ -140,7 +141,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         "{}",
         header
             .iter()
-            .map(|h| format!("{h:>14}"))
+            .map(|h| format!("{h:>16}"))
             .collect::<String>()
     );
     let mut i = 0;
@@ -187,7 +188,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         let _ = writeln!(
             out,
             "{}",
-            row.iter().map(|c| format!("{c:>14}")).collect::<String>()
+            row.iter().map(|c| format!("{c:>16}")).collect::<String>()
         );
         i = j;
     }

@@ -21,6 +21,7 @@ use crate::workload::WorkloadSpec;
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
     pub lb: String,
+    pub host_lb: String,
     pub workload: String,
     pub seed: u64,
     pub message_bytes: u64,
@@ -35,6 +36,7 @@ pub struct RunReport {
     pub drops: u64,
     pub trims: u64,
     pub retransmits: u64,
+    pub ecn_marks: u64,
     pub flows_completed: u64,
     pub flows_total: u64,
     pub events: u64,
@@ -147,6 +149,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let c = &o.counters;
     RunReport {
         lb: params.lb.name().to_string(),
+        host_lb: params.host_lb.name().to_string(),
         workload: params.workload.kind_name().to_string(),
         seed: params.seed,
         message_bytes: params.workload.message_bytes(),
@@ -160,6 +163,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         drops: c.dropped,
         trims: c.trims,
         retransmits: c.retransmits,
+        ecn_marks: c.ecn_marks,
         flows_completed: o.flows_completed,
         flows_total: o.flows_total,
         events: c.events,

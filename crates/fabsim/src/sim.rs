@@ -21,9 +21,10 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::Rng;
 use crate::engine::{EventQueue, HeapQueue, Time};
-use crate::lb::{Decision, SwitchLb, SwitchLbKind};
-use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, TopologySpec};
+use crate::lb::{Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
+use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
 use crate::workload::{FlowSpec, WorkloadSpec};
 
@@ -57,6 +58,11 @@ pub struct SimParams {
     /// Ofan/pOfan pointer steps through the combining pipeline of this width
     /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
     pub combining: Option<u32>,
+    /// Host-side load balancer (entropy or source routing); `None` leaves it to switches.
+    pub host_lb: HostLbKind,
+    /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
+    /// probability rises linearly from 0 at kmin to 1 at kmax.
+    pub ecn: Option<(u64, u64)>,
     pub workload: WorkloadSpec,
     pub seed: u64,
 }
@@ -81,6 +87,7 @@ pub struct Counters {
     /// Trimming events.
     pub trims: u64,
     pub retransmits: u64,
+    pub ecn_marks: u64,
     pub events: u64,
     /// One packet crossing one link.
     pub packet_hops: u64,
@@ -123,6 +130,8 @@ struct Sim<'a> {
     fabric: Fabric,
     ports: Ports,
     lb: SwitchLb,
+    host_lb: HostLb,
+    ecn_rng: Rng,
     queue: HeapQueue<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
     wire: Vec<VecDeque<(Time, u64, Packet)>>,
@@ -149,12 +158,15 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         p.seed,
     );
     let specs = p.workload.flows(fabric.hosts, p.seed);
+    let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
     let ports_count = fabric.ports();
     let mut sim = Sim {
         p,
         ports,
         lb,
+        host_lb,
+        ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: HeapQueue::default(),
         wire: vec![VecDeque::new(); ports_count],
         flows: Vec::with_capacity(specs.len()),
@@ -264,13 +276,22 @@ impl Sim<'_> {
         let info = self.fabric.switches[sw as usize];
         let local = match self.fabric.route(sw, p.dst) {
             Route::Down(l) => l,
+            Route::Up { .. } if !p.up.is_none() => {
+                info.down
+                    + match info.tier {
+                        Tier::Edge => p.up.edge(),
+                        _ => p.up.agg(),
+                    }
+            }
             Route::Up { key } => {
                 let d = Decision {
                     sw,
                     key,
                     kind: p.kind,
                     in_local,
-                    flow_hash: (p.flow as u64) << 1 | (p.kind == PacketKind::Ack) as u64,
+                    flow_hash: (p.flow as u64) << 17
+                        | (p.entropy as u64) << 1
+                        | (p.kind == PacketKind::Ack) as u64,
                 };
                 info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
             }
@@ -289,6 +310,9 @@ impl Sim<'_> {
         } else {
             None
         };
+        if bounded && pkt.kind == PacketKind::Data {
+            self.mark_ecn(port, &mut pkt);
+        }
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
                 self.c.packet_hops += 1;
@@ -314,6 +338,26 @@ impl Sim<'_> {
         }
     }
 
+    /// ECN: mark a data packet by the backlog it finds (RED-like ramp from kmin to kmax).
+    #[inline]
+    fn mark_ecn(&mut self, port: u32, pkt: &mut Packet) {
+        let Some((kmin, kmax)) = self.p.ecn else {
+            return;
+        };
+        let backlog = self.ports.backlog_bytes(port, self.now);
+        let mark = if backlog >= kmax {
+            true
+        } else if backlog > kmin {
+            self.ecn_rng.below(kmax - kmin) < backlog - kmin
+        } else {
+            false
+        };
+        if mark && !pkt.ecn {
+            pkt.ecn = true;
+            self.c.ecn_marks += 1;
+        }
+    }
+
     fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst, host);
         match p.kind {
@@ -335,12 +379,14 @@ impl Sim<'_> {
                         PacketKind::Ack
                     },
                     trimmed: false,
+                    up: UpPath::NONE,
                     ..p
                 };
                 self.transmit(host, ack, false);
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
+                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
                 let f = &mut self.flows[p.flow as usize];
                 f.acked += 1;
                 debug_assert!(f.acked <= f.pkts);
@@ -400,14 +446,19 @@ impl Sim<'_> {
         }
         let payload = self.p.link.payload_bytes as u64;
         let wire = (f.bytes - seq as u64 * payload).min(payload) as u32 + self.p.link.header_bytes;
+        let dst = f.dst;
+        let (entropy, up) = self.host_lb.stamp(fid, self.fabric.hops(host, dst));
         let pkt = Packet {
             flow: fid,
             seq,
             src: host,
-            dst: f.dst,
+            dst,
             bytes: wire,
             kind: PacketKind::Data,
             trimmed: false,
+            entropy,
+            up,
+            ecn: false,
         };
         self.c.created += 1;
         self.transmit(host, pkt, false);

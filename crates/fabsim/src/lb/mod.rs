@@ -3,7 +3,10 @@
 //!
 //! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
 
+mod host;
 mod ofan;
+
+pub use host::{HostLb, HostLbKind};
 
 pub use ofan::{OfanPointers, PortOrders};
 
@@ -73,19 +76,19 @@ pub struct Decision {
     pub kind: PacketKind,
     /// Local index of the port the packet came in on (pOfan's pipe).
     pub in_local: u32,
-    /// Per-flow hash input for ECMP.
+    /// Per-flow hash input for ECMP (flow, direction and host entropy).
     pub flow_hash: u64,
 }
 
 pub struct SwitchLb {
     kind: SwitchLbKind,
+    rng: Rng,
+    salt: u64,
     /// SIMPLE RR counters, one per (switch, size class). A single counter shared by data
     /// and ACKs balances packet *counts*, not bytes: in lockstep the 64 B ACKs settle on some
     /// uplinks and the 4 KB data packets on the others, which overloads those uplinks and
     /// grows their queues linearly (measured: edge-up max queue slope 1.42, 2.6 MB at 4096
     /// packets, k = 8). Size classes, as in Ofan, remove that artefact.
-    rng: Rng,
-    salt: u64,
     rr: Vec<u32>,
     ofan: Option<OfanPointers>,
     /// Ofan/pOfan pointer steps through the combining pipeline (`switch.combining`).

@@ -14,7 +14,7 @@ use std::fmt;
 use toml::Value;
 
 use crate::engine::PS_PER_NS;
-use crate::lb::SwitchLbKind;
+use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
@@ -90,6 +90,21 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "an integer >= 1 or \"unbounded\"",
     ),
     ("switch.overflow", Some("\"drop\""), "drop or trim"),
+    (
+        "switch.ecn_kmin_bytes",
+        None,
+        "an integer >= 0 (with ecn_kmax_bytes: ECN marking)",
+    ),
+    (
+        "switch.ecn_kmax_bytes",
+        None,
+        "an integer >= ecn_kmin_bytes",
+    ),
+    (
+        "host.lb",
+        Some("\"none\""),
+        "one of none, host-ecmp, rps, oblivious, reps, drb, ethereal",
+    ),
     (
         "workload.kind",
         Some("\"permutation\""),
@@ -359,6 +374,35 @@ impl Scenario {
         }
     }
 
+    fn ecn<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+    ) -> Result<Option<(u64, u64)>, ScenarioError> {
+        let kmin = self.opt_int(get, "switch.ecn_kmin_bytes", 0)?;
+        let kmax = self.opt_int(get, "switch.ecn_kmax_bytes", 0)?;
+        match (kmin, kmax) {
+            (None, None) => Ok(None),
+            (Some(lo), Some(hi)) if lo <= hi => Ok(Some((lo, hi))),
+            (Some(_), Some(_)) => Err(self.error(
+                "switch.ecn_kmax_bytes",
+                get("switch.ecn_kmax_bytes").unwrap(),
+                Self::allowed("switch.ecn_kmax_bytes"),
+            )),
+            (lo, _) => {
+                let missing = if lo.is_none() {
+                    "switch.ecn_kmin_bytes"
+                } else {
+                    "switch.ecn_kmax_bytes"
+                };
+                Err(ScenarioError {
+                    source: self.source.clone(),
+                    key: missing.into(),
+                    message: "ECN marking needs both ecn_kmin_bytes and ecn_kmax_bytes".into(),
+                })
+            }
+        }
+    }
+
     fn point_params<'v>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -436,6 +480,8 @@ impl Scenario {
                 _ => None,
             })?,
             lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
+            host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
+            ecn: self.ecn(get)?,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
             combining: self.combining(get)?,
             workload,
