@@ -5,6 +5,7 @@
 //! - [`hw`]: Ofan in hardware terms: the combining pipeline, pOfan's memory model.
 //! - [`net`]: packets, egress ports, fat-tree topologies and routing.
 //! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
+//! - [`transport`]: congestion control (windows) of the senders.
 //! - [`workload`]: who sends what to whom.
 //! - [`theory`]: closed forms (the permutation CCT lower bound).
 //! - [`sim`]: one run: the event loop, hosts and switches.
@@ -22,4 +23,5 @@ pub mod net;
 pub mod scenario;
 pub mod sim;
 pub mod theory;
+pub mod transport;
 pub mod workload;

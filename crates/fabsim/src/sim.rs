@@ -26,6 +26,7 @@ use crate::engine::{EventQueue, HeapQueue, Time};
 use crate::lb::{Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
+use crate::transport::{Cc, CcParams};
 use crate::workload::{FlowSpec, WorkloadSpec};
 
 /// What a port does with a packet its buffer cannot take.
@@ -63,6 +64,8 @@ pub struct SimParams {
     /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
     /// probability rises linearly from 0 at kmin to 1 at kmax.
     pub ecn: Option<(u64, u64)>,
+    /// Congestion control of every flow (`host.cc`).
+    pub cc: CcParams,
     pub workload: WorkloadSpec,
     pub seed: u64,
 }
@@ -105,6 +108,30 @@ struct Flow {
     finish_ps: Option<Time>,
     /// Sequence numbers NACKed and waiting for retransmission.
     retx: Vec<u32>,
+    cc: Cc,
+    /// Payload bytes sent and not yet ACKed or NACKed.
+    inflight_bytes: u64,
+    /// An ACK for this sequence number or later closes the congestion window's round.
+    window_end: u32,
+}
+
+impl Flow {
+    /// Payload bytes of packet `seq`.
+    fn payload(&self, seq: u32, payload_bytes: u32) -> u64 {
+        let p = payload_bytes as u64;
+        (self.bytes - seq as u64 * p).min(p)
+    }
+
+    /// Has data to send (new or to retransmit).
+    fn has_data(&self) -> bool {
+        self.next_seq < self.pkts || !self.retx.is_empty()
+    }
+
+    /// May send one more packet now: the window has room (a flow with nothing in flight may
+    /// always send one, so a window below one packet cannot stall it).
+    fn window_open(&self, payload_bytes: u32) -> bool {
+        self.inflight_bytes == 0 || self.inflight_bytes + payload_bytes as u64 <= self.cc.window()
+    }
 }
 
 /// The outcome of a run, before formatting.
@@ -121,6 +148,8 @@ pub struct RunOutcome {
     /// The simulated time the run stopped at.
     pub stop_ps: Time,
     pub flows: Vec<FlowSpec>,
+    /// Completion time of each flow (last ACK minus start), if it completed.
+    pub fct_ps: Vec<Option<Time>>,
     /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
     pub combining: Option<crate::hw::CycleStats>,
 }
@@ -189,6 +218,9 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             start_ps: f.start_ps,
             finish_ps: None,
             retx: Vec::new(),
+            cc: Cc::new(&p.cc),
+            inflight_bytes: 0,
+            window_end: 0,
         });
         sim.queue
             .push(f.start_ps, Event::FlowStart { flow: i as u32 });
@@ -220,6 +252,11 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         start_ps,
         end_ps,
         stop_ps,
+        fct_ps: sim
+            .flows
+            .iter()
+            .map(|f| f.finish_ps.map(|t| t - f.start_ps))
+            .collect(),
         flows: specs,
         combining: sim.lb.combining_stats(),
     }
@@ -406,16 +443,26 @@ impl Sim<'_> {
                 self.c.delivered += 1;
                 self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
                 let f = &mut self.flows[p.flow as usize];
+                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
+                f.inflight_bytes -= bytes;
+                let window_done = p.seq >= f.window_end;
+                if window_done {
+                    f.window_end = f.next_seq;
+                }
+                f.cc.on_ack(bytes, p.ecn, window_done);
                 f.acked += 1;
                 debug_assert!(f.acked <= f.pkts);
                 if f.acked == f.pkts {
                     f.finish_ps = Some(self.now);
                     self.completed += 1;
                 }
+                // The window may have opened.
+                self.arm_nic(host);
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let f = &mut self.flows[p.flow as usize];
+                f.inflight_bytes -= f.payload(p.seq, self.p.link.payload_bytes);
                 f.retx.push(p.seq);
                 if f.retx.len() == 1 && f.next_seq == f.pkts {
                     // The flow had left the host's send list; bring it back.
@@ -443,7 +490,16 @@ impl Sim<'_> {
         if list.is_empty() {
             return;
         }
-        let i = self.cursor[h] as usize % list.len();
+        // Round-robin over the host's flows, skipping those whose window is full.
+        let payload_bytes = self.p.link.payload_bytes;
+        let start = self.cursor[h] as usize % list.len();
+        let Some(i) = (0..list.len())
+            .map(|j| (start + j) % list.len())
+            .find(|&j| self.flows[list[j] as usize].window_open(payload_bytes))
+        else {
+            // Every flow waits for ACKs; an ACK re-arms the NIC.
+            return;
+        };
         let fid = list[i];
         let f = &mut self.flows[fid as usize];
         let seq = match f.retx.pop() {
@@ -456,14 +512,14 @@ impl Sim<'_> {
                 f.next_seq - 1
             }
         };
-        if f.next_seq == f.pkts && f.retx.is_empty() {
+        f.inflight_bytes += f.payload(seq, payload_bytes);
+        if !f.has_data() {
             list.remove(i);
             self.cursor[h] = i as u32;
         } else {
             self.cursor[h] = i as u32 + 1;
         }
-        let payload = self.p.link.payload_bytes as u64;
-        let wire = (f.bytes - seq as u64 * payload).min(payload) as u32 + self.p.link.header_bytes;
+        let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
         let dst = f.dst;
         let (entropy, up) = self.host_lb.stamp(fid, self.fabric.hops(host, dst));
         let pkt = Packet {

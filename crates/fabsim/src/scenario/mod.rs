@@ -18,6 +18,7 @@ use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
+use crate::transport::{CcKind, CcParams};
 use crate::workload::WorkloadSpec;
 
 /// A scenario problem, naming where it came from and which key.
@@ -105,16 +106,32 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         Some("\"none\""),
         "one of none, host-ecmp, rps, oblivious, reps, drb, ethereal",
     ),
+    ("host.cc", Some("\"none\""), "none or dctcp"),
+    (
+        "host.init_window_bytes",
+        None,
+        "an integer >= 1 (default: one bandwidth-delay product of the longest path)",
+    ),
+    (
+        "host.dctcp_g",
+        Some("0.0625"),
+        "a number > 0 (DCTCP's EWMA gain)",
+    ),
     (
         "workload.kind",
         Some("\"permutation\""),
-        "permutation or all-to-all",
+        "permutation, all-to-all or incast",
     ),
     ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
     (
         "workload.flow_bytes",
         None,
         "an integer >= 1 (all-to-all: fixed per-flow size)",
+    ),
+    (
+        "workload.senders",
+        Some("2"),
+        "an integer >= 1 (incast: hosts 1..=senders send to host 0)",
     ),
     ("run.seed", Some("1"), "an integer >= 0"),
     ("run.seeds", Some("1"), "an integer >= 1"),
@@ -462,13 +479,30 @@ impl Scenario {
         };
         let message_bytes = self.int(get, "workload.message_bytes", 1)?;
         let workload = match self.choice(get, "workload.kind", |s| {
-            ["permutation", "all-to-all"].into_iter().find(|&k| k == s)
+            ["permutation", "all-to-all", "incast"]
+                .into_iter()
+                .find(|&k| k == s)
         })? {
             "permutation" => WorkloadSpec::Permutation { message_bytes },
+            "incast" => WorkloadSpec::Incast {
+                message_bytes,
+                senders: self.u32(get, "workload.senders", 1)?,
+            },
             _ => WorkloadSpec::AllToAll {
                 message_bytes,
                 flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
             },
+        };
+        let longest_path = if tiers == 3 { 6 } else { 4 };
+        let bdp_bytes = (link.base_rtt_ps(longest_path) as u128 * link.rate_bps as u128
+            / 8_000_000_000_000) as u64;
+        let cc = CcParams {
+            kind: self.choice(get, "host.cc", CcKind::from_name)?,
+            init_window_bytes: self
+                .opt_int(get, "host.init_window_bytes", 1)?
+                .unwrap_or(bdp_bytes),
+            mss_bytes: link.payload_bytes as u64,
+            dctcp_g: self.float(get, "host.dctcp_g", true)?,
         };
         Ok(SimParams {
             topology,
@@ -482,6 +516,7 @@ impl Scenario {
             lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
+            cc,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
             combining: self.combining(get)?,
             workload,
