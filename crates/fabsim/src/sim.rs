@@ -26,7 +26,7 @@ use crate::engine::{EventQueue, HeapQueue, Time};
 use crate::lb::{Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
-use crate::transport::{Cc, CcParams};
+use crate::transport::{AckInfo, Cc, CcParams};
 use crate::workload::{FlowSpec, WorkloadSpec};
 
 /// What a port does with a packet its buffer cannot take.
@@ -449,7 +449,13 @@ impl Sim<'_> {
                 if window_done {
                     f.window_end = f.next_seq;
                 }
-                f.cc.on_ack(bytes, p.ecn, window_done);
+                f.cc.on_ack(&AckInfo {
+                    bytes,
+                    ecn: p.ecn,
+                    rtt_ps: self.now - p.sent_ps,
+                    window_done,
+                    now: self.now,
+                });
                 f.acked += 1;
                 debug_assert!(f.acked <= f.pkts);
                 if f.acked == f.pkts {
@@ -462,7 +468,9 @@ impl Sim<'_> {
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let f = &mut self.flows[p.flow as usize];
-                f.inflight_bytes -= f.payload(p.seq, self.p.link.payload_bytes);
+                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
+                f.inflight_bytes -= bytes;
+                f.cc.on_loss(bytes, self.now);
                 f.retx.push(p.seq);
                 if f.retx.len() == 1 && f.next_seq == f.pkts {
                     // The flow had left the host's send list; bring it back.
@@ -533,6 +541,7 @@ impl Sim<'_> {
             entropy,
             up,
             ecn: false,
+            sent_ps: self.now,
         };
         self.c.created += 1;
         self.transmit(host, pkt, false);

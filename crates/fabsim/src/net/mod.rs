@@ -1,5 +1,7 @@
 //! The network: packets, topologies and egress ports.
 
+use crate::engine::Time;
+
 mod port;
 mod topology;
 
@@ -34,6 +36,8 @@ pub struct Packet {
     pub up: UpPath,
     /// ECN: marked by a congested port (data), echoed (ACKs).
     pub ecn: bool,
+    /// When the data packet was handed to the sender's NIC (echoed by its ACK): RTT samples.
+    pub sent_ps: Time,
 }
 
 /// A source-routed up path: the uplink to take at the edge (leaf) switch and at the

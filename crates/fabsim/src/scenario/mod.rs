@@ -498,6 +498,7 @@ impl Scenario {
             / 8_000_000_000_000) as u64;
         let cc = CcParams {
             kind: self.choice(get, "host.cc", CcKind::from_name)?,
+            base_rtt_ps: link.base_rtt_ps(longest_path),
             init_window_bytes: self
                 .opt_int(get, "host.init_window_bytes", 1)?
                 .unwrap_or(bdp_bytes),

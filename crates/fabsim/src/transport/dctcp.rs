@@ -42,6 +42,16 @@ impl Dctcp {
         self.alpha
     }
 
+    /// A loss (NACK of a trimmed packet) is a congestion signal as strong as a mark: cut
+    /// once per window, like TCP's fast recovery.
+    pub fn on_loss(&mut self, _bytes: u64, _now: crate::engine::Time) {
+        if !self.cut_this_window {
+            self.cwnd = (self.cwnd / 2.0).max(self.mss);
+            self.ssthresh = self.cwnd;
+            self.cut_this_window = true;
+        }
+    }
+
     pub fn on_ack(&mut self, bytes: u64, ecn: bool, window_done: bool) {
         self.acked_bytes += bytes;
         if ecn {

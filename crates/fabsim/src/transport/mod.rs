@@ -6,6 +6,8 @@
 
 mod dctcp;
 
+use crate::engine::Time;
+
 pub use dctcp::Dctcp;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +31,26 @@ impl CcKind {
     }
 }
 
+/// What one ACK (or NACK) tells the sender's congestion controller.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo {
+    /// Payload bytes the ACK covers.
+    pub bytes: u64,
+    /// The data packet was ECN-marked on its way.
+    pub ecn: bool,
+    /// Round-trip sample: now minus the time the data packet left the sender's NIC queue.
+    pub rtt_ps: Time,
+    /// The ACK closes the current observation window (about one round trip of data).
+    pub window_done: bool,
+    pub now: Time,
+}
+
 /// Parameters of the congestion controllers, with defaults derived from the fabric.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CcParams {
     pub kind: CcKind,
+    /// Round trip of a full packet and its ACK over the longest path, without queueing.
+    pub base_rtt_ps: Time,
     /// Initial window in bytes (default: one bandwidth-delay product of the longest path).
     pub init_window_bytes: u64,
     /// Bytes of one full data packet on the wire (the MSS in window arithmetic).
@@ -65,13 +83,21 @@ impl Cc {
         }
     }
 
-    /// An ACK for `bytes` of data came back, ECN-marked or not; `window_done` says the ACK
-    /// closes the current observation window (one round trip of data).
+    /// An ACK came back.
     #[inline]
-    pub fn on_ack(&mut self, bytes: u64, ecn: bool, window_done: bool) {
+    pub fn on_ack(&mut self, a: &AckInfo) {
         match self {
             Cc::None => {}
-            Cc::Dctcp(d) => d.on_ack(bytes, ecn, window_done),
+            Cc::Dctcp(d) => d.on_ack(a.bytes, a.ecn, a.window_done),
+        }
+    }
+
+    /// `bytes` of payload were lost (a NACK for a trimmed packet).
+    #[inline]
+    pub fn on_loss(&mut self, bytes: u64, now: Time) {
+        match self {
+            Cc::None => {}
+            Cc::Dctcp(d) => d.on_loss(bytes, now),
         }
     }
 }
