@@ -37,6 +37,8 @@ pub struct RunReport {
     pub drops: u64,
     pub trims: u64,
     pub retransmits: u64,
+    pub timeouts: u64,
+    pub duplicates: u64,
     pub ecn_marks: u64,
     pub flows_completed: u64,
     pub flows_total: u64,
@@ -175,6 +177,8 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         drops: c.dropped,
         trims: c.trims,
         retransmits: c.retransmits,
+        timeouts: c.timeouts,
+        duplicates: c.duplicates,
         ecn_marks: c.ecn_marks,
         fct_mean_us: (!fcts.is_empty()).then(|| fcts.iter().sum::<f64>() / fcts.len() as f64),
         fct_p99_us: fcts

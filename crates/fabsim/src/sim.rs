@@ -66,15 +66,27 @@ pub struct SimParams {
     pub ecn: Option<(u64, u64)>,
     /// Congestion control of every flow (`host.cc`).
     pub cc: CcParams,
+    /// Retransmission timeout (`host.rto_us`); `None`: no timer (nothing can be lost).
+    pub rto_ps: Option<Time>,
     pub workload: WorkloadSpec,
     pub seed: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    Arrive { port: u32 },
-    NicFree { host: u32 },
-    FlowStart { flow: u32 },
+    Arrive {
+        port: u32,
+    },
+    NicFree {
+        host: u32,
+    },
+    FlowStart {
+        flow: u32,
+    },
+    /// The flow's retransmission timer.
+    Timeout {
+        flow: u32,
+    },
 }
 
 /// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
@@ -90,6 +102,10 @@ pub struct Counters {
     /// Trimming events.
     pub trims: u64,
     pub retransmits: u64,
+    /// Retransmission timeouts that fired.
+    pub timeouts: u64,
+    /// Data packets that reached their receiver a second time (ACKed again, not counted).
+    pub duplicates: u64,
     pub ecn_marks: u64,
     pub events: u64,
     /// One packet crossing one link.
@@ -113,6 +129,36 @@ struct Flow {
     inflight_bytes: u64,
     /// An ACK for this sequence number or later closes the congestion window's round.
     window_end: u32,
+    /// Per sequence number: ACKed (sender), counted in flight (sender), received (receiver).
+    acked_seqs: Bits,
+    outstanding: Bits,
+    received: Bits,
+    /// A `Timeout` event is pending; the last time an ACK brought news.
+    timer_armed: bool,
+    last_progress_ps: Time,
+}
+
+/// A fixed-size bit set, one bit per packet of a flow.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: u32) -> Self {
+        Bits(vec![0; (n as usize).div_ceil(64)])
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> bool {
+        self.0[i as usize / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Sets bit `i` to `v`; returns its previous value.
+    #[inline]
+    fn set(&mut self, i: u32, v: bool) -> bool {
+        let (w, b) = (i as usize / 64, i % 64);
+        let old = self.0[w] >> b & 1 == 1;
+        self.0[w] = self.0[w] & !(1 << b) | (v as u64) << b;
+        old
+    }
 }
 
 impl Flow {
@@ -208,10 +254,11 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         fabric,
     };
     for (i, f) in specs.iter().enumerate() {
+        let pkts = p.link.packet_sizes(f.bytes).count() as u32;
         sim.flows.push(Flow {
             src: f.src,
             dst: f.dst,
-            pkts: p.link.packet_sizes(f.bytes).count() as u32,
+            pkts,
             next_seq: 0,
             acked: 0,
             bytes: f.bytes,
@@ -221,6 +268,11 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             cc: Cc::new(&p.cc),
             inflight_bytes: 0,
             window_end: 0,
+            acked_seqs: Bits::new(pkts),
+            outstanding: Bits::new(pkts),
+            received: Bits::new(pkts),
+            timer_armed: false,
+            last_progress_ps: 0,
         });
         sim.queue
             .push(f.start_ps, Event::FlowStart { flow: i as u32 });
@@ -299,6 +351,10 @@ impl Sim<'_> {
                     let src = self.flows[flow as usize].src;
                     self.tx[src as usize].push(flow);
                     self.arm_nic(src);
+                }
+                Event::Timeout { flow } => {
+                    self.queue.pop();
+                    self.timeout(flow);
                 }
             }
         }
@@ -417,11 +473,14 @@ impl Sim<'_> {
         debug_assert_eq!(p.dst, host);
         match p.kind {
             PacketKind::Data => {
-                // ACK (or NACK, if trimmed) it at once.
+                // ACK (or NACK, if trimmed) it at once; a duplicate is ACKed again.
                 if p.trimmed {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
+                    if self.flows[p.flow as usize].received.set(p.seq, true) {
+                        self.c.duplicates += 1;
+                    }
                 }
                 self.c.created += 1;
                 let ack = Packet {
@@ -441,10 +500,17 @@ impl Sim<'_> {
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
-                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
                 let f = &mut self.flows[p.flow as usize];
+                if f.acked_seqs.set(p.seq, true) {
+                    // The ACK of a duplicate: nothing new.
+                    return;
+                }
+                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
                 let bytes = f.payload(p.seq, self.p.link.payload_bytes);
-                f.inflight_bytes -= bytes;
+                if f.outstanding.set(p.seq, false) {
+                    f.inflight_bytes -= bytes;
+                }
+                f.last_progress_ps = self.now;
                 let window_done = p.seq >= f.window_end;
                 if window_done {
                     f.window_end = f.next_seq;
@@ -467,18 +533,64 @@ impl Sim<'_> {
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
+                let payload_bytes = self.p.link.payload_bytes;
                 let f = &mut self.flows[p.flow as usize];
-                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
+                if f.acked_seqs.get(p.seq) || !f.outstanding.set(p.seq, false) {
+                    // Already ACKed, or already given up on by a timeout.
+                    return;
+                }
+                let bytes = f.payload(p.seq, payload_bytes);
                 f.inflight_bytes -= bytes;
                 f.cc.on_loss(bytes, self.now);
-                f.retx.push(p.seq);
-                if f.retx.len() == 1 && f.next_seq == f.pkts {
-                    // The flow had left the host's send list; bring it back.
-                    self.tx[host as usize].push(p.flow);
-                }
+                self.requeue(p.flow, p.seq);
                 self.arm_nic(host);
             }
         }
+    }
+
+    /// Queues `seq` of `flow` for retransmission, putting the flow back on its host's send
+    /// list if it had left it.
+    fn requeue(&mut self, flow: u32, seq: u32) {
+        let f = &mut self.flows[flow as usize];
+        if !f.has_data() {
+            self.tx[f.src as usize].push(flow);
+        }
+        f.retx.push(seq);
+    }
+
+    /// The retransmission timer of `flow` fired: if nothing was ACKed for a whole RTO, every
+    /// packet still in flight is presumed lost and resent.
+    fn timeout(&mut self, flow: u32) {
+        let rto = self.p.rto_ps.expect("timers only run with an RTO");
+        let payload_bytes = self.p.link.payload_bytes;
+        let f = &mut self.flows[flow as usize];
+        f.timer_armed = false;
+        if f.finish_ps.is_some() || f.inflight_bytes == 0 {
+            return;
+        }
+        if f.last_progress_ps + rto > self.now {
+            // ACKs came since the timer was set: wait a full RTO from the last one.
+            f.timer_armed = true;
+            let at = f.last_progress_ps + rto;
+            self.queue.push(at, Event::Timeout { flow });
+            return;
+        }
+        self.c.timeouts += 1;
+        let (src, sent) = (f.src, f.next_seq);
+        let mut lost = 0;
+        for seq in 0..sent {
+            let f = &mut self.flows[flow as usize];
+            if f.outstanding.get(seq) {
+                f.outstanding.set(seq, false);
+                lost += f.payload(seq, payload_bytes);
+                self.requeue(flow, seq);
+            }
+        }
+        let f = &mut self.flows[flow as usize];
+        f.inflight_bytes -= lost;
+        f.cc.on_loss(lost, self.now);
+        f.last_progress_ps = self.now;
+        self.arm_nic(src);
     }
 
     /// Makes sure a `NicFree` is pending for `host` if it has something to send.
@@ -521,6 +633,13 @@ impl Sim<'_> {
             }
         };
         f.inflight_bytes += f.payload(seq, payload_bytes);
+        f.outstanding.set(seq, true);
+        if let (Some(rto), false) = (self.p.rto_ps, f.timer_armed) {
+            f.timer_armed = true;
+            f.last_progress_ps = self.now;
+            self.queue
+                .push(self.now + rto, Event::Timeout { flow: fid });
+        }
         if !f.has_data() {
             list.remove(i);
             self.cursor[h] = i as u32;

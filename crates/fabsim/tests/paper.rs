@@ -191,9 +191,9 @@ fn runs_are_deterministic() {
     assert_ne!(json(run(p)), json(run(other)));
 }
 
-/// Finite buffers: trimming recovers every packet through NACKs; drop-tail without a
-/// retransmission timeout leaves flows incomplete. Packet conservation is asserted inside
-/// every run.
+/// Finite buffers: trimming recovers every packet through NACKs; drop-tail through the
+/// retransmission timeout, and without it flows stay incomplete. Packet conservation is
+/// asserted inside every run.
 #[test]
 fn finite_buffers_trim_or_drop() {
     let base = [
@@ -204,6 +204,7 @@ fn finite_buffers_trim_or_drop() {
     let trim = run(&specs(&[&base[..], &["switch.overflow=trim"]].concat())[0]);
     assert!(trim.trims > 0);
     assert_eq!(trim.retransmits, trim.trims);
+    assert_eq!((trim.timeouts, trim.duplicates), (0, 0));
     assert_eq!(trim.flows_completed, trim.flows_total);
     assert!(trim.cct_us.unwrap() > trim.lower_bound_us);
     // Data respects the buffer; ACKs and headers (the priority queue) may add a few 64 B.
@@ -214,9 +215,26 @@ fn finite_buffers_trim_or_drop() {
     );
 
     let drop = run(&specs(&[&base[..], &["switch.overflow=drop"]].concat())[0]);
-    assert!(drop.drops > 0);
-    assert!(drop.flows_completed < drop.flows_total);
-    assert_eq!(drop.cct_us, None);
+    assert!(drop.drops > 0 && drop.timeouts > 0);
+    assert!(drop.retransmits >= drop.drops);
+    assert_eq!(drop.flows_completed, drop.flows_total);
+    assert!(drop.cct_us.unwrap() > drop.lower_bound_us);
+
+    let no_rto =
+        run(&specs(&[&base[..], &["switch.overflow=drop", "host.rto_us=off"]].concat())[0]);
+    assert!(no_rto.drops > 0);
+    assert!(no_rto.flows_completed < no_rto.flows_total);
+    assert_eq!(no_rto.cct_us, None);
+}
+
+/// A timeout shorter than the queueing delay fires while the packets are still on their
+/// way: the resent copies arrive as duplicates, are ACKed again and counted once.
+#[test]
+fn spurious_timeouts_make_duplicates_not_double_counts() {
+    let r = run(&specs(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=2"])[0]);
+    assert!(r.timeouts > 0 && r.duplicates > 0);
+    assert_eq!(r.flows_completed, r.flows_total);
+    assert!(r.cct_us.unwrap() >= r.lower_bound_us);
 }
 
 /// Section 3.5 for host-side schemes over switch ECMP (k = 8, m = 64 .. 4096 packets): DRB

@@ -13,7 +13,7 @@ use std::fmt;
 
 use toml::Value;
 
-use crate::engine::PS_PER_NS;
+use crate::engine::{Time, PS_PER_NS, PS_PER_US};
 use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
@@ -116,6 +116,11 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "host.dctcp_g",
         Some("0.0625"),
         "a number > 0 (DCTCP's EWMA gain)",
+    ),
+    (
+        "host.rto_us",
+        Some("\"auto\""),
+        "a number > 0, \"off\", or \"auto\" (on with drop-tail buffers)",
     ),
     (
         "workload.kind",
@@ -420,6 +425,33 @@ impl Scenario {
         }
     }
 
+    /// The retransmission timeout. `auto`: on only where packets can vanish (drop-tail
+    /// buffers), at the base RTT plus twice the time to drain a full buffer at every hop of the
+    /// longest path, so that queueing alone never fires it.
+    fn rto<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        link: &LinkModel,
+        hops: u32,
+        buffer_bytes: Option<u64>,
+        overflow: Overflow,
+    ) -> Result<Option<Time>, ScenarioError> {
+        match get("host.rto_us") {
+            Some(Value::String(s)) if s == "off" => Ok(None),
+            Some(Value::String(s)) if s == "auto" => Ok(match (buffer_bytes, overflow) {
+                (Some(buffer), Overflow::Drop) => {
+                    let drain = buffer as u128 * 8_000_000_000_000 / link.rate_bps as u128;
+                    Some(link.base_rtt_ps(hops) + 2 * hops as Time * drain as Time)
+                }
+                _ => None,
+            }),
+            _ => {
+                let us = self.float(get, "host.rto_us", true)?;
+                Ok(Some((us * PS_PER_US as f64).round() as Time))
+            }
+        }
+    }
+
     fn point_params<'v>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -494,6 +526,11 @@ impl Scenario {
             },
         };
         let longest_path = if tiers == 3 { 6 } else { 4 };
+        let overflow = self.choice(get, "switch.overflow", |s| match s {
+            "drop" => Some(Overflow::Drop),
+            "trim" => Some(Overflow::Trim),
+            _ => None,
+        })?;
         let bdp_bytes = (link.base_rtt_ps(longest_path) as u128 * link.rate_bps as u128
             / 8_000_000_000_000) as u64;
         let cc = CcParams {
@@ -509,14 +546,11 @@ impl Scenario {
             topology,
             link,
             buffer_bytes,
-            overflow: self.choice(get, "switch.overflow", |s| match s {
-                "drop" => Some(Overflow::Drop),
-                "trim" => Some(Overflow::Trim),
-                _ => None,
-            })?,
+            overflow,
             lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
+            rto_ps: self.rto(get, &link, longest_path, buffer_bytes, overflow)?,
             cc,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
             combining: self.combining(get)?,
