@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cmd_sweep;
 mod run;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
@@ -37,6 +38,12 @@ enum Command {
     Run(run::RunArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
     Bench(run::BenchArgs),
+    /// Shard a sweep into numbered runs; run them by index, locally or as a Slurm job array;
+    /// resume; merge.
+    Sweep {
+        #[command(subcommand)]
+        cmd: cmd_sweep::SweepCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -44,6 +51,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
+        Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
