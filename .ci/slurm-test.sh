@@ -41,31 +41,22 @@ FABSIM=$ROOT/target/release/fabsim
 T=$(mktemp -d /tmp/fabsim-slurm.XXXXXX)
 chmod 755 "$T"
 JOBS=()
+# Our daemons (and any job step still running) are the processes whose command line names
+# the unique temporary directory; pid files alone are not enough (slurmctld removes its pid
+# file as soon as it starts shutting down, then takes seconds to exit).
+our_pids() { pgrep -f -- "$T/" || true; }
 cleanup() {
     local rc=$?
     set +e
     for j in "${JOBS[@]}"; do scancel "$j" >/dev/null 2>&1; done
-    for p in slurmd slurmctld munge/munged; do
-        if [ -s "$T/$p.pid" ]; then
-            kill "$(cat "$T/$p.pid")" 2>/dev/null
-        fi
-    done
-    # Give them a moment, then make sure they are gone.
-    for _ in 1 2 3 4 5 6 7 8 9 10; do
-        alive=0
-        for p in slurmd slurmctld munge/munged; do
-            if [ -s "$T/$p.pid" ] && kill -0 "$(cat "$T/$p.pid")" 2>/dev/null; then
-                alive=1
-            fi
-        done
-        [ $alive = 0 ] && break
+    pids=$(our_pids)
+    [ -n "$pids" ] && kill $pids 2>/dev/null
+    for _ in $(seq 30); do
+        [ -z "$(our_pids)" ] && break
         sleep 0.5
     done
-    for p in slurmd slurmctld munge/munged; do
-        if [ -s "$T/$p.pid" ]; then
-            kill -9 "$(cat "$T/$p.pid")" 2>/dev/null
-        fi
-    done
+    pids=$(our_pids)
+    [ -n "$pids" ] && kill -9 $pids 2>/dev/null
     if [ $rc != 0 ]; then
         for log in slurmctld.log slurmd.log munge/munged.log; do
             if [ -f "$T/$log" ]; then
@@ -143,8 +134,8 @@ NodeName=$NODE NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=ci Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
 
-slurmctld -c || fail "slurmctld did not start (see $T/slurmctld.log)"
-slurmd -N "$NODE" || fail "slurmd did not start (see $T/slurmd.log)"
+slurmctld -c -f "$SLURM_CONF" || fail "slurmctld did not start (see $T/slurmctld.log)"
+slurmd -f "$SLURM_CONF" -N "$NODE" || fail "slurmd did not start (see $T/slurmd.log)"
 
 say "waiting up to ${UP_TIMEOUT}s for node $NODE to be idle"
 deadline=$(($(date +%s) + UP_TIMEOUT))
