@@ -192,7 +192,7 @@ say "merged array results are identical to the local run (apart from perf)"
 
 # A killed task: no result for run 3, a torn temporary file left behind.
 rm "$W/sweep/results/000003.json"
-head -c 100 "$W/sweep/results/000002.json" >"$W/sweep/results/.000003.json.$NODE.999999.tmp"
+head -c 100 "$W/sweep/results/000002.json" >"$W/sweep/results/.tmp/000003.json.$NODE.999999"
 if "$FABSIM" sweep merge "$W/sweep" 2>/dev/null; then
     fail "merge succeeded with a missing result"
 fi

@@ -13,9 +13,10 @@
 //! DIR/merged.json, .csv   all results in index order (`fabsim sweep merge`)
 //! ```
 //!
-//! A result file exists only complete (rename is atomic), so "done" is "the file exists";
-//! re-running an index that is done does nothing, and a killed task leaves at most a hidden
-//! temporary file, which the next successful run of that index removes.
+//! A result file exists only complete (written to `DIR/results/.tmp/`, then renamed), so
+//! "done" is "the file exists"; re-running an index that is done does nothing, and a killed
+//! task leaves at most a temporary file in `results/.tmp/`, which the next successful run of
+//! that index removes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -153,46 +154,67 @@ fn hostname() -> String {
         .unwrap_or_else(|| "host".into())
 }
 
-/// The hidden temporary name `path` is written under: `.NAME.HOST.PID.tmp`, unique per
-/// process even on a shared file system.
-fn temp_path(path: &Path) -> PathBuf {
+/// `NAME.HOST.PID`: unique per process, even on a shared file system.
+fn temp_name(path: &Path) -> String {
     let name = path
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
-    path.with_file_name(format!(".{name}.{}.{}.tmp", hostname(), std::process::id()))
+    format!("{name}.{}.{}", hostname(), std::process::id())
 }
 
-/// Writes `contents` to a temporary file in `path`'s directory, then renames it to `path`:
+/// The temporary file `path` is written as before the rename: beside it, hidden
+/// (`.NAME.HOST.PID.tmp`).
+fn temp_beside(path: &Path) -> PathBuf {
+    path.with_file_name(format!(".{}.tmp", temp_name(path)))
+}
+
+/// Results (and `.err` files) are written via `DIR/results/.tmp/NAME.HOST.PID`: that
+/// directory holds only writes in flight or interrupted, so cleaning up after a killed task
+/// does not scan all results.
+fn temp_for_result(path: &Path) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new(".")).join(".tmp");
+    dir.join(temp_name(path))
+}
+
+/// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
 /// readers see either no file or the whole file. `durable`: fsync before the rename.
-fn write_atomic(path: &Path, contents: &str, durable: bool) -> Result<(), CliError> {
-    let tmp = temp_path(path);
+fn write_atomic(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), CliError> {
     let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
+        if let Some(parent) = tmp.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut f = std::fs::File::create(tmp)?;
         f.write_all(contents.as_bytes())?;
         if durable {
             f.sync_all()?;
         }
         drop(f);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(tmp, path)
     };
     write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
         io_err(path, "write", e)
     })
 }
 
-/// Removes leftover temporary files of `path` (from killed writers).
-fn remove_stale_temps(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+/// Writes a file that is not a result (run spec, manifest, merged output, script).
+fn write_file(path: &Path, contents: &str) -> Result<(), CliError> {
+    write_atomic(path, &temp_beside(path), contents, false)
+}
+
+/// Writes a result or `.err` file, durably.
+fn write_result(path: &Path, contents: &str) -> Result<(), CliError> {
+    write_atomic(path, &temp_for_result(path), contents, true)
+}
+
+/// Removes leftover temporary files of run `i` (from killed tasks).
+fn remove_stale_temps(dir: &Path, i: u64) {
+    let Ok(entries) = std::fs::read_dir(dir.join("results").join(".tmp")) else {
         return;
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
+    let prefix = format!("{i:06}.json.");
     for e in entries.flatten() {
-        let n = e.file_name().to_string_lossy().into_owned();
-        if n.starts_with(&prefix) && n.ends_with(".tmp") {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = std::fs::remove_file(e.path());
         }
     }
@@ -273,12 +295,12 @@ fn plan(a: &PlanArgs) -> Result<(), CliError> {
         std::fs::create_dir_all(&p).map_err(|e| io_err(&p, "create directory", e))?;
     }
     for (i, t) in tomls.iter().enumerate() {
-        write_atomic(&spec_path(dir, i as u64), t, false)?;
+        write_file(&spec_path(dir, i as u64), t)?;
     }
     // The manifest last: a directory with sweep.json is completely planned.
     let json =
         serde_json::to_string_pretty(&manifest).map_err(|e| CliError::Runtime(e.to_string()))?;
-    write_atomic(&dir.join("sweep.json"), &json, false)?;
+    write_file(&dir.join("sweep.json"), &json)?;
     println!(
         "planned {} runs in {} (hash {}) in {:.3} s",
         manifest.runs,
@@ -328,20 +350,20 @@ fn run_one(dir: &Path, i: u64) -> Outcome {
         return Outcome::AlreadyDone;
     }
     let written = execute(dir, i).and_then(|json| {
-        write_atomic(&result, &json, true).map_err(|e| match e {
+        write_result(&result, &json).map_err(|e| match e {
             CliError::Usage(m) | CliError::Runtime(m) => m,
         })
     });
     match written {
         Ok(()) => {
             let _ = std::fs::remove_file(err_path(dir, i));
-            remove_stale_temps(&result);
+            remove_stale_temps(dir, i);
             Outcome::Ran
         }
         // Another task finished the same run meanwhile (e.g. a resubmitted array).
         Err(_) if result.exists() => Outcome::AlreadyDone,
         Err(msg) => {
-            let _ = write_atomic(&err_path(dir, i), &msg, true);
+            let _ = write_result(&err_path(dir, i), &msg);
             Outcome::Failed(msg)
         }
     }
@@ -448,10 +470,6 @@ fn state(dir: &Path, runs: u64) -> Result<State, CliError> {
     let entries = std::fs::read_dir(&results).map_err(|e| io_err(&results, "list", e))?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.ends_with(".tmp") {
-            temps += 1;
-            continue;
-        }
         let Some((stem, ext)) = name.split_once('.') else {
             continue;
         };
@@ -470,6 +488,9 @@ fn state(dir: &Path, runs: u64) -> Result<State, CliError> {
             }
             _ => {}
         }
+    }
+    if let Ok(entries) = std::fs::read_dir(results.join(".tmp")) {
+        temps = entries.count();
     }
     let mut failed = BTreeMap::new();
     for i in errs.difference(&done) {
@@ -610,7 +631,7 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
         a.chunk
     );
     let path = dir.join("sweep.sbatch");
-    write_atomic(&path, &script, false)?;
+    write_file(&path, &script)?;
     if !a.submit {
         println!(
             "wrote {} (array {array}); submit with: sbatch {}",
@@ -791,8 +812,8 @@ fn merge(dir: &Path) -> Result<(), CliError> {
     let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();
     let json = runs_json(&reports)?;
     let csv = csv(&labels, &reports);
-    write_atomic(&dir.join("merged.json"), &json, false)?;
-    write_atomic(&dir.join("merged.csv"), &csv, false)?;
+    write_file(&dir.join("merged.json"), &json)?;
+    write_file(&dir.join("merged.csv"), &csv)?;
     println!(
         "merged {} runs into {} and {}",
         m.runs,

@@ -71,11 +71,12 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
     let dir = tmp.join("sweep");
     let d = dir.to_str().unwrap();
     let results = dir.join("results");
+    // Exactly these result files, and no temporary file left behind.
     let done = |names: &[&str]| {
-        assert_eq!(
-            listing(&results),
-            names.iter().map(|n| n.to_string()).collect::<Vec<_>>()
-        )
+        let mut expected: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        expected.insert(0, ".tmp".into());
+        assert_eq!(listing(&results), expected);
+        assert!(listing(&results.join(".tmp")).is_empty());
     };
 
     // Plan: 2 schemes x 2 seeds; planning again is a no-op, a different plan is refused.
@@ -177,8 +178,9 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
 
     // A killed task: no result, a torn temporary file. A Kubernetes indexed job redoes it.
     std::fs::remove_file(results.join("000002.json")).unwrap();
-    std::fs::write(results.join(".000002.json.node7.4242.tmp"), &first[..50]).unwrap();
+    std::fs::write(results.join(".tmp/000002.json.node7.4242"), &first[..50]).unwrap();
     fails(&["sweep", "merge", d], 1, &["missing: 2"]);
+    assert!(ok(&["sweep", "status", d]).contains("1 temporary files"));
     let o = fabsim_cmd(&["sweep", "run", d, "--index-from-env"])
         .env("JOB_COMPLETION_INDEX", "2")
         .output()
@@ -252,7 +254,8 @@ fn a_task_killed_mid_run_leaves_no_result_and_reruns_cleanly() {
         serde_json::from_str::<serde_json::Value>(&text).expect("a complete result");
     }
     ok(&["sweep", "run", d, "--all"]);
-    assert_eq!(listing(&dir.join("results")), ["000000.json"]);
+    assert_eq!(listing(&dir.join("results")), [".tmp", "000000.json"]);
+    assert!(listing(&dir.join("results/.tmp")).is_empty());
     ok(&["sweep", "merge", d]);
     std::fs::remove_dir_all(&tmp).unwrap();
 }
