@@ -449,7 +449,7 @@ fn run(a: &RunArgs) -> Result<(), CliError> {
             m.runs.div_ceil(a.chunk).saturating_sub(1)
         )));
     };
-    let last = (first + a.chunk).min(m.runs);
+    let last = first.saturating_add(a.chunk).min(m.runs);
     let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, run_one(dir, i))).collect();
     summarize(&outcomes, &format!("runs {first}..={}", last - 1))
 }
@@ -578,7 +578,10 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     let s = state(&dir, m.runs)?;
     let done = |i: u64| s.done.contains(&i);
     let tasks: Vec<u64> = (0..m.runs.div_ceil(a.chunk))
-        .filter(|t| (t * a.chunk..((t + 1) * a.chunk).min(m.runs)).any(|i| !done(i)))
+        .filter(|t| {
+            let first = t * a.chunk;
+            (first..first.saturating_add(a.chunk).min(m.runs)).any(|i| !done(i))
+        })
         .collect();
     if tasks.is_empty() {
         println!(
