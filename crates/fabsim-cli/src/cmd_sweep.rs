@@ -792,12 +792,18 @@ fn merge(dir: &Path) -> Result<(), CliError> {
     }
     // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
     let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
-    if specs.len() as u64 != m.runs {
+    let tomls = specs
+        .iter()
+        .map(|s| s.to_toml())
+        .collect::<Result<Vec<_>, _>>()?;
+    let hash = fnv1a64(&tomls);
+    if specs.len() as u64 != m.runs || hash != m.hash {
         return Err(CliError::Runtime(format!(
-            "{}: the scenario expands to {} runs, the manifest says {}",
+            "{}: the scenario now expands to {} runs (hash {hash}), but {} runs (hash {})              were planned; planned with another fabsim version?",
             dir.join("sweep.json").display(),
             specs.len(),
-            m.runs
+            m.runs,
+            m.hash
         )));
     }
     let mut reports = Vec::with_capacity(specs.len());

@@ -59,6 +59,11 @@ fn without_perf(json: &str) -> String {
         .join("\n")
 }
 
+fn manifest_hash(manifest: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(manifest).unwrap();
+    v["hash"].as_str().unwrap().to_string()
+}
+
 const SCENARIO: &str = "[topology]\nk = 4\n\n[switch]\nlb = [\"ecmp\", \"ofan\"]\n\n\
                         [workload]\nmessage_bytes = 65536\n\n[run]\nseeds = 2\n";
 
@@ -225,6 +230,15 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
         lines[0].contains(",max_queue_bytes.all,") && lines[0].contains(",utilization.host-up,")
     );
     assert!(lines[4].starts_with("3,ofan,ofan,permutation,2,65536,16,"));
+
+    // A manifest whose scenario no longer expands to the planned specs is refused.
+    let manifest_path = dir.join("sweep.json");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    let hash = manifest_hash(&manifest);
+    std::fs::write(&manifest_path, manifest.replace(&hash, "0123456789abcdef")).unwrap();
+    fails(&["sweep", "merge", d], 1, &["another fabsim version"]);
+    std::fs::write(&manifest_path, manifest).unwrap();
+    ok(&["sweep", "merge", d]);
 
     std::fs::remove_dir_all(&tmp).unwrap();
 }
