@@ -5,7 +5,9 @@
 # check the merged JSON equals a local `fabsim run --json` apart from `perf`; then drop one
 # result (and leave a torn temporary file, as a killed task would), resubmit the remaining
 # runs and check again. Never hangs: Slurm must come up within SLURM_UP_TIMEOUT seconds and
-# the array finish within SLURM_JOB_TIMEOUT. Cleans up (daemons, temp dirs) on any exit.
+# each array job finish within SLURM_JOB_TIMEOUT. A second sweep is cancelled (scancel)
+# while its tasks compute, resubmitted, and checked the same way. Cleans up (daemons, temp
+# dirs) on any exit.
 # Needs root (apt-get, daemons).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -206,4 +208,47 @@ cmp <(strip_perf "$W/sweep/merged.json") <(strip_perf "$W/local.json") ||
 n=$(find "$W/sweep/results" -type f | wc -l)
 [ "$n" = 6 ] || fail "expected exactly 6 result files after resubmission, found $n: $(ls -A "$W/sweep/results")"
 say "resubmitted the killed task: complete, no duplicates or temporary files"
+# A task really killed mid-run: scancel the array while its runs (about 2 s each) compute,
+# then resubmit what is missing.
+cat >"$W/heavy.toml" <<'EOF'
+[topology]
+k = 8
+
+[switch]
+lb = "ecmp"
+
+[workload]
+message_bytes = 33554432
+
+[run]
+seeds = 2
+EOF
+"$FABSIM" sweep plan "$W/heavy.toml" --out "$W/heavy"
+"$FABSIM" run "$W/heavy.toml" --json "$W/heavy-local.json" >/dev/null
+job=$("$FABSIM" sweep slurm "$W/heavy" --submit)
+JOBS+=("$job")
+deadline=$(($(date +%s) + JOB_TIMEOUT))
+until squeue -h -j "$job" -t R -o %i 2>/dev/null | grep -q .; do
+    [ "$(date +%s)" -lt "$deadline" ] || fail "job $job never started running"
+    sleep 0.2
+done
+sleep 0.5
+scancel "$job"
+wait_job "$job"
+n=$(find "$W/heavy/results" -name '*.json' | wc -l)
+say "cancelled job $job mid-run: $n of 2 results written"
+[ "$n" -lt 2 ] || fail "the runs finished before scancel; make them longer"
+if "$FABSIM" sweep merge "$W/heavy" 2>/dev/null; then
+    fail "merge succeeded after a cancelled task"
+fi
+job=$("$FABSIM" sweep slurm "$W/heavy" --submit)
+JOBS+=("$job")
+wait_job "$job"
+"$FABSIM" sweep merge "$W/heavy" || fail "merge after resubmitting the cancelled task"
+cmp <(strip_perf "$W/heavy/merged.json") <(strip_perf "$W/heavy-local.json") ||
+    fail "merged results differ from the local run after a cancelled task"
+n=$(find "$W/heavy/results" -type f | wc -l)
+[ "$n" = 2 ] || fail "expected exactly 2 result files, found $n: $(ls -AR "$W/heavy/results")"
+say "resubmitted the cancelled task: complete, identical to the local run, no duplicates"
+
 say "passed in $(($(date +%s) - started))s"
