@@ -686,6 +686,8 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
     header.extend(
         [
             "lb",
+            "host_lb",
+            "cc",
             "workload",
             "seed",
             "message_bytes",
@@ -704,10 +706,18 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
             "drops",
             "trims",
             "retransmits",
+            "ecn_marks",
             "flows_completed",
             "flows_total",
+            "fct_mean_us",
+            "fct_p99_us",
             "events",
             "packet_hops",
+            "combining.pipeline_width",
+            "combining.steps",
+            "combining.cycles",
+            "combining.max_cycle",
+            "combining.combined",
             "perf.wall_s",
             "perf.packet_hops_per_s",
         ]
@@ -725,6 +735,8 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
         row.extend(labels[i].iter().map(|(_, v)| v.clone()));
         row.extend([
             r.lb.clone(),
+            r.host_lb.clone(),
+            r.cc.clone(),
             r.workload.clone(),
             r.seed.to_string(),
             r.message_bytes.to_string(),
@@ -744,17 +756,21 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
                 .map(|s| opt(r.mean_queue_bytes.get(s).copied())),
         );
         row.extend(util.iter().map(|s| opt(r.utilization.get(s).copied())));
+        row.extend([r.drops, r.trims, r.retransmits, r.ecn_marks].map(|v| v.to_string()));
+        row.extend([r.flows_completed, r.flows_total].map(|v| v.to_string()));
+        row.extend([opt(r.fct_mean_us), opt(r.fct_p99_us)]);
+        row.extend([r.events, r.packet_hops].map(|v| v.to_string()));
+        // Empty cells when the run did not go through the combining pipeline.
+        let c = r.combining;
         row.extend(
             [
-                r.drops,
-                r.trims,
-                r.retransmits,
-                r.flows_completed,
-                r.flows_total,
-                r.events,
-                r.packet_hops,
+                c.map(|c| c.pipeline_width as u64),
+                c.map(|c| c.steps),
+                c.map(|c| c.cycles),
+                c.map(|c| c.max_cycle as u64),
+                c.map(|c| c.combined),
             ]
-            .map(|v| v.to_string()),
+            .map(|v| v.map_or(String::new(), |v| v.to_string())),
         );
         row.extend([
             r.perf.wall_s.to_string(),

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cmd_hw;
+mod cmd_portmap;
 mod cmd_sweep;
 mod run;
 
@@ -38,6 +40,15 @@ enum Command {
     Run(run::RunArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
     Bench(run::BenchArgs),
+    /// Compute a Fastroute ingress port-to-ASIC mapping from a traffic matrix (CSV).
+    Portmap(cmd_portmap::PortmapArgs),
+    /// Print the multi-ASIC power and radix model (Fastroute Tables 2 and 3).
+    Power(cmd_portmap::PowerArgs),
+    /// Ofan in hardware terms: the combining pipeline, pOfan's memory, F.2 port orders.
+    Hw {
+        #[command(subcommand)]
+        cmd: cmd_hw::HwCommand,
+    },
     /// Shard a sweep into numbered runs; run them by index, locally or as a Slurm job array;
     /// resume; merge.
     Sweep {
@@ -51,6 +62,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
+        Command::Portmap(args) => cmd_portmap::run_portmap(args),
+        Command::Power(args) => cmd_portmap::run_power(args),
+        Command::Hw { cmd } => cmd_hw::run_hw(cmd),
         Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
     };
     match result {

@@ -130,12 +130,13 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
 /// One row per sweep point: mean and standard deviation over its seeds.
 fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
     let mut out = String::new();
+    // Swept keys label the rows: `lb` for the switch scheme, the full key otherwise.
     let label_keys: Vec<&str> = specs
         .first()
         .map(|s| {
             s.label
                 .iter()
-                .map(|(k, _)| k.rsplit('.').next().unwrap())
+                .map(|(k, _)| if k == "switch.lb" { "lb" } else { k.as_str() })
                 .collect()
         })
         .unwrap_or_default();
@@ -161,7 +162,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         "{}",
         header
             .iter()
-            .map(|h| format!("{h:>14}"))
+            .map(|h| format!("{h:>16}"))
             .collect::<String>()
     );
     let mut i = 0;
@@ -208,7 +209,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         let _ = writeln!(
             out,
             "{}",
-            row.iter().map(|c| format!("{c:>14}")).collect::<String>()
+            row.iter().map(|c| format!("{c:>16}")).collect::<String>()
         );
         i = j;
     }

@@ -109,3 +109,69 @@ fn json_has_the_promised_fields_and_is_deterministic() {
     }
     assert_eq!(a, strip(fabsim(&args)));
 }
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn hw_pipeline_memory_and_orders() {
+    let o = fabsim(&["hw", "pipeline", "--cycles", "20000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("20000 cycles") && out.contains(" 0 mismatches"),
+        "{out}"
+    );
+    assert!(
+        out.contains("model throughput:") && out.contains("packets/s"),
+        "{out}"
+    );
+
+    let o = fabsim(&[
+        "hw",
+        "memory",
+        "--k",
+        "64",
+        "--tiers",
+        "3",
+        "--pipe-ports",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for row in [
+        "SRAM budget per pipe",
+        "edge      2048   32   2048     16",
+        "agg       2048   32     64     16",
+        "20480",
+        "dominates",
+    ] {
+        assert!(out.contains(row), "missing {row:?} in\n{out}");
+    }
+    let o = fabsim(&["hw", "memory", "--k", "8", "--tiers", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("leaf"));
+
+    let o = fabsim(&["hw", "orders"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("  6   8 "), "{}", stdout(&o));
+}
+
+#[test]
+fn hw_bad_input_exits_2() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["hw", "memory", "--k", "7"], "k = 7"),
+        (&["hw", "memory", "--tiers", "4"], "tiers = 4"),
+        (&["hw", "memory", "--pipe-ports", "0"], "pipe ports = 0"),
+        (&["hw", "memory", "--k", "abc"], "abc"),
+        (&["hw", "pipeline", "--width", "0"], "--width 0"),
+        (&["hw", "pipeline", "--max-w", "0"], "--max-w 0"),
+    ];
+    for (args, needle) in cases {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: no partial output");
+    }
+}

@@ -225,11 +225,11 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
     let csv = std::fs::read_to_string(dir.join("merged.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 5, "{csv}");
-    assert!(lines[0].starts_with("index,switch.lb,lb,workload,seed,"));
+    assert!(lines[0].starts_with("index,switch.lb,lb,host_lb,cc,workload,seed,"));
     assert!(
         lines[0].contains(",max_queue_bytes.all,") && lines[0].contains(",utilization.host-up,")
     );
-    assert!(lines[4].starts_with("3,ofan,ofan,permutation,2,65536,16,"));
+    assert!(lines[4].starts_with("3,ofan,ofan,none,none,permutation,2,65536,16,"));
 
     // A manifest whose scenario no longer expands to the planned specs is refused.
     let manifest_path = dir.join("sweep.json");

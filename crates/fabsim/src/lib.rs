@@ -2,8 +2,10 @@
 //!
 //! Layers, bottom up (arrows point one way):
 //! - [`engine`]: time, the event queue, RNG streams. Knows nothing of networks.
+//! - [`hw`]: Ofan in hardware terms: the combining pipeline, pOfan's memory model.
 //! - [`net`]: packets, egress ports, fat-tree topologies and routing.
 //! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
+//! - [`transport`]: congestion control (windows) of the senders.
 //! - [`workload`]: who sends what to whom.
 //! - [`theory`]: closed forms (the permutation CCT lower bound).
 //! - [`sim`]: one run: the event loop, hosts and switches.
@@ -14,10 +16,12 @@
 //! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
 
 pub mod engine;
+pub mod hw;
 pub mod lb;
 pub mod metrics;
 pub mod net;
 pub mod scenario;
 pub mod sim;
 pub mod theory;
+pub mod transport;
 pub mod workload;

@@ -21,6 +21,8 @@ use crate::workload::WorkloadSpec;
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
     pub lb: String,
+    pub host_lb: String,
+    pub cc: String,
     pub workload: String,
     pub seed: u64,
     pub message_bytes: u64,
@@ -35,10 +37,17 @@ pub struct RunReport {
     pub drops: u64,
     pub trims: u64,
     pub retransmits: u64,
+    pub ecn_marks: u64,
     pub flows_completed: u64,
     pub flows_total: u64,
+    /// Flow completion times of the completed flows.
+    pub fct_mean_us: Option<f64>,
+    pub fct_p99_us: Option<f64>,
     pub events: u64,
     pub packet_hops: u64,
+    /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub combining: Option<crate::hw::CycleStats>,
     pub perf: Perf,
 }
 
@@ -71,21 +80,26 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
         }
-        WorkloadSpec::AllToAll { .. } => {
-            // Per host: wire bytes of the data it sends plus the ACKs it owes.
-            let mut nic = vec![0u64; f.hosts as usize];
+        WorkloadSpec::AllToAll { .. } | WorkloadSpec::Incast { .. } => {
+            // Per host and direction: its NIC sends its data and the ACKs it owes; its
+            // downlink brings the data sent to it and the ACKs of its own data.
+            let mut out = vec![0u64; f.hosts as usize];
+            let mut into = vec![0u64; f.hosts as usize];
             let mut min_data = u32::MAX;
             for fl in &outcome.flows {
                 for size in link.packet_sizes(fl.bytes) {
-                    nic[fl.src as usize] += size as u64;
-                    nic[fl.dst as usize] += link.ack_bytes as u64;
+                    out[fl.src as usize] += size as u64;
+                    out[fl.dst as usize] += link.ack_bytes as u64;
+                    into[fl.dst as usize] += size as u64;
+                    into[fl.src as usize] += link.ack_bytes as u64;
                     min_data = min_data.min(size);
                 }
             }
+            let nic = out.into_iter().chain(into);
             let min_hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();
             naive_bound_ps(
                 link,
-                nic.into_iter().max().unwrap_or(0),
+                nic.max().unwrap_or(0),
                 min_data,
                 min_hops.unwrap_or(2),
             )
@@ -141,9 +155,13 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span as f64),
     );
     util.insert("all".into(), all_busy / (all_ports as f64 * span as f64));
+    let mut fcts: Vec<f64> = o.fct_ps.iter().flatten().map(|&t| ps_to_us(t)).collect();
+    fcts.sort_by(f64::total_cmp);
     let c = &o.counters;
     RunReport {
         lb: params.lb.name().to_string(),
+        host_lb: params.host_lb.name().to_string(),
+        cc: params.cc.kind.name().to_string(),
         workload: params.workload.kind_name().to_string(),
         seed: params.seed,
         message_bytes: params.workload.message_bytes(),
@@ -157,10 +175,16 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         drops: c.dropped,
         trims: c.trims,
         retransmits: c.retransmits,
+        ecn_marks: c.ecn_marks,
+        fct_mean_us: (!fcts.is_empty()).then(|| fcts.iter().sum::<f64>() / fcts.len() as f64),
+        fct_p99_us: fcts
+            .get((fcts.len() * 99).div_ceil(100).saturating_sub(1))
+            .copied(),
         flows_completed: o.flows_completed,
         flows_total: o.flows_total,
         events: c.events,
         packet_hops: c.packet_hops,
+        combining: o.combining,
         perf: Perf::default(),
     }
 }

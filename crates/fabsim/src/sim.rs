@@ -21,10 +21,12 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::Rng;
 use crate::engine::{EventQueue, HeapQueue, Time};
-use crate::lb::{Decision, SwitchLb, SwitchLbKind};
-use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, TopologySpec};
+use crate::lb::{Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
+use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
+use crate::transport::{Cc, CcParams};
 use crate::workload::{FlowSpec, WorkloadSpec};
 
 /// What a port does with a packet its buffer cannot take.
@@ -54,6 +56,16 @@ pub struct SimParams {
     pub overflow: Overflow,
     pub lb: SwitchLbKind,
     pub pipe_ports: u32,
+    /// Ofan/pOfan pointer steps through the combining pipeline of this width
+    /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
+    pub combining: Option<u32>,
+    /// Host-side load balancer (entropy or source routing); `None` leaves it to switches.
+    pub host_lb: HostLbKind,
+    /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
+    /// probability rises linearly from 0 at kmin to 1 at kmax.
+    pub ecn: Option<(u64, u64)>,
+    /// Congestion control of every flow (`host.cc`).
+    pub cc: CcParams,
     pub workload: WorkloadSpec,
     pub seed: u64,
 }
@@ -78,6 +90,7 @@ pub struct Counters {
     /// Trimming events.
     pub trims: u64,
     pub retransmits: u64,
+    pub ecn_marks: u64,
     pub events: u64,
     /// One packet crossing one link.
     pub packet_hops: u64,
@@ -95,6 +108,30 @@ struct Flow {
     finish_ps: Option<Time>,
     /// Sequence numbers NACKed and waiting for retransmission.
     retx: Vec<u32>,
+    cc: Cc,
+    /// Payload bytes sent and not yet ACKed or NACKed.
+    inflight_bytes: u64,
+    /// An ACK for this sequence number or later closes the congestion window's round.
+    window_end: u32,
+}
+
+impl Flow {
+    /// Payload bytes of packet `seq`.
+    fn payload(&self, seq: u32, payload_bytes: u32) -> u64 {
+        let p = payload_bytes as u64;
+        (self.bytes - seq as u64 * p).min(p)
+    }
+
+    /// Has data to send (new or to retransmit).
+    fn has_data(&self) -> bool {
+        self.next_seq < self.pkts || !self.retx.is_empty()
+    }
+
+    /// May send one more packet now: the window has room (a flow with nothing in flight may
+    /// always send one, so a window below one packet cannot stall it).
+    fn window_open(&self, payload_bytes: u32) -> bool {
+        self.inflight_bytes == 0 || self.inflight_bytes + payload_bytes as u64 <= self.cc.window()
+    }
 }
 
 /// The outcome of a run, before formatting.
@@ -111,6 +148,10 @@ pub struct RunOutcome {
     /// The simulated time the run stopped at.
     pub stop_ps: Time,
     pub flows: Vec<FlowSpec>,
+    /// Completion time of each flow (last ACK minus start), if it completed.
+    pub fct_ps: Vec<Option<Time>>,
+    /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
+    pub combining: Option<crate::hw::CycleStats>,
 }
 
 struct Sim<'a> {
@@ -118,6 +159,8 @@ struct Sim<'a> {
     fabric: Fabric,
     ports: Ports,
     lb: SwitchLb,
+    host_lb: HostLb,
+    ecn_rng: Rng,
     queue: HeapQueue<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
     wire: Vec<VecDeque<(Time, u64, Packet)>>,
@@ -135,14 +178,24 @@ struct Sim<'a> {
 pub fn simulate(p: &SimParams) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
-    let lb = SwitchLb::new(p.lb, &fabric, p.buffer_bytes, p.pipe_ports, p.seed);
+    let lb = SwitchLb::new(
+        p.lb,
+        &fabric,
+        p.buffer_bytes,
+        p.pipe_ports,
+        p.combining,
+        p.seed,
+    );
     let specs = p.workload.flows(fabric.hosts, p.seed);
+    let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
     let ports_count = fabric.ports();
     let mut sim = Sim {
         p,
         ports,
         lb,
+        host_lb,
+        ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: HeapQueue::default(),
         wire: vec![VecDeque::new(); ports_count],
         flows: Vec::with_capacity(specs.len()),
@@ -165,6 +218,9 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             start_ps: f.start_ps,
             finish_ps: None,
             retx: Vec::new(),
+            cc: Cc::new(&p.cc),
+            inflight_bytes: 0,
+            window_end: 0,
         });
         sim.queue
             .push(f.start_ps, Event::FlowStart { flow: i as u32 });
@@ -196,7 +252,13 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         start_ps,
         end_ps,
         stop_ps,
+        fct_ps: sim
+            .flows
+            .iter()
+            .map(|f| f.finish_ps.map(|t| t - f.start_ps))
+            .collect(),
         flows: specs,
+        combining: sim.lb.combining_stats(),
     }
 }
 
@@ -219,6 +281,7 @@ impl Sim<'_> {
                             self.queue.pop();
                         }
                     }
+                    self.prefetch_next_arrival();
                     let node = self.fabric.port_to_node[port as usize];
                     if node < self.fabric.hosts {
                         self.host_receive(node, pkt);
@@ -241,6 +304,23 @@ impl Sim<'_> {
         }
     }
 
+    /// Starts loading the packet of the next event while this one is processed: a link's
+    /// ring head was written hundreds of events ago and is usually out of the L2 cache.
+    #[inline]
+    fn prefetch_next_arrival(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, Event::Arrive { port })) = self.queue.peek() {
+            if let Some(entry) = self.wire[port as usize].front() {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                // SAFETY: a prefetch is a hint that never faults, and SSE is part of the
+                // x86_64 baseline.
+                unsafe {
+                    _mm_prefetch::<_MM_HINT_T0>((entry as *const (Time, u64, Packet)).cast())
+                };
+            }
+        }
+    }
+
     fn pending_arrivals(&self) -> u64 {
         self.wire.iter().map(|w| w.len() as u64).sum()
     }
@@ -251,13 +331,22 @@ impl Sim<'_> {
         let info = self.fabric.switches[sw as usize];
         let local = match self.fabric.route(sw, p.dst) {
             Route::Down(l) => l,
+            Route::Up { .. } if !p.up.is_none() => {
+                info.down
+                    + match info.tier {
+                        Tier::Edge => p.up.edge(),
+                        _ => p.up.agg(),
+                    }
+            }
             Route::Up { key } => {
                 let d = Decision {
                     sw,
                     key,
                     kind: p.kind,
                     in_local,
-                    flow_hash: (p.flow as u64) << 1 | (p.kind == PacketKind::Ack) as u64,
+                    flow_hash: (p.flow as u64) << 17
+                        | (p.entropy as u64) << 1
+                        | (p.kind == PacketKind::Ack) as u64,
                 };
                 info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
             }
@@ -276,6 +365,9 @@ impl Sim<'_> {
         } else {
             None
         };
+        if bounded && pkt.kind == PacketKind::Data {
+            self.mark_ecn(port, &mut pkt);
+        }
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
                 self.c.packet_hops += 1;
@@ -301,6 +393,26 @@ impl Sim<'_> {
         }
     }
 
+    /// ECN: mark a data packet by the backlog it finds (RED-like ramp from kmin to kmax).
+    #[inline]
+    fn mark_ecn(&mut self, port: u32, pkt: &mut Packet) {
+        let Some((kmin, kmax)) = self.p.ecn else {
+            return;
+        };
+        let backlog = self.ports.backlog_bytes(port, self.now);
+        let mark = if backlog >= kmax {
+            true
+        } else if backlog > kmin {
+            self.ecn_rng.below(kmax - kmin) < backlog - kmin
+        } else {
+            false
+        };
+        if mark && !pkt.ecn {
+            pkt.ecn = true;
+            self.c.ecn_marks += 1;
+        }
+    }
+
     fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst, host);
         match p.kind {
@@ -322,23 +434,35 @@ impl Sim<'_> {
                         PacketKind::Ack
                     },
                     trimmed: false,
+                    up: UpPath::NONE,
                     ..p
                 };
                 self.transmit(host, ack, false);
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
+                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
                 let f = &mut self.flows[p.flow as usize];
+                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
+                f.inflight_bytes -= bytes;
+                let window_done = p.seq >= f.window_end;
+                if window_done {
+                    f.window_end = f.next_seq;
+                }
+                f.cc.on_ack(bytes, p.ecn, window_done);
                 f.acked += 1;
                 debug_assert!(f.acked <= f.pkts);
                 if f.acked == f.pkts {
                     f.finish_ps = Some(self.now);
                     self.completed += 1;
                 }
+                // The window may have opened.
+                self.arm_nic(host);
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let f = &mut self.flows[p.flow as usize];
+                f.inflight_bytes -= f.payload(p.seq, self.p.link.payload_bytes);
                 f.retx.push(p.seq);
                 if f.retx.len() == 1 && f.next_seq == f.pkts {
                     // The flow had left the host's send list; bring it back.
@@ -366,7 +490,16 @@ impl Sim<'_> {
         if list.is_empty() {
             return;
         }
-        let i = self.cursor[h] as usize % list.len();
+        // Round-robin over the host's flows, skipping those whose window is full.
+        let payload_bytes = self.p.link.payload_bytes;
+        let start = self.cursor[h] as usize % list.len();
+        let Some(i) = (0..list.len())
+            .map(|j| (start + j) % list.len())
+            .find(|&j| self.flows[list[j] as usize].window_open(payload_bytes))
+        else {
+            // Every flow waits for ACKs; an ACK re-arms the NIC.
+            return;
+        };
         let fid = list[i];
         let f = &mut self.flows[fid as usize];
         let seq = match f.retx.pop() {
@@ -379,22 +512,27 @@ impl Sim<'_> {
                 f.next_seq - 1
             }
         };
-        if f.next_seq == f.pkts && f.retx.is_empty() {
+        f.inflight_bytes += f.payload(seq, payload_bytes);
+        if !f.has_data() {
             list.remove(i);
             self.cursor[h] = i as u32;
         } else {
             self.cursor[h] = i as u32 + 1;
         }
-        let payload = self.p.link.payload_bytes as u64;
-        let wire = (f.bytes - seq as u64 * payload).min(payload) as u32 + self.p.link.header_bytes;
+        let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
+        let dst = f.dst;
+        let (entropy, up) = self.host_lb.stamp(fid, self.fabric.hops(host, dst));
         let pkt = Packet {
             flow: fid,
             seq,
             src: host,
-            dst: f.dst,
+            dst,
             bytes: wire,
             kind: PacketKind::Data,
             trimmed: false,
+            entropy,
+            up,
+            ecn: false,
         };
         self.c.created += 1;
         self.transmit(host, pkt, false);

@@ -44,6 +44,15 @@ impl LinkModel {
         })
     }
 
+    /// Round trip of a full data packet and its ACK over `hops` links, with no queueing.
+    pub fn base_rtt_ps(&self, hops: u32) -> Time {
+        let full = self.payload_bytes + self.header_bytes;
+        self.ser(full)
+            + self.latency_after_send(full, hops)
+            + self.ser(self.ack_bytes)
+            + self.latency_after_send(self.ack_bytes, hops)
+    }
+
     fn ser(&self, bytes: u32) -> Time {
         serialization_ps(bytes, self.rate_bps)
     }

@@ -218,3 +218,65 @@ fn finite_buffers_trim_or_drop() {
     assert!(drop.flows_completed < drop.flows_total);
     assert_eq!(drop.cct_us, None);
 }
+
+/// Section 3.5 for host-side schemes over switch ECMP (k = 8, m = 64 .. 4096 packets): DRB
+/// keeps flat max queues, like Ofan; RPS and REPS grow about as sqrt(m).
+#[test]
+fn host_side_queue_growth() {
+    let sizes = [262144u64, 1048576, 4194304, 16777216];
+    let reports = run_all(&[
+        "topology.k=8",
+        "switch.lb=ecmp",
+        "host.lb=rps,reps,drb",
+        "workload.message_bytes=262144,1048576,4194304,16777216",
+        "run.seeds=2",
+    ]);
+    let slope = |lb: &str| {
+        let points: Vec<(f64, f64)> = sizes
+            .iter()
+            .map(|&m| {
+                let q = reports
+                    .iter()
+                    .filter(|r| r.host_lb == lb && r.message_bytes == m)
+                    .map(|r| r.max_queue_bytes["all"] as f64);
+                (m as f64, mean(q))
+            })
+            .collect();
+        log_log_slope(&points)
+    };
+    let drb = slope("drb");
+    assert!(drb < 0.15, "drb slope {drb}, expected flat");
+    for lb in ["rps", "reps"] {
+        let s = slope(lb);
+        assert!(
+            (0.25..0.75).contains(&s),
+            "{lb}: slope {s}, expected about 0.5"
+        );
+    }
+}
+
+/// ECN marks appear only above kmin, and REPS's ACKs carry them back.
+#[test]
+fn ecn_marks_congested_ports_only() {
+    let base = ["topology.k=4", "switch.lb=ecmp", "host.lb=reps"];
+    let high = run(&specs(
+        &[
+            &base[..],
+            &[
+                "switch.ecn_kmin_bytes=100000000",
+                "switch.ecn_kmax_bytes=100000000",
+            ],
+        ]
+        .concat(),
+    )[0]);
+    assert_eq!(high.ecn_marks, 0);
+    let low = run(&specs(
+        &[
+            &base[..],
+            &["switch.ecn_kmin_bytes=0", "switch.ecn_kmax_bytes=8320"],
+        ]
+        .concat(),
+    )[0]);
+    assert!(low.ecn_marks > 0);
+    assert_eq!(low.flows_completed, low.flows_total);
+}

@@ -3,11 +3,15 @@
 //!
 //! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
 
+mod host;
 mod ofan;
+
+pub use host::{HostLb, HostLbKind};
 
 pub use ofan::{OfanPointers, PortOrders};
 
 use crate::engine::{Rng, Time};
+use crate::hw::{CycleStats, SwitchCycles};
 use crate::net::{Fabric, PacketKind, Ports, Tier};
 
 /// The switch-side schemes, by their scenario names.
@@ -72,21 +76,23 @@ pub struct Decision {
     pub kind: PacketKind,
     /// Local index of the port the packet came in on (pOfan's pipe).
     pub in_local: u32,
-    /// Per-flow hash input for ECMP.
+    /// Per-flow hash input for ECMP (flow, direction and host entropy).
     pub flow_hash: u64,
 }
 
 pub struct SwitchLb {
     kind: SwitchLbKind,
+    rng: Rng,
+    salt: u64,
     /// SIMPLE RR counters, one per (switch, size class). A single counter shared by data
     /// and ACKs balances packet *counts*, not bytes: in lockstep the 64 B ACKs settle on some
     /// uplinks and the 4 KB data packets on the others, which overloads those uplinks and
     /// grows their queues linearly (measured: edge-up max queue slope 1.42, 2.6 MB at 4096
     /// packets, k = 8). Size classes, as in Ofan, remove that artefact.
-    rng: Rng,
-    salt: u64,
     rr: Vec<u32>,
     ofan: Option<OfanPointers>,
+    /// Ofan/pOfan pointer steps through the combining pipeline (`switch.combining`).
+    cycles: Option<SwitchCycles>,
     /// AR thresholds in ps of link time.
     ar_levels_ps: [Time; 3],
 }
@@ -97,6 +103,7 @@ impl SwitchLb {
         fabric: &Fabric,
         buffer_bytes: Option<u64>,
         pipe_ports: u32,
+        combining_width: Option<u32>,
         seed: u64,
     ) -> Self {
         let mut rng = Rng::stream(seed, "switch-lb");
@@ -106,6 +113,10 @@ impl SwitchLb {
             SwitchLbKind::Pofan => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
             _ => None,
         };
+        let cycles = ofan
+            .as_ref()
+            .and(combining_width)
+            .map(|w| SwitchCycles::new(fabric.switches.len(), w as usize));
         let reference = buffer_bytes.unwrap_or(AR_REFERENCE_BUFFER_BYTES) as f64;
         let ar_levels_ps = AR_LEVELS.map(|f| {
             let bytes = reference * f;
@@ -117,8 +128,14 @@ impl SwitchLb {
             salt,
             rr: vec![0; 2 * fabric.switches.len()],
             ofan,
+            cycles,
             ar_levels_ps,
         }
+    }
+
+    /// Counts of the combining pipeline, when Ofan/pOfan steps go through it.
+    pub fn combining_stats(&self) -> Option<CycleStats> {
+        self.cycles.as_ref().map(|c| c.stats())
     }
 
     pub fn kind(&self) -> SwitchLbKind {
@@ -156,7 +173,14 @@ impl SwitchLb {
             SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
                 let ofan = self.ofan.as_mut().expect("ofan state");
                 debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
-                ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local)
+                match &mut self.cycles {
+                    None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
+                    Some(cycles) => ofan.next_uplink_combining(
+                        cycles,
+                        now,
+                        (d.sw, info.tier, d.key, d.kind, d.in_local),
+                    ),
+                }
             }
         }
     }

@@ -21,7 +21,8 @@
 //! (0.73% vs 1.28%, 1.68% vs 2.28%, 2.33% vs 3.68% above the bound, 4 seeds), so the order
 //! is per key, not per round.
 
-use crate::engine::Rng;
+use crate::engine::{Rng, Time};
+use crate::hw::SwitchCycles;
 use crate::net::{Fabric, PacketKind, Tier};
 
 const CLASSES: u32 = 2;
@@ -80,6 +81,46 @@ impl PortOrders {
     pub fn order(&self, i: usize) -> &[u16] {
         let w = self.w as usize;
         &self.table[i * w..(i + 1) * w]
+    }
+
+    /// F.2: the number of distinct cyclic orders among the W*W `(x, y)` orders.
+    pub fn distinct_cyclic_orders(&self) -> usize {
+        crate::hw::distinct_cyclic_orders((0..self.len()).map(|i| self.order(i)))
+    }
+
+    /// F.2 over every shared permutation of `0..W` (W = `w` rounded up to a power of two),
+    /// by exhaustive enumeration: how many permutations yield each number of distinct
+    /// cyclic orders (`count -> permutations`). `None` when W > 8 (more than 8!
+    /// permutations). The largest key is the "up to" figure of the paper.
+    pub fn cyclic_order_histogram(w: u32) -> Option<std::collections::BTreeMap<usize, u64>> {
+        let big = w.max(1).next_power_of_two();
+        if big > 8 {
+            return None;
+        }
+        let mut hist = std::collections::BTreeMap::new();
+        let mut count = |pi: &[u32]| {
+            *hist
+                .entry(Self::from_permutation(w, pi).distinct_cyclic_orders())
+                .or_insert(0) += 1;
+        };
+        // Heap's algorithm (iterative) over all permutations of 0..big.
+        let mut pi: Vec<u32> = (0..big).collect();
+        let mut c = vec![0usize; big as usize];
+        count(&pi);
+        let mut i = 0;
+        while i < pi.len() {
+            if c[i] < i {
+                let j = if i % 2 == 0 { 0 } else { c[i] };
+                pi.swap(j, i);
+                count(&pi);
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+        Some(hist)
     }
 
     /// Uplink for `slot` of the order chosen by hash `h`.
@@ -174,15 +215,36 @@ impl OfanPointers {
         kind: PacketKind,
         in_local: u32,
     ) -> u32 {
-        let orders = match tier {
-            Tier::Edge => &self.edge_orders,
-            _ => &self.agg_orders,
-        };
         let i = self.index(sw, key, kind, in_local);
+        let orders = orders_of(&self.edge_orders, &self.agg_orders, tier);
         let slot = &mut self.ptr[i as usize];
         let uplink = orders.pick(order_hash(i), *slot);
         *slot = if *slot + 1 == orders.w { 0 } else { *slot + 1 };
         uplink
+    }
+
+    /// [`Self::next_uplink`] with the pointer step taken through the combining pipeline, in
+    /// the switch's cycle at time `now` (see [`crate::hw::cycles`]). Same uplinks.
+    pub fn next_uplink_combining(
+        &mut self,
+        cycles: &mut SwitchCycles,
+        now: Time,
+        d: (u32, Tier, u32, PacketKind, u32),
+    ) -> u32 {
+        let (sw, tier, key, kind, in_local) = d;
+        let i = self.index(sw, key, kind, in_local);
+        let orders = orders_of(&self.edge_orders, &self.agg_orders, tier);
+        let slot = cycles.step(sw, now, i, orders.w, &mut self.ptr);
+        orders.pick(order_hash(i), slot)
+    }
+}
+
+/// The port orders of a switch tier (aggregation switches use the second set).
+#[inline]
+fn orders_of<'a>(edge: &'a PortOrders, agg: &'a PortOrders, tier: Tier) -> &'a PortOrders {
+    match tier {
+        Tier::Edge => edge,
+        _ => agg,
     }
 }
 
@@ -190,6 +252,43 @@ impl OfanPointers {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// F.2: distinct cyclic orders for w = 2..8 uplinks, max over every shared permutation.
+    /// The paper says "up to 30 for w = 6"; this construction reaches 32 = W*W/2 (2.9% of
+    /// permutations), and 30 is the most frequent value (see ARCHITECTURE.md).
+    #[test]
+    fn f2_distinct_cyclic_orders() {
+        let hists: Vec<_> = (2..=8)
+            .map(|w| PortOrders::cyclic_order_histogram(w).unwrap())
+            .collect();
+        let max: Vec<usize> = hists.iter().map(|h| *h.keys().last().unwrap()).collect();
+        assert_eq!(max, [1, 2, 4, 24, 32, 32, 32]);
+        let six = &hists[4];
+        assert_eq!(six.values().sum::<u64>(), 40_320);
+        assert_eq!(six[&32], 1152);
+        let mode = six.iter().max_by_key(|&(_, n)| *n).unwrap();
+        assert_eq!(mode, (&30, &8576));
+        assert_eq!(PortOrders::cyclic_order_histogram(9), None);
+        // Why at most W*W/2: (x ^ W/2, y + W/2) gives the same order as (x, y), because
+        // toggling the top bit twice (XOR, then adding W/2 mod W) is the identity.
+        let mut rng = Rng::new(3);
+        for w in 2..=16 {
+            let o = PortOrders::new(w, &mut rng);
+            let big = w.next_power_of_two() as usize;
+            for x in 0..big {
+                for y in 0..big {
+                    let twin = (x ^ (big / 2)) * big + (y + big / 2) % big;
+                    assert_eq!(o.order(x * big + y), o.order(twin));
+                }
+            }
+        }
+        // A seeded permutation never beats the maximum.
+        let mut rng = Rng::new(1);
+        for w in 2..=8 {
+            let n = PortOrders::new(w, &mut rng).distinct_cyclic_orders();
+            assert!(n >= 1 && n <= max[w as usize - 2], "w {w}: {n}");
+        }
+    }
 
     #[test]
     fn every_order_is_a_permutation() {

@@ -28,4 +28,36 @@ pub struct Packet {
     pub kind: PacketKind,
     /// Cut to its header by a full buffer.
     pub trimmed: bool,
+    /// Host-side entropy, hashed by ECMP switches (echoed by ACKs).
+    pub entropy: u16,
+    /// Source-routed up path, if the sender chose one (DRB, ETHEREAL).
+    pub up: UpPath,
+    /// ECN: marked by a congested port (data), echoed (ACKs).
+    pub ecn: bool,
+}
+
+/// A source-routed up path: the uplink to take at the edge (leaf) switch and at the
+/// aggregation switch, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UpPath(u16);
+
+impl UpPath {
+    pub const NONE: UpPath = UpPath(u16::MAX);
+
+    pub fn new(edge: u32, agg: u32) -> Self {
+        debug_assert!(edge < 255 && agg < 255);
+        UpPath(edge as u16 | (agg as u16) << 8)
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+
+    pub fn edge(self) -> u32 {
+        (self.0 & 0xFF) as u32
+    }
+
+    pub fn agg(self) -> u32 {
+        (self.0 >> 8) as u32
+    }
 }

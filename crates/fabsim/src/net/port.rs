@@ -37,6 +37,9 @@ pub enum Enqueue {
 /// Runtime state of every egress port, structure-of-arrays, indexed by global port id.
 pub struct Ports {
     pub busy_until: Vec<Time>,
+    /// Serialization time of the last two packet sizes seen (data and ACK, in practice):
+    /// saves a 64-bit division per hop.
+    ser_memo: [(u32, Time); 2],
     pub stats: Vec<PortStats>,
     rate_bps: u64,
     delay_ps: Time,
@@ -57,6 +60,7 @@ impl Ports {
     pub fn new(count: usize, rate_bps: u64, delay_ps: Time) -> Self {
         Self {
             busy_until: vec![0; count],
+            ser_memo: [(0, 0); 2],
             stats: vec![PortStats::default(); count],
             rate_bps,
             delay_ps,
@@ -94,16 +98,28 @@ impl Ports {
         if limit.is_some_and(|l| self.ps_to_bytes(busy.saturating_sub(now)) + bytes as u64 > l) {
             return Enqueue::Overflow;
         }
+        let ser = self.serialization(bytes);
         let s = &mut self.stats[p];
         debug_assert!(now >= s.last_ps, "time went backwards at port {port}");
         s.backlog_integral += drained_area(busy.saturating_sub(s.last_ps), now - s.last_ps);
         s.last_ps = now;
-        let ser = serialization_ps(bytes, self.rate_bps);
         let done = busy.max(now) + ser;
         self.busy_until[p] = done;
         s.busy_ps += ser;
         s.max_backlog_ps = s.max_backlog_ps.max(done - now);
         Enqueue::Arrives(done + self.delay_ps)
+    }
+
+    #[inline]
+    fn serialization(&mut self, bytes: u32) -> Time {
+        match self.ser_memo {
+            [(b, t), _] | [_, (b, t)] if b == bytes => t,
+            _ => {
+                let t = serialization_ps(bytes, self.rate_bps);
+                self.ser_memo = [(bytes, t), self.ser_memo[0]];
+                t
+            }
+        }
     }
 
     /// Closes the backlog integrals at `end` (the end of the measured interval).

@@ -74,6 +74,8 @@ pub enum TopologySpec {
 #[derive(Clone, Copy, Debug)]
 pub struct SwitchInfo {
     pub tier: Tier,
+    /// The edge index of an edge switch, the pod of an aggregation switch (0 for cores).
+    pub group: u32,
     /// Global id of local port 0.
     pub port_base: u32,
     pub ports: u32,
@@ -98,6 +100,16 @@ pub enum Route {
     Up { key: u32 },
 }
 
+/// A host's place in the fabric: its edge switch and pod, its port on the edge switch, and
+/// its edge switch's index within the pod (the aggregation switch's down port).
+#[derive(Clone, Copy, Debug)]
+struct HostLoc {
+    edge: u32,
+    pod: u32,
+    port_on_edge: u32,
+    edge_in_pod: u32,
+}
+
 /// The static fabric: nodes, ports and their wiring. Runtime state lives in [`super::Ports`].
 pub struct Fabric {
     pub tiers: u32,
@@ -113,6 +125,8 @@ pub struct Fabric {
     hosts_per_edge: u32,
     edges_per_pod: u32,
     hosts_per_pod: u32,
+    /// Where each host sits.
+    host_loc: Vec<HostLoc>,
     /// Number of Ofan keys at edge (destination edges) and aggregation (pods) switches.
     pub edge_keys: u32,
     pub agg_keys: u32,
@@ -120,14 +134,16 @@ pub struct Fabric {
 
 impl Fabric {
     pub fn new(spec: &TopologySpec, rate_bps: u64, delay_ps: Time) -> Self {
-        match *spec {
+        let mut f = match *spec {
             TopologySpec::FatTree { k } => Self::fat_tree(k, rate_bps, delay_ps),
             TopologySpec::LeafSpine {
                 leaves,
                 hosts_per_leaf,
                 uplinks,
             } => Self::leaf_spine(leaves, hosts_per_leaf, uplinks, rate_bps, delay_ps),
-        }
+        };
+        f.locate_hosts();
+        f
     }
 
     fn empty(tiers: u32, hosts: u32, rate_bps: u64, delay_ps: Time) -> Self {
@@ -143,6 +159,7 @@ impl Fabric {
             hosts_per_edge: 0,
             edges_per_pod: 0,
             hosts_per_pod: 0,
+            host_loc: Vec::new(),
             edge_keys: 0,
             agg_keys: 0,
         }
@@ -154,10 +171,11 @@ impl Fabric {
         self.port_stage.push(stage);
     }
 
-    fn push_switch(&mut self, tier: Tier, ports: u32, down: u32) {
+    fn push_switch(&mut self, tier: Tier, group: u32, ports: u32, down: u32) {
         let port_base = self.port_to_node.len() as u32;
         self.switches.push(SwitchInfo {
             tier,
+            group,
             port_base,
             ports,
             down,
@@ -182,7 +200,7 @@ impl Fabric {
         }
         // Edge switches (pod p = e / h): down to hosts, up to aggregation switches of pod p.
         for e in 0..k * h {
-            f.push_switch(Tier::Edge, k, h);
+            f.push_switch(Tier::Edge, e, k, h);
             let pod = e / h;
             for i in 0..h {
                 f.push_port(e * h + i, 0, Stage::EdgeDown);
@@ -193,7 +211,7 @@ impl Fabric {
         }
         // Aggregation switches (pod p, index j): down to edges, up to cores j*h .. j*h+h-1.
         for a in 0..k * h {
-            f.push_switch(Tier::Agg, k, h);
+            f.push_switch(Tier::Agg, a / h, k, h);
             let (pod, j) = (a / h, a % h);
             for i in 0..h {
                 f.push_port(edge_node(pod * h + i), h + j, Stage::AggDown);
@@ -204,7 +222,7 @@ impl Fabric {
         }
         // Cores: port p goes down to pod p's aggregation switch j = c / h.
         for c in 0..h * h {
-            f.push_switch(Tier::Core, k, k);
+            f.push_switch(Tier::Core, 0, k, k);
             for pod in 0..k {
                 f.push_port(agg_node(pod * h + c / h), h + c % h, Stage::CoreDown);
             }
@@ -223,7 +241,7 @@ impl Fabric {
             f.push_port(hosts + host / hpl, host % hpl, Stage::HostUp);
         }
         for l in 0..leaves {
-            f.push_switch(Tier::Edge, hpl + uplinks, hpl);
+            f.push_switch(Tier::Edge, l, hpl + uplinks, hpl);
             for i in 0..hpl {
                 f.push_port(l * hpl + i, 0, Stage::EdgeDown);
             }
@@ -232,12 +250,27 @@ impl Fabric {
             }
         }
         for s in 0..uplinks {
-            f.push_switch(Tier::Core, leaves, leaves);
+            f.push_switch(Tier::Core, 0, leaves, leaves);
             for l in 0..leaves {
                 f.push_port(hosts + l, hpl + s, Stage::CoreDown);
             }
         }
         f
+    }
+
+    /// Fills the per-host location table (divisions done once, not per packet).
+    fn locate_hosts(&mut self) {
+        self.host_loc = (0..self.hosts)
+            .map(|h| {
+                let edge = h / self.hosts_per_edge;
+                HostLoc {
+                    edge,
+                    pod: h / self.hosts_per_pod,
+                    port_on_edge: h % self.hosts_per_edge,
+                    edge_in_pod: edge % self.edges_per_pod,
+                }
+            })
+            .collect();
     }
 
     pub fn ports(&self) -> usize {
@@ -248,30 +281,14 @@ impl Fabric {
     #[inline]
     pub fn route(&self, sw: u32, dst: u32) -> Route {
         let info = &self.switches[sw as usize];
-        let dst_edge = dst / self.hosts_per_edge;
+        let to = self.host_loc[dst as usize];
         match info.tier {
-            Tier::Edge => {
-                // Edge switches come first among switches: `sw` is the edge's index.
-                if dst_edge == sw {
-                    Route::Down(dst % self.hosts_per_edge)
-                } else {
-                    Route::Up { key: dst_edge }
-                }
-            }
-            Tier::Agg => {
-                let dst_pod = dst / self.hosts_per_pod;
-                let a = sw - self.edge_keys;
-                if dst_pod == a / self.edges_per_pod {
-                    Route::Down(dst_edge % self.edges_per_pod)
-                } else {
-                    Route::Up { key: dst_pod }
-                }
-            }
-            Tier::Core => Route::Down(if self.tiers == 3 {
-                dst / self.hosts_per_pod
-            } else {
-                dst_edge
-            }),
+            Tier::Edge if to.edge == info.group => Route::Down(to.port_on_edge),
+            Tier::Edge => Route::Up { key: to.edge },
+            Tier::Agg if to.pod == info.group => Route::Down(to.edge_in_pod),
+            Tier::Agg => Route::Up { key: to.pod },
+            Tier::Core if self.tiers == 3 => Route::Down(to.pod),
+            Tier::Core => Route::Down(to.edge),
         }
     }
 

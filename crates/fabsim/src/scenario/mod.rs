@@ -14,10 +14,11 @@ use std::fmt;
 use toml::Value;
 
 use crate::engine::PS_PER_NS;
-use crate::lb::SwitchLbKind;
+use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
+use crate::transport::{CcKind, CcParams};
 use crate::workload::WorkloadSpec;
 
 /// A scenario problem, naming where it came from and which key.
@@ -75,21 +76,62 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
     (
+        "switch.combining",
+        Some("false"),
+        "true or false (ofan/pofan pointer steps through the combining pipeline)",
+    ),
+    (
+        "switch.pipeline_width",
+        Some("8"),
+        "an integer from 1 to 1024 (packets per pipeline cycle)",
+    ),
+    (
         "switch.buffer_bytes",
         Some("\"unbounded\""),
         "an integer >= 1 or \"unbounded\"",
     ),
     ("switch.overflow", Some("\"drop\""), "drop or trim"),
     (
+        "switch.ecn_kmin_bytes",
+        None,
+        "an integer >= 0 (with ecn_kmax_bytes: ECN marking)",
+    ),
+    (
+        "switch.ecn_kmax_bytes",
+        None,
+        "an integer >= ecn_kmin_bytes",
+    ),
+    (
+        "host.lb",
+        Some("\"none\""),
+        "one of none, host-ecmp, rps, oblivious, reps, drb, ethereal",
+    ),
+    ("host.cc", Some("\"none\""), "none or dctcp"),
+    (
+        "host.init_window_bytes",
+        None,
+        "an integer >= 1 (default: one bandwidth-delay product of the longest path)",
+    ),
+    (
+        "host.dctcp_g",
+        Some("0.0625"),
+        "a number > 0 (DCTCP's EWMA gain)",
+    ),
+    (
         "workload.kind",
         Some("\"permutation\""),
-        "permutation or all-to-all",
+        "permutation, all-to-all or incast",
     ),
     ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
     (
         "workload.flow_bytes",
         None,
         "an integer >= 1 (all-to-all: fixed per-flow size)",
+    ),
+    (
+        "workload.senders",
+        Some("2"),
+        "an integer >= 1 (incast: hosts 1..=senders send to host 0)",
     ),
     ("run.seed", Some("1"), "an integer >= 0"),
     ("run.seeds", Some("1"), "an integer >= 1"),
@@ -376,6 +418,52 @@ impl Scenario {
             .ok_or_else(|| self.error(key, v, Self::allowed(key)))
     }
 
+    /// `switch.combining` and `switch.pipeline_width`: the width when combining is on.
+    fn combining<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+    ) -> Result<Option<u32>, ScenarioError> {
+        let width = self.u32(get, "switch.pipeline_width", 1)?;
+        if width > 1024 {
+            let key = "switch.pipeline_width";
+            return Err(self.error(key, get(key).unwrap(), Self::allowed(key)));
+        }
+        let key = "switch.combining";
+        match get(key).expect("key with a default") {
+            Value::Boolean(on) => Ok(on.then_some(width)),
+            v => Err(self.error(key, v, Self::allowed(key))),
+        }
+    }
+
+    fn ecn<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+    ) -> Result<Option<(u64, u64)>, ScenarioError> {
+        let kmin = self.opt_int(get, "switch.ecn_kmin_bytes", 0)?;
+        let kmax = self.opt_int(get, "switch.ecn_kmax_bytes", 0)?;
+        match (kmin, kmax) {
+            (None, None) => Ok(None),
+            (Some(lo), Some(hi)) if lo <= hi => Ok(Some((lo, hi))),
+            (Some(_), Some(_)) => Err(self.error(
+                "switch.ecn_kmax_bytes",
+                get("switch.ecn_kmax_bytes").unwrap(),
+                Self::allowed("switch.ecn_kmax_bytes"),
+            )),
+            (lo, _) => {
+                let missing = if lo.is_none() {
+                    "switch.ecn_kmin_bytes"
+                } else {
+                    "switch.ecn_kmax_bytes"
+                };
+                Err(ScenarioError {
+                    source: self.source.clone(),
+                    key: missing.into(),
+                    message: "ECN marking needs both ecn_kmin_bytes and ecn_kmax_bytes".into(),
+                })
+            }
+        }
+    }
+
     fn point_params<'v>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -435,13 +523,30 @@ impl Scenario {
         };
         let message_bytes = self.int(get, "workload.message_bytes", 1)?;
         let workload = match self.choice(get, "workload.kind", |s| {
-            ["permutation", "all-to-all"].into_iter().find(|&k| k == s)
+            ["permutation", "all-to-all", "incast"]
+                .into_iter()
+                .find(|&k| k == s)
         })? {
             "permutation" => WorkloadSpec::Permutation { message_bytes },
+            "incast" => WorkloadSpec::Incast {
+                message_bytes,
+                senders: self.u32(get, "workload.senders", 1)?,
+            },
             _ => WorkloadSpec::AllToAll {
                 message_bytes,
                 flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
             },
+        };
+        let longest_path = if tiers == 3 { 6 } else { 4 };
+        let bdp_bytes = (link.base_rtt_ps(longest_path) as u128 * link.rate_bps as u128
+            / 8_000_000_000_000) as u64;
+        let cc = CcParams {
+            kind: self.choice(get, "host.cc", CcKind::from_name)?,
+            init_window_bytes: self
+                .opt_int(get, "host.init_window_bytes", 1)?
+                .unwrap_or(bdp_bytes),
+            mss_bytes: link.payload_bytes as u64,
+            dctcp_g: self.float(get, "host.dctcp_g", true)?,
         };
         Ok(SimParams {
             topology,
@@ -453,7 +558,11 @@ impl Scenario {
                 _ => None,
             })?,
             lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
+            host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
+            ecn: self.ecn(get)?,
+            cc,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
+            combining: self.combining(get)?,
             workload,
             seed: 0,
         })
@@ -508,6 +617,15 @@ mod tests {
         assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
         assert_eq!(runs[0].params.topology, TopologySpec::FatTree { k: 12 });
         assert_eq!(runs[0].params.buffer_bytes, None);
+        assert_eq!(runs[0].params.combining, None);
+    }
+
+    #[test]
+    fn combining_carries_the_pipeline_width() {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.combining=true").unwrap();
+        s.set("switch.pipeline_width=4").unwrap();
+        assert_eq!(s.expand().unwrap()[0].params.combining, Some(4));
     }
 
     #[test]
@@ -593,6 +711,17 @@ mod tests {
         let mut s = Scenario::default_scenario();
         s.set("workload.message_bytes=-5").unwrap();
         assert!(s.expand().unwrap_err().to_string().contains("-5"));
+
+        for bad in [
+            "switch.combining=yes",
+            "switch.pipeline_width=0",
+            "switch.pipeline_width=5000",
+        ] {
+            let mut s = Scenario::default_scenario();
+            s.set(bad).unwrap();
+            let e = s.expand().unwrap_err().to_string();
+            assert!(e.contains(bad.split('=').nth(1).unwrap()), "{e}");
+        }
 
         assert!(Scenario::parse("[link\nrate = 1", "b.toml")
             .unwrap_err()

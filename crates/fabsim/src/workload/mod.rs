@@ -25,6 +25,8 @@ pub enum WorkloadSpec {
         message_bytes: u64,
         flow_bytes: Option<u64>,
     },
+    /// Incast: hosts `1..=senders` each send `message_bytes` to host 0.
+    Incast { message_bytes: u64, senders: u32 },
 }
 
 impl WorkloadSpec {
@@ -32,13 +34,15 @@ impl WorkloadSpec {
         match self {
             WorkloadSpec::Permutation { .. } => "permutation",
             WorkloadSpec::AllToAll { .. } => "all-to-all",
+            WorkloadSpec::Incast { .. } => "incast",
         }
     }
 
     pub fn message_bytes(&self) -> u64 {
         match *self {
             WorkloadSpec::Permutation { message_bytes }
-            | WorkloadSpec::AllToAll { message_bytes, .. } => message_bytes,
+            | WorkloadSpec::AllToAll { message_bytes, .. }
+            | WorkloadSpec::Incast { message_bytes, .. } => message_bytes,
         }
     }
 
@@ -80,6 +84,17 @@ impl WorkloadSpec {
                 }
                 flows
             }
+            WorkloadSpec::Incast {
+                message_bytes,
+                senders,
+            } => (1..=senders.min(hosts - 1))
+                .map(|src| FlowSpec {
+                    src,
+                    dst: 0,
+                    bytes: message_bytes,
+                    start_ps: 0,
+                })
+                .collect(),
         }
     }
 }

@@ -1,0 +1,308 @@
+//! Host-side load balancers (Ofan paper sections 3.1 and 3.4; DESIGN.md sections 4 and 9).
+//!
+//! The sender stamps every data packet with an *entropy* that switches running `ecmp` hash
+//! together with the flow, or with an explicit *up path* (source routing) that every switch
+//! follows on the way up. ACKs echo the entropy of the packet they acknowledge.
+//!
+//! - `host-ecmp`: one random entropy per flow.
+//! - `rps`: a random entropy per packet.
+//! - `oblivious`: randomized round-robin: entropy `(i XOR mask) mod P` over a power-of-two
+//!   set of P entropies; `i` counts packets and the mask is redrawn each time `i` wraps.
+//! - `reps` (recycled entropies, after the UEC htsim `uec_mp.cpp`): a circular buffer of 8
+//!   entropies whose ACKs came back without ECN; a packet reuses the oldest such entropy not
+//!   yet reused, else explores with a random one. The freezing mode on timeouts is not
+//!   modelled: this transport has no retransmission timeout yet (issue 4 leaves it open).
+//! - `drb` (digit-reversal bouncing, Cao et al. 2013): a counter per (sender, destination);
+//!   packet c bounces at the switch whose index is c's digits (base w) reversed, so
+//!   consecutive packets leave by different first uplinks: edge uplink `c mod w`, then
+//!   aggregation uplink `(c / w) mod w`.
+//! - `ethereal`: a flow is split into path-pinned subflows, one per path, sent round-robin;
+//!   path p leaves by edge uplink `p / w` and aggregation uplink `p mod w`, so every uplink
+//!   carries the same share but consecutive packets may share an edge uplink (appendix E).
+
+use std::collections::BTreeMap;
+
+use crate::engine::Rng;
+use crate::net::{Fabric, Tier, UpPath};
+use crate::workload::FlowSpec;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostLbKind {
+    /// No host-side choice: entropy 0, the switches decide.
+    None,
+    HostEcmp,
+    Rps,
+    Oblivious,
+    Reps,
+    Drb,
+    Ethereal,
+}
+
+impl HostLbKind {
+    pub const ALL: [HostLbKind; 7] = [
+        HostLbKind::None,
+        HostLbKind::HostEcmp,
+        HostLbKind::Rps,
+        HostLbKind::Oblivious,
+        HostLbKind::Reps,
+        HostLbKind::Drb,
+        HostLbKind::Ethereal,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HostLbKind::None => "none",
+            HostLbKind::HostEcmp => "host-ecmp",
+            HostLbKind::Rps => "rps",
+            HostLbKind::Oblivious => "oblivious",
+            HostLbKind::Reps => "reps",
+            HostLbKind::Drb => "drb",
+            HostLbKind::Ethereal => "ethereal",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// Entropies `oblivious` cycles through (a power of two).
+const OBLIVIOUS_SET: u32 = 256;
+/// REPS's buffer of recycled entropies.
+const REPS_BUFFER: usize = 8;
+
+/// REPS state of one flow: a ring of entropies acknowledged without ECN.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reps {
+    ring: [u16; REPS_BUFFER],
+    /// Entries `head .. head + fresh` (mod 8) are acknowledged and not yet reused.
+    head: u8,
+    fresh: u8,
+}
+
+impl Reps {
+    fn take(&mut self) -> Option<u16> {
+        if self.fresh == 0 {
+            return None;
+        }
+        let e = self.ring[self.head as usize];
+        self.head = (self.head + 1) % REPS_BUFFER as u8;
+        self.fresh -= 1;
+        Some(e)
+    }
+
+    fn recycle(&mut self, entropy: u16) {
+        let tail = (self.head + self.fresh) as usize % REPS_BUFFER;
+        self.ring[tail] = entropy;
+        if self.fresh as usize == REPS_BUFFER {
+            // Full: the oldest entry is overwritten.
+            self.head = (self.head + 1) % REPS_BUFFER as u8;
+        } else {
+            self.fresh += 1;
+        }
+    }
+}
+
+/// Per-flow state of the host-side scheme.
+#[derive(Clone, Copy, Debug, Default)]
+struct FlowLb {
+    /// host-ecmp: the flow's entropy; oblivious: the mask; ethereal: the first subflow.
+    base: u32,
+    /// oblivious, ethereal: packets sent; drb: index of the (src, dst) counter.
+    count: u32,
+    reps: Reps,
+}
+
+pub struct HostLb {
+    kind: HostLbKind,
+    rng: Rng,
+    flows: Vec<FlowLb>,
+    /// DRB counters, one per (sender, destination) pair.
+    drb: Vec<u32>,
+    /// Uplinks of edge (leaf) and aggregation switches.
+    w_edge: u32,
+    w_agg: u32,
+}
+
+impl HostLb {
+    pub fn new(kind: HostLbKind, fabric: &Fabric, flows: &[FlowSpec], seed: u64) -> Self {
+        let mut rng = Rng::stream(seed, "host-lb");
+        let uplinks = |tier: Tier| {
+            fabric
+                .switches
+                .iter()
+                .find(|s| s.tier == tier)
+                .map_or(1, |s| s.uplinks().max(1))
+        };
+        let mut pairs = BTreeMap::new();
+        let states = flows
+            .iter()
+            .map(|f| {
+                let n = pairs.len() as u32;
+                let pair = *pairs.entry((f.src, f.dst)).or_insert(n);
+                match kind {
+                    HostLbKind::HostEcmp => FlowLb {
+                        base: rng.below(1 << 16) as u32,
+                        ..FlowLb::default()
+                    },
+                    HostLbKind::Oblivious => FlowLb {
+                        base: rng.below(OBLIVIOUS_SET as u64) as u32,
+                        ..FlowLb::default()
+                    },
+                    HostLbKind::Ethereal => FlowLb {
+                        base: rng.below(1 << 16) as u32,
+                        ..FlowLb::default()
+                    },
+                    HostLbKind::Drb => FlowLb {
+                        count: pair,
+                        ..FlowLb::default()
+                    },
+                    _ => FlowLb::default(),
+                }
+            })
+            .collect();
+        // DRB counters start at random points so senders do not bounce in lockstep.
+        let drb = (0..pairs.len())
+            .map(|_| rng.below(1 << 16) as u32)
+            .collect();
+        Self {
+            kind,
+            rng,
+            flows: states,
+            drb,
+            w_edge: uplinks(Tier::Edge),
+            w_agg: uplinks(Tier::Agg),
+        }
+    }
+
+    pub fn kind(&self) -> HostLbKind {
+        self.kind
+    }
+
+    /// Entropy and up path of the next data packet of `flow` (sent over `hops` links).
+    #[inline]
+    pub fn stamp(&mut self, flow: u32, hops: u32) -> (u16, UpPath) {
+        let (w_e, w_a) = (self.w_edge, self.w_agg);
+        let f = &mut self.flows[flow as usize];
+        match self.kind {
+            HostLbKind::None => (0, UpPath::NONE),
+            HostLbKind::HostEcmp => (f.base as u16, UpPath::NONE),
+            HostLbKind::Rps => (self.rng.below(1 << 16) as u16, UpPath::NONE),
+            HostLbKind::Oblivious => {
+                let e = (f.count ^ f.base) % OBLIVIOUS_SET;
+                f.count += 1;
+                if f.count == OBLIVIOUS_SET {
+                    f.count = 0;
+                    f.base = self.rng.below(OBLIVIOUS_SET as u64) as u32;
+                }
+                (e as u16, UpPath::NONE)
+            }
+            HostLbKind::Reps => {
+                let e = f
+                    .reps
+                    .take()
+                    .unwrap_or_else(|| self.rng.below(1 << 16) as u16);
+                (e, UpPath::NONE)
+            }
+            HostLbKind::Drb => {
+                let c = &mut self.drb[f.count as usize];
+                *c = c.wrapping_add(1);
+                // Digit reversal: the first uplink varies fastest.
+                let up = UpPath::new(*c % w_e, (*c / w_e) % w_a);
+                (*c as u16, Self::trim(up, hops))
+            }
+            HostLbKind::Ethereal => {
+                let paths = if hops == 6 { w_e * w_a } else { w_e };
+                let p = f.base.wrapping_add(f.count) % paths;
+                f.count = f.count.wrapping_add(1);
+                let up = if hops == 6 {
+                    UpPath::new(p / w_a, p % w_a)
+                } else {
+                    UpPath::new(p, 0)
+                };
+                (p as u16, Self::trim(up, hops))
+            }
+        }
+    }
+
+    /// Paths within one edge switch have no choice to make.
+    fn trim(up: UpPath, hops: u32) -> UpPath {
+        if hops <= 2 {
+            UpPath::NONE
+        } else {
+            up
+        }
+    }
+
+    /// An ACK for `flow` came back with `entropy`; `ecn` says whether it was marked.
+    #[inline]
+    pub fn on_ack(&mut self, flow: u32, entropy: u16, ecn: bool) {
+        if self.kind == HostLbKind::Reps && !ecn {
+            self.flows[flow as usize].reps.recycle(entropy);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::TopologySpec;
+    use std::collections::BTreeSet;
+
+    fn one_flow(kind: HostLbKind) -> HostLb {
+        let fabric = Fabric::new(&TopologySpec::FatTree { k: 8 }, 1, 1);
+        let flows = [FlowSpec {
+            src: 0,
+            dst: 127,
+            bytes: 1,
+            start_ps: 0,
+        }];
+        HostLb::new(kind, &fabric, &flows, 3)
+    }
+
+    #[test]
+    fn drb_visits_every_core_once_per_round_with_changing_first_uplinks() {
+        let mut lb = one_flow(HostLbKind::Drb);
+        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6).1).collect();
+        let cores: BTreeSet<(u32, u32)> = ups.iter().map(|u| (u.edge(), u.agg())).collect();
+        assert_eq!(cores.len(), 16);
+        assert!(ups.windows(2).all(|w| w[0].edge() != w[1].edge()));
+    }
+
+    #[test]
+    fn ethereal_spreads_paths_evenly() {
+        let mut lb = one_flow(HostLbKind::Ethereal);
+        let mut per_uplink = [0; 4];
+        let mut paths = BTreeSet::new();
+        for _ in 0..16 {
+            let up = lb.stamp(0, 6).1;
+            per_uplink[up.edge() as usize] += 1;
+            paths.insert((up.edge(), up.agg()));
+        }
+        assert_eq!(per_uplink, [4; 4]);
+        assert_eq!(paths.len(), 16);
+    }
+
+    #[test]
+    fn reps_recycles_unmarked_entropies_oldest_first() {
+        let mut lb = one_flow(HostLbKind::Reps);
+        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6).0).collect();
+        lb.on_ack(0, first[0], false);
+        lb.on_ack(0, first[1], true); // ECN-marked: not recycled
+        lb.on_ack(0, first[2], false);
+        assert_eq!(lb.stamp(0, 6).0, first[0]);
+        assert_eq!(lb.stamp(0, 6).0, first[2]);
+        // Nothing fresh left: explore.
+        let e = lb.stamp(0, 6).0;
+        assert!(!first.contains(&e) || e == first[1]);
+    }
+
+    #[test]
+    fn oblivious_covers_the_entropy_set_each_round() {
+        let mut lb = one_flow(HostLbKind::Oblivious);
+        for _ in 0..3 {
+            let round: BTreeSet<u16> = (0..OBLIVIOUS_SET).map(|_| lb.stamp(0, 6).0).collect();
+            assert_eq!(round.len(), OBLIVIOUS_SET as usize);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The greedy heuristic of the paper (section 4.3, Listing 1).
+//!
+//! Listing 1 computes the net gain `TM[i][j] - (rowsum_i - TM[i][j])` of
+//! every (port, ASIC) pair, sorts all `p * n` pairs by net gain (largest
+//! first) and walks the sorted list once, assigning a port to an ASIC if the
+//! port is still unassigned and the ASIC still has a free slot.
+//!
+//! This module computes exactly the same mapping, with a deterministic tie
+//! order (net gain descending, then port ascending, then ASIC ascending;
+//! the test `greedy_is_listing1` checks it against a literal transcription),
+//! but without sorting the `p * n` pairs:
+//!
+//! * Within a row, net gain orders ASICs like `TM[i][j]` does, so the sorted
+//!   list is the merge of `p` per-port preference lists, and the walk only
+//!   ever acts on the *head* of an unassigned port's list (the best ASIC
+//!   that still has room); entries of assigned ports and of full ASICs are
+//!   skipped by the walk anyway.
+//! * The walk falls into phases separated by "fill events" (an ASIC running
+//!   out of slots, at most `n - 1` of them). Within a phase, only *which*
+//!   heads come before the event matters, not their order, and that is a
+//!   selection problem: for each ASIC `j`, the `free[j]`-th smallest head
+//!   key pointing at `j` is where `j` would fill; the smallest of these is
+//!   the event. Linear-time `select_nth_unstable` replaces the sort. After
+//!   the event, heads that pointed at the full ASIC are re-keyed with their
+//!   next choice; with one ASIC left, all remaining ports go there.
+//!
+//! Cost: `O(p n)` expected (plus `O(p n)` per phase in the worst case),
+//! against `O(p n log(p n))` for the literal sort. Keys pack (net gain,
+//! port, ASIC) into a `u64` when the row sums allow (any realistic byte
+//! counts), else into a `u128`.
+//!
+//! For 2 ASICs the heuristic is optimal (paper section 4.3; property-tested
+//! against [`crate::exact`]).
+
+use crate::constraints::MAX_ASICS;
+use crate::problem::TmView;
+
+/// Reusable buffers for [`solve_into`]; keeps the solver allocation-free
+/// after the first call of a given size.
+#[derive(Debug, Default, Clone)]
+pub struct GreedyWorkspace {
+    sums: Vec<u64>,
+    free: Vec<usize>,
+    keys64: [Vec<u64>; 2],
+    keys128: [Vec<u128>; 2],
+}
+
+/// A sort key: (descending net gain, port, ASIC) packed so that ascending
+/// integer order is the walk order of Listing 1.
+trait Key: Copy + Ord {
+    fn pack(desc_gain: u64, idx: u64, idx_bits: u32) -> Self;
+    fn idx(self, idx_bits: u32) -> usize;
+}
+
+impl Key for u64 {
+    #[inline]
+    fn pack(desc_gain: u64, idx: u64, idx_bits: u32) -> Self {
+        (desc_gain << idx_bits) | idx
+    }
+    #[inline]
+    fn idx(self, idx_bits: u32) -> usize {
+        (self & ((1u64 << idx_bits) - 1)) as usize
+    }
+}
+
+impl Key for u128 {
+    #[inline]
+    fn pack(desc_gain: u64, idx: u64, _idx_bits: u32) -> Self {
+        ((desc_gain as u128) << 64) | idx as u128
+    }
+    #[inline]
+    fn idx(self, _idx_bits: u32) -> usize {
+        self as u64 as usize
+    }
+}
+
+/// Bits needed to represent `0..x`.
+fn bits_for(x: usize) -> u32 {
+    usize::BITS - x.saturating_sub(1).leading_zeros()
+}
+
+/// Runs the greedy heuristic on `tm` (capacity `ports / asics` per ASIC)
+/// and writes the ASIC of every port into `out` (length `tm.ports()`).
+pub fn solve_into(tm: TmView<'_>, ws: &mut GreedyWorkspace, out: &mut [usize]) {
+    let (p, n) = (tm.ports(), tm.asics());
+    debug_assert_eq!(out.len(), p);
+    let asic_bits = bits_for(n);
+    let idx_bits = bits_for(p) + asic_bits;
+    // |net gain| <= row sum, so 64-bit keys work if every row sum is below
+    // 2^(62 - idx_bits), true for any realistic byte counts; the walk
+    // checks this while computing the row sums and bails out otherwise.
+    let mut ctx = Ctx {
+        tm,
+        offset: 1 << 63,
+        idx_bits,
+        asic_bits,
+    };
+    if idx_bits < 62 {
+        ctx.offset = 1 << (62 - idx_bits);
+        ws.free.clear();
+        ws.free.resize(n, tm.capacity());
+        if walk::<u64>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys64, out) {
+            return;
+        }
+        ctx.offset = 1 << 63;
+    }
+    ws.free.clear();
+    ws.free.resize(n, tm.capacity());
+    walk::<u128>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys128, out);
+}
+
+struct Ctx<'a> {
+    tm: TmView<'a>,
+    /// Added to the negated net gain to make it a non-negative key; row
+    /// sums must stay below it.
+    offset: i128,
+    idx_bits: u32,
+    asic_bits: u32,
+}
+
+impl Ctx<'_> {
+    #[inline(always)]
+    fn key<K: Key>(&self, i: usize, j: usize, tm_ij: u64, sum: u64) -> K {
+        let gain = 2 * tm_ij as i64 - sum as i64;
+        let desc = (self.offset - gain as i128) as u64;
+        K::pack(desc, ((i << self.asic_bits) | j) as u64, self.idx_bits)
+    }
+    /// Key of port `i`'s best ASIC among those with a free slot (highest
+    /// `TM[i][j]`, lowest `j` on ties): the head of its remaining list.
+    #[inline]
+    fn head<K: Key>(&self, i: usize, sum: u64, free: &[usize]) -> K {
+        let row = self.tm.row(i);
+        let mut best = usize::MAX;
+        for (j, &v) in row.iter().enumerate() {
+            if free[j] > 0 && (best == usize::MAX || v > row[best]) {
+                best = j;
+            }
+        }
+        self.key(i, best, row[best], sum)
+    }
+    #[inline(always)]
+    fn decode<K: Key>(&self, key: K) -> (usize, usize) {
+        let idx = key.idx(self.idx_bits);
+        (idx >> self.asic_bits, idx & ((1 << self.asic_bits) - 1))
+    }
+}
+
+/// The one-pass walk, in phases separated by "fill events" (an ASIC
+/// running out of free slots, at most `n - 1` of them).
+///
+/// While the set of ASICs with free slots does not change, the head of
+/// every unassigned port's list is valid, and the walk assigns heads in key
+/// order until the first ASIC fills. Which heads those are does not depend
+/// on their order: for every ASIC `j`, the `free[j]`-th smallest key among
+/// the heads pointing at `j` is where `j` would fill; the smallest of these
+/// thresholds, `T` (ASIC `f`), is the first fill event, and the walk assigns
+/// exactly the heads with key `<= T`. So a phase needs selections
+/// (`select_nth_unstable`, linear time), not a sort. The remaining heads
+/// that pointed at `f` are re-keyed with their next choice (the walk would
+/// skip their `f` entries); with one ASIC left, all remaining ports go there.
+///
+/// Returns false (having done nothing useful) if a row sum does not fit
+/// the key type's offset.
+fn walk<K: Key>(
+    ctx: &Ctx<'_>,
+    sums: &mut Vec<u64>,
+    free: &mut [usize],
+    bufs: &mut [Vec<K>; 2],
+    out: &mut [usize],
+) -> bool {
+    let (p, n) = (ctx.tm.ports(), ctx.tm.asics());
+    let [cur, flat] = bufs;
+    // Bucket j of the current phase is flat[j * p..j * p + len[j]].
+    let mut len = [0usize; MAX_ASICS];
+    if flat.len() < n * p {
+        flat.resize(n * p, K::pack(0, 0, ctx.idx_bits));
+    }
+    sums.resize(p, 0);
+    let mut max_sum = 0;
+    for (i, sum_slot) in sums.iter_mut().enumerate() {
+        let row = ctx.tm.row(i);
+        let (mut sum, mut best) = (row[0], 0);
+        for (j, &v) in row.iter().enumerate().skip(1) {
+            sum += v;
+            if v > row[best] {
+                best = j;
+            }
+        }
+        *sum_slot = sum;
+        max_sum = max_sum.max(sum);
+        flat[best * p + len[best]] = ctx.key(i, best, row[best], sum);
+        len[best] += 1;
+    }
+    if max_sum as i128 >= ctx.offset {
+        return false;
+    }
+    let mut live = n;
+    while live > 1 {
+        let mut first: Option<(K, usize)> = None;
+        for j in 0..n {
+            let bucket = &mut flat[j * p..j * p + len[j]];
+            if free[j] > 0 && bucket.len() >= free[j] {
+                let t = *bucket.select_nth_unstable(free[j] - 1).1;
+                if first.is_none_or(|(ft, _)| t < ft) {
+                    first = Some((t, j));
+                }
+            }
+        }
+        // Unassigned heads == free slots, so some ASIC always fills.
+        let Some((_, f)) = first else { break };
+        let t = flat[f * p + free[f] - 1];
+        // Bucket f is partitioned by the selection: its first free[f] keys
+        // (exactly those <= t) fill it; the rest need a new head.
+        for &k in &flat[f * p..f * p + free[f]] {
+            out[ctx.decode(k).0] = f;
+        }
+        cur.clear();
+        cur.extend_from_slice(&flat[f * p + free[f]..f * p + len[f]]);
+        free[f] = 0;
+        len[f] = 0;
+        live -= 1;
+        if live == 1 {
+            // Everything left goes to the last ASIC with room.
+            let last = free.iter().position(|&x| x > 0).unwrap_or(0);
+            for &k in cur.iter() {
+                out[ctx.decode(k).0] = last;
+            }
+            for j in 0..n {
+                for &k in &flat[j * p..j * p + len[j]] {
+                    out[ctx.decode(k).0] = last;
+                }
+            }
+            return true;
+        }
+        for j in 0..n {
+            // Branch-free compaction: heads <= t are assigned to j, the
+            // others are kept (writing `out` for a kept port is harmless,
+            // it is overwritten when the port is finally assigned).
+            let mut kept = 0;
+            for q in 0..len[j] {
+                let k = flat[j * p + q];
+                out[ctx.decode(k).0] = j;
+                let assigned = (k <= t) as usize;
+                free[j] -= assigned;
+                flat[j * p + kept] = k;
+                kept += 1 - assigned;
+            }
+            len[j] = kept;
+        }
+        for &k in cur.iter() {
+            let i = ctx.decode(k).0;
+            let nk: K = ctx.head(i, sums[i], free);
+            let j = ctx.decode(nk).1;
+            flat[j * p + len[j]] = nk;
+            len[j] += 1;
+        }
+    }
+    // One ASIC left: every remaining head points at it.
+    for j in 0..n {
+        for &k in &flat[j * p..j * p + len[j]] {
+            out[ctx.decode(k).0] = j;
+        }
+    }
+    true
+}
