@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd_hw;
 mod cmd_portmap;
+mod cmd_sweep;
 mod run;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
@@ -48,6 +49,12 @@ enum Command {
         #[command(subcommand)]
         cmd: cmd_hw::HwCommand,
     },
+    /// Shard a sweep into numbered runs; run them by index, locally or as a Slurm job array;
+    /// resume; merge.
+    Sweep {
+        #[command(subcommand)]
+        cmd: cmd_sweep::SweepCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -58,6 +65,7 @@ fn main() -> ExitCode {
         Command::Portmap(args) => cmd_portmap::run_portmap(args),
         Command::Power(args) => cmd_portmap::run_power(args),
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),
+        Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 //! `fabsim run` and `fabsim bench`.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use fabsim::metrics::{self, RunReport};
@@ -35,32 +35,54 @@ pub struct BenchArgs {
     pub set: Vec<String>,
 }
 
-/// Loads the scenario file (or the default) and applies `--set` overrides.
-pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
-    let mut scenario = match path {
+/// Reads a scenario (or run spec) file; an unreadable file is a usage error naming it.
+pub fn read_file(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", path.display())))
+}
+
+/// Parses scenario `text` (`None`: the built-in default) named `source` in errors, and applies
+/// `--set` overrides.
+pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scenario, CliError> {
+    let mut scenario = match text {
         None => Scenario::default_scenario(),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", p.display())))?;
-            Scenario::parse(&text, &p.display().to_string())?
-        }
+        Some(text) => Scenario::parse(text, source)?,
     };
     for s in set {
         scenario.set(s)?;
     }
-    Ok(scenario.expand()?)
+    Ok(scenario)
 }
 
-/// Runs every spec, in parallel over cores, keeping the input order.
-pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>, CliError> {
-    let bar = ProgressBar::new(specs.len() as u64);
+/// Loads the scenario file (or the default), applies `--set` overrides and expands the sweep.
+pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
+    let text = path.map(|p| read_file(p)).transpose()?;
+    let source = path.map_or(String::new(), |p| p.display().to_string());
+    Ok(scenario(text.as_deref(), &source, set)?.expand()?)
+}
+
+/// A progress bar over `len` runs (hidden for a single run and when stderr is not a terminal).
+pub fn progress_bar(len: usize) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}")
             .expect("valid template"),
     );
-    if specs.len() < 2 {
+    if len < 2 {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
+    bar
+}
+
+/// The `--json` document: `{"runs": [...]}`, pretty-printed.
+pub fn runs_json(reports: &[RunReport]) -> Result<String, CliError> {
+    serde_json::to_string_pretty(&serde_json::json!({ "runs": reports }))
+        .map_err(|e| CliError::Runtime(e.to_string()))
+}
+
+/// Runs every spec, in parallel over cores, keeping the input order.
+pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>, CliError> {
+    let bar = progress_bar(specs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()
@@ -85,8 +107,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let table = table(&specs, &reports);
     match &args.json {
         Some(path) => {
-            let json = serde_json::to_string_pretty(&serde_json::json!({ "runs": reports }))
-                .map_err(|e| CliError::Runtime(e.to_string()))?;
+            let json = runs_json(&reports)?;
             write_output(path, &json)?;
             if path.as_os_str() == "-" {
                 eprint!("{table}");

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::{ps_to_us, Time};
 use crate::net::Stage;
@@ -18,7 +18,7 @@ use crate::theory::{naive_bound_ps, permutation_bound_ps};
 use crate::workload::WorkloadSpec;
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
     pub lb: String,
     pub host_lb: String,
@@ -54,7 +54,7 @@ pub struct RunReport {
 }
 
 /// Wall-clock measurements: the only part of a report that may differ between two runs.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Perf {
     pub wall_s: f64,
     pub packet_hops_per_s: f64,

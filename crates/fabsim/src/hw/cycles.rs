@@ -30,7 +30,7 @@ struct Open {
 }
 
 /// Counts over a run (reported in the run JSON as `combining`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CycleStats {
     pub pipeline_width: u32,
     /// Pointer steps taken through the pipeline.

@@ -174,6 +174,40 @@ pub struct RunSpec {
     /// The swept keys and their values at this point, for labels.
     pub label: Vec<(String, String)>,
     pub params: SimParams,
+    /// Every key present at this point with its one value (`run.seed` = this run's seed,
+    /// `run.seeds` = 1), in [`SCHEMA`] order: the run as a single-point scenario.
+    assignment: Vec<(&'static str, Value)>,
+}
+
+impl RunSpec {
+    /// This run as a single-point scenario (TOML): parsing and expanding it yields exactly
+    /// this run. Fails only if the seed does not fit a TOML integer (i64).
+    pub fn to_toml(&self) -> Result<String, ScenarioError> {
+        let mut doc = toml::Table::new();
+        for (key, value) in &self.assignment {
+            let (section, name) = key.split_once('.').expect("schema keys are dotted");
+            let value = if *key == "run.seed" {
+                let seed = i64::try_from(self.params.seed).map_err(|_| ScenarioError {
+                    source: "sweep".into(),
+                    key: key.to_string(),
+                    message: format!(
+                        "seed {} does not fit a TOML integer (at most {})",
+                        self.params.seed,
+                        i64::MAX
+                    ),
+                })?;
+                Value::Integer(seed)
+            } else {
+                value.clone()
+            };
+            doc.entry(section)
+                .or_insert_with(|| Value::Table(toml::Table::new()))
+                .as_table_mut()
+                .expect("sections are tables")
+                .insert(name.to_string(), value);
+        }
+        Ok(toml::to_string(&doc).expect("a table of TOML values serializes"))
+    }
 }
 
 /// A parsed scenario: flattened keys, each with one or more values.
@@ -288,6 +322,15 @@ impl Scenario {
             let point_params = self.point_params(&get)?;
             let seeds = self.int(&get, "run.seeds", 1)?;
             let seed = self.int(&get, "run.seed", 0)?;
+            let assignment: Vec<(&'static str, Value)> = dims
+                .iter()
+                .zip(&chosen)
+                .map(|((k, _), c)| match *k {
+                    // The seed is filled in per run by `to_toml`.
+                    "run.seeds" => (*k, Value::Integer(1)),
+                    _ => (*k, c.unwrap().clone()),
+                })
+                .collect();
             for i in 0..seeds {
                 let mut params = point_params.clone();
                 params.seed = seed.wrapping_add(i);
@@ -295,6 +338,7 @@ impl Scenario {
                     point,
                     label: Vec::clone(&label),
                     params,
+                    assignment: assignment.clone(),
                 });
             }
         }
@@ -630,6 +674,37 @@ mod tests {
         assert_eq!(runs[2].params.workload.message_bytes(), 2000);
         assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
         assert_eq!(runs[0].label.len(), 2);
+    }
+
+    #[test]
+    fn each_run_written_as_toml_expands_to_exactly_that_run() {
+        let mut s = Scenario::parse(
+            "[topology]\ntiers = 2\nk = [4, 6]\nuplinks = 2\n[link]\nrate_gbps = 0.1\ndelay_ns = [0.3, 7]\n",
+            "t.toml",
+        )
+        .unwrap();
+        s.set("switch.lb=ofan,ecmp").unwrap();
+        s.set("switch.buffer_bytes=[\"unbounded\", 9000]").unwrap();
+        s.set("run.seed=41").unwrap();
+        s.set("run.seeds=3").unwrap();
+        let runs = s.expand().unwrap();
+        assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 3);
+        for run in &runs {
+            let text = run.to_toml().unwrap();
+            let again = Scenario::parse(&text, "spec").unwrap().expand().unwrap();
+            assert_eq!(again.len(), 1, "{text}");
+            assert_eq!(again[0].params, run.params, "{text}");
+            assert_eq!(again[0].to_toml().unwrap(), text);
+        }
+        assert_eq!(runs[2].params.seed, 43);
+
+        let mut s = Scenario::default_scenario();
+        s.set(&format!("run.seed={}", i64::MAX)).unwrap();
+        s.set("run.seeds=2").unwrap();
+        let runs = s.expand().unwrap();
+        assert!(runs[0].to_toml().is_ok());
+        let e = runs[1].to_toml().unwrap_err();
+        assert_eq!(e.key, "run.seed");
     }
 
     #[test]

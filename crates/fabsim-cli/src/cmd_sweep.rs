@@ -1,0 +1,873 @@
+//! `fabsim sweep`: a sweep as a directory of numbered run specs and results, run by index
+//! (one by one, locally on all cores, or as a Slurm job array), resumable, and merged into the
+//! same JSON `fabsim run --json` writes.
+//!
+//! Layout of a sweep directory:
+//!
+//! ```text
+//! DIR/sweep.json          the scenario text, its --set overrides, the run count, a hash
+//! DIR/runs/000123.toml    run 123 as a single-point scenario (parsed like `fabsim run`)
+//! DIR/results/000123.json run 123's report (written atomically: temp file, then rename)
+//! DIR/results/000123.err  why run 123 failed (removed when it later succeeds)
+//! DIR/sweep.sbatch        the Slurm job array script (`fabsim sweep slurm`)
+//! DIR/merged.json, .csv   all results in index order (`fabsim sweep merge`)
+//! ```
+//!
+//! A result file exists only complete (written to `DIR/results/.tmp/`, then renamed), so
+//! "done" is "the file exists"; re-running an index that is done does nothing, and a killed
+//! task leaves at most a temporary file in `results/.tmp/`, which the next successful run of
+//! that index removes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::{ArgGroup, Args, Subcommand};
+use fabsim::metrics::{self, RunReport};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::run::{self as runcmd, progress_bar, runs_json};
+use crate::CliError;
+
+#[derive(Subcommand)]
+pub enum SweepCommand {
+    /// Expand a scenario into numbered run specs under `--out DIR` (DIR/runs/NNNNNN.toml).
+    Plan(PlanArgs),
+    /// Run run specs by index (`--index`, `--index-from-env`) or all missing ones (`--all`).
+    Run(RunArgs),
+    /// Write DIR/sweep.sbatch, a Slurm job array over the remaining runs (`--submit`: submit it).
+    Slurm(SlurmArgs),
+    /// Show which runs are done, missing or failed (with the failure's message).
+    Status(DirArgs),
+    /// Merge all results into DIR/merged.json (like `fabsim run --json`) and DIR/merged.csv.
+    Merge(DirArgs),
+}
+
+#[derive(Args)]
+pub struct PlanArgs {
+    /// Scenario file (TOML).
+    pub scenario: PathBuf,
+    /// Override a scenario key, e.g. `--set switch.lb=ofan,ecmp` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The sweep directory to create.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("which").required(true).args(["index", "index_from_env", "all"])))]
+pub struct RunArgs {
+    /// The sweep directory.
+    pub dir: PathBuf,
+    /// Run index I (with `--chunk N`: runs I*N .. I*N+N-1).
+    #[arg(long)]
+    pub index: Option<u64>,
+    /// Take the index from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (Kubernetes).
+    #[arg(long)]
+    pub index_from_env: bool,
+    /// Run every missing run on all local cores, with a progress bar.
+    #[arg(long)]
+    pub all: bool,
+    /// Runs per index.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk: u64,
+    /// Worker threads for `--all` (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct SlurmArgs {
+    /// The sweep directory.
+    pub dir: PathBuf,
+    /// Slurm partition (default: the cluster's default partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit per array task, in Slurm syntax (e.g. `30:00`, `1-00:00:00`).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Runs per array task.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk: u64,
+    /// At most M array tasks at once (the `%M` throttle).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_parallel: Option<u64>,
+    /// Submit the script with `sbatch` and print the job id.
+    #[arg(long)]
+    pub submit: bool,
+}
+
+#[derive(Args)]
+pub struct DirArgs {
+    /// The sweep directory.
+    pub dir: PathBuf,
+}
+
+pub fn sweep(cmd: &SweepCommand) -> Result<(), CliError> {
+    match cmd {
+        SweepCommand::Plan(a) => plan(a),
+        SweepCommand::Run(a) => run(a),
+        SweepCommand::Slurm(a) => slurm(a),
+        SweepCommand::Status(a) => status(&a.dir),
+        SweepCommand::Merge(a) => merge(&a.dir),
+    }
+}
+
+/// DIR/sweep.json.
+#[derive(Serialize, Deserialize)]
+struct Manifest {
+    fabsim_version: String,
+    /// The scenario file as given to `plan` (names it in errors).
+    scenario_path: String,
+    scenario_text: String,
+    set: Vec<String>,
+    runs: u64,
+    /// FNV-1a 64 of the run specs, in order: two plans are the same sweep iff equal.
+    hash: String,
+}
+
+fn spec_path(dir: &Path, i: u64) -> PathBuf {
+    dir.join("runs").join(format!("{i:06}.toml"))
+}
+
+fn result_path(dir: &Path, i: u64) -> PathBuf {
+    dir.join("results").join(format!("{i:06}.json"))
+}
+
+fn err_path(dir: &Path, i: u64) -> PathBuf {
+    dir.join("results").join(format!("{i:06}.err"))
+}
+
+fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
+    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or_else(|| "host".into())
+}
+
+/// `NAME.HOST.PID`: unique per process, even on a shared file system.
+fn temp_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    format!("{name}.{}.{}", hostname(), std::process::id())
+}
+
+/// The temporary file `path` is written as before the rename: beside it, hidden
+/// (`.NAME.HOST.PID.tmp`).
+fn temp_beside(path: &Path) -> PathBuf {
+    path.with_file_name(format!(".{}.tmp", temp_name(path)))
+}
+
+/// Results (and `.err` files) are written via `DIR/results/.tmp/NAME.HOST.PID`: that
+/// directory holds only writes in flight or interrupted, so cleaning up after a killed task
+/// does not scan all results.
+fn temp_for_result(path: &Path) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new(".")).join(".tmp");
+    dir.join(temp_name(path))
+}
+
+/// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
+/// readers see either no file or the whole file. `durable`: fsync before the rename.
+fn write_atomic(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), CliError> {
+    let write = || -> std::io::Result<()> {
+        if let Some(parent) = tmp.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut f = std::fs::File::create(tmp)?;
+        f.write_all(contents.as_bytes())?;
+        if durable {
+            f.sync_all()?;
+        }
+        drop(f);
+        std::fs::rename(tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(tmp);
+        io_err(path, "write", e)
+    })
+}
+
+/// Writes a file that is not a result (run spec, manifest, merged output, script).
+fn write_file(path: &Path, contents: &str) -> Result<(), CliError> {
+    write_atomic(path, &temp_beside(path), contents, false)
+}
+
+/// Writes a result or `.err` file, durably.
+fn write_result(path: &Path, contents: &str) -> Result<(), CliError> {
+    write_atomic(path, &temp_for_result(path), contents, true)
+}
+
+/// Removes leftover temporary files of run `i` (from killed tasks).
+fn remove_stale_temps(dir: &Path, i: u64) {
+    let Ok(entries) = std::fs::read_dir(dir.join("results").join(".tmp")) else {
+        return;
+    };
+    let prefix = format!("{i:06}.json.");
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+fn fnv1a64(parts: &[String]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for &b in p.as_bytes().iter().chain(&[0u8]) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
+    let path = dir.join("sweep.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        CliError::Usage(format!(
+            "{}: cannot read: {e} (is {} a sweep directory made by `fabsim sweep plan`?)",
+            path.display(),
+            dir.display()
+        ))
+    })?;
+    serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{}: not a sweep manifest: {e}", path.display())))
+}
+
+fn plan(a: &PlanArgs) -> Result<(), CliError> {
+    let start = std::time::Instant::now();
+    let text = runcmd::read_file(&a.scenario)?;
+    let source = a.scenario.display().to_string();
+    let specs = runcmd::scenario(Some(&text), &source, &a.set)?.expand()?;
+    let tomls = specs
+        .iter()
+        .map(|s| s.to_toml())
+        .collect::<Result<Vec<_>, _>>()?;
+    let manifest = Manifest {
+        fabsim_version: env!("CARGO_PKG_VERSION").into(),
+        scenario_path: source,
+        scenario_text: text,
+        set: a.set.clone(),
+        runs: tomls.len() as u64,
+        hash: fnv1a64(&tomls),
+    };
+    let dir = &a.out;
+    if dir.join("sweep.json").exists() {
+        let old = read_manifest(dir)?;
+        if old.hash == manifest.hash && old.runs == manifest.runs {
+            println!(
+                "{}: already planned ({} runs, hash {}); nothing changed",
+                dir.display(),
+                old.runs,
+                old.hash
+            );
+            return Ok(());
+        }
+        return Err(CliError::Usage(format!(
+            "{}: holds a different sweep ({} runs, hash {}; this plan: {} runs, hash {}); \
+             use a new --out directory",
+            dir.display(),
+            old.runs,
+            old.hash,
+            manifest.runs,
+            manifest.hash
+        )));
+    }
+    let results = dir.join("results");
+    if std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()) {
+        return Err(CliError::Usage(format!(
+            "{}: has results but no sweep.json; use a new --out directory",
+            dir.display()
+        )));
+    }
+    for sub in ["runs", "results"] {
+        let p = dir.join(sub);
+        std::fs::create_dir_all(&p).map_err(|e| io_err(&p, "create directory", e))?;
+    }
+    for (i, t) in tomls.iter().enumerate() {
+        write_file(&spec_path(dir, i as u64), t)?;
+    }
+    // The manifest last: a directory with sweep.json is completely planned.
+    let json =
+        serde_json::to_string_pretty(&manifest).map_err(|e| CliError::Runtime(e.to_string()))?;
+    write_file(&dir.join("sweep.json"), &json)?;
+    println!(
+        "planned {} runs in {} (hash {}) in {:.3} s",
+        manifest.runs,
+        dir.display(),
+        manifest.hash,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// What became of one run.
+enum Outcome {
+    Ran,
+    AlreadyDone,
+    Failed(String),
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Loads run spec `i` and simulates it: its report as JSON, or why not.
+fn execute(dir: &Path, i: u64) -> Result<String, String> {
+    let path = spec_path(dir, i);
+    let specs = runcmd::load(Some(&path), &[]).map_err(|e| match e {
+        CliError::Usage(m) | CliError::Runtime(m) => m,
+    })?;
+    let [spec] = specs.as_slice() else {
+        return Err(format!(
+            "{}: expands to {} runs, expected exactly 1",
+            path.display(),
+            specs.len()
+        ));
+    };
+    let report = std::panic::catch_unwind(|| metrics::run(&spec.params))
+        .map_err(|p| format!("run {i:06} panicked: {}", panic_message(p.as_ref())))?;
+    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+}
+
+/// Runs run `i` unless its result exists; failures are recorded in `NNNNNN.err`.
+fn run_one(dir: &Path, i: u64) -> Outcome {
+    let result = result_path(dir, i);
+    if result.exists() {
+        return Outcome::AlreadyDone;
+    }
+    let written = execute(dir, i).and_then(|json| {
+        write_result(&result, &json).map_err(|e| match e {
+            CliError::Usage(m) | CliError::Runtime(m) => m,
+        })
+    });
+    match written {
+        Ok(()) => {
+            let _ = std::fs::remove_file(err_path(dir, i));
+            remove_stale_temps(dir, i);
+            Outcome::Ran
+        }
+        // Another task finished the same run meanwhile (e.g. a resubmitted array).
+        Err(_) if result.exists() => Outcome::AlreadyDone,
+        Err(msg) => {
+            let _ = write_result(&err_path(dir, i), &msg);
+            Outcome::Failed(msg)
+        }
+    }
+}
+
+fn index_from_env() -> Result<u64, CliError> {
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        if let Ok(v) = std::env::var(var) {
+            return v.trim().parse().map_err(|_| {
+                CliError::Usage(format!("{var}={v:?} is not an index (an integer >= 0)"))
+            });
+        }
+    }
+    Err(CliError::Usage(
+        "--index-from-env: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set".into(),
+    ))
+}
+
+fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), CliError> {
+    let ran = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Ran))
+        .count();
+    let skipped = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::AlreadyDone))
+        .count();
+    let failed: Vec<String> = outcomes
+        .iter()
+        .filter_map(|(i, o)| match o {
+            Outcome::Failed(m) => Some(format!("run {i:06}: {m}")),
+            _ => None,
+        })
+        .collect();
+    println!(
+        "{what}: {ran} ran, {skipped} already done, {} failed",
+        failed.len()
+    );
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Runtime(failed.join("\n")))
+    }
+}
+
+fn run(a: &RunArgs) -> Result<(), CliError> {
+    let m = read_manifest(&a.dir)?;
+    let dir = a.dir.as_path();
+    if a.all {
+        let missing: Vec<u64> = (0..m.runs)
+            .filter(|&i| !result_path(dir, i).exists())
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(a.jobs.unwrap_or(0))
+            .build()
+            .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
+        let bar = progress_bar(missing.len());
+        let outcomes: Vec<(u64, Outcome)> = pool.install(|| {
+            missing
+                .par_iter()
+                .map(|&i| {
+                    let o = run_one(dir, i);
+                    bar.inc(1);
+                    (i, o)
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        let done = m.runs - missing.len() as u64;
+        return summarize(&outcomes, &format!("{} runs ({done} done before)", m.runs));
+    }
+    let index = match a.index {
+        Some(i) => i,
+        None => index_from_env()?,
+    };
+    let first = index.checked_mul(a.chunk).filter(|&f| f < m.runs);
+    let Some(first) = first else {
+        return Err(CliError::Usage(format!(
+            "--index {index} with --chunk {}: out of range; the sweep has {} runs, \
+             so indices 0..={}",
+            a.chunk,
+            m.runs,
+            m.runs.div_ceil(a.chunk).saturating_sub(1)
+        )));
+    };
+    let last = first.saturating_add(a.chunk).min(m.runs);
+    let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, run_one(dir, i))).collect();
+    summarize(&outcomes, &format!("runs {first}..={}", last - 1))
+}
+
+/// The state of every run, from one directory listing.
+struct State {
+    done: BTreeSet<u64>,
+    failed: BTreeMap<u64, String>,
+    missing: Vec<u64>,
+    temps: usize,
+}
+
+fn state(dir: &Path, runs: u64) -> Result<State, CliError> {
+    let results = dir.join("results");
+    let mut done = BTreeSet::new();
+    let mut errs = BTreeSet::new();
+    let mut temps = 0;
+    let entries = std::fs::read_dir(&results).map_err(|e| io_err(&results, "list", e))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((stem, ext)) = name.split_once('.') else {
+            continue;
+        };
+        let Ok(i) = stem.parse::<u64>() else {
+            continue;
+        };
+        if i >= runs {
+            continue;
+        }
+        match ext {
+            "json" => {
+                done.insert(i);
+            }
+            "err" => {
+                errs.insert(i);
+            }
+            _ => {}
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(results.join(".tmp")) {
+        temps = entries.count();
+    }
+    let mut failed = BTreeMap::new();
+    for i in errs.difference(&done) {
+        let msg = std::fs::read_to_string(err_path(dir, *i)).unwrap_or_default();
+        failed.insert(*i, msg);
+    }
+    let missing = (0..runs)
+        .filter(|i| !done.contains(i) && !failed.contains_key(i))
+        .collect();
+    Ok(State {
+        done,
+        failed,
+        missing,
+        temps,
+    })
+}
+
+/// `0-3,5,7-9`: sorted indices as ranges (Slurm's `--array` syntax).
+fn ranges(xs: &[u64]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        if i == j {
+            let _ = write!(out, "{}", xs[i]);
+        } else {
+            let _ = write!(out, "{}-{}", xs[i], xs[j]);
+        }
+        i = j + 1;
+    }
+    out
+}
+
+fn status(dir: &Path) -> Result<(), CliError> {
+    let m = read_manifest(dir)?;
+    let s = state(dir, m.runs)?;
+    println!(
+        "{}: {} runs (hash {}) from {}",
+        dir.display(),
+        m.runs,
+        m.hash,
+        m.scenario_path
+    );
+    println!("done: {}", s.done.len());
+    println!("missing: {}", s.missing.len());
+    if !s.missing.is_empty() {
+        println!("  {}", ranges(&s.missing));
+    }
+    println!("failed: {}", s.failed.len());
+    for (i, msg) in &s.failed {
+        println!("  {i:06}: {}", msg.trim().replace('\n', "\n          "));
+    }
+    if s.temps > 0 {
+        println!(
+            "({} temporary files of interrupted or running tasks)",
+            s.temps
+        );
+    }
+    Ok(())
+}
+
+/// `'...'` for sh.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
+    let m = read_manifest(&a.dir)?;
+    for (flag, v) in [("--partition", &a.partition), ("--time", &a.time)] {
+        if let Some(v) = v {
+            if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(CliError::Usage(format!(
+                    "{flag} {v:?}: expected a non-empty value without spaces"
+                )));
+            }
+        }
+    }
+    let dir = std::fs::canonicalize(&a.dir).map_err(|e| io_err(&a.dir, "resolve", e))?;
+    let s = state(&dir, m.runs)?;
+    let done = |i: u64| s.done.contains(&i);
+    let tasks: Vec<u64> = (0..m.runs.div_ceil(a.chunk))
+        .filter(|t| {
+            let first = t * a.chunk;
+            (first..first.saturating_add(a.chunk).min(m.runs)).any(|i| !done(i))
+        })
+        .collect();
+    if tasks.is_empty() {
+        println!(
+            "{}: all {} runs are done; nothing to submit",
+            dir.display(),
+            m.runs
+        );
+        return Ok(());
+    }
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::Runtime(format!("cannot locate the fabsim binary: {e}")))?;
+    let mut array = ranges(&tasks);
+    if let Some(mp) = a.max_parallel {
+        let _ = write!(array, "%{mp}");
+    }
+    if tasks.last().is_some_and(|&t| t >= 1001) {
+        eprintln!(
+            "warning: array index {} exceeds Slurm's default MaxArraySize (1001); \
+             consider a larger --chunk",
+            tasks.last().unwrap_or(&0)
+        );
+    }
+    let logs = dir.join("slurm");
+    std::fs::create_dir_all(&logs).map_err(|e| io_err(&logs, "create directory", e))?;
+    let mut script = String::from("#!/bin/sh\n");
+    let _ = writeln!(script, "#SBATCH --job-name=fabsim-sweep");
+    let _ = writeln!(script, "#SBATCH --array={array}");
+    let _ = writeln!(script, "#SBATCH --output={}/%A_%a.out", logs.display());
+    let _ = writeln!(script, "#SBATCH --ntasks=1");
+    let _ = writeln!(script, "#SBATCH --cpus-per-task=1");
+    if let Some(p) = &a.partition {
+        let _ = writeln!(script, "#SBATCH --partition={p}");
+    }
+    if let Some(t) = &a.time {
+        let _ = writeln!(script, "#SBATCH --time={t}");
+    }
+    let _ = writeln!(
+        script,
+        "# {} runs, {} per task; {} tasks remaining.",
+        m.runs,
+        a.chunk,
+        tasks.len()
+    );
+    let _ = writeln!(
+        script,
+        "exec {} sweep run {} --index-from-env --chunk {}",
+        sh_quote(&exe.to_string_lossy()),
+        sh_quote(&dir.to_string_lossy()),
+        a.chunk
+    );
+    let path = dir.join("sweep.sbatch");
+    write_file(&path, &script)?;
+    if !a.submit {
+        println!(
+            "wrote {} (array {array}); submit with: sbatch {}",
+            path.display(),
+            path.display()
+        );
+        return Ok(());
+    }
+    let out = Command::new("sbatch")
+        .arg("--parsable")
+        .arg(&path)
+        .output()
+        .map_err(|e| CliError::Runtime(format!("cannot run sbatch (is Slurm installed?): {e}")))?;
+    if !out.status.success() {
+        return Err(CliError::Runtime(format!(
+            "sbatch {} failed ({}): {}",
+            path.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let job = stdout.trim().split(';').next().unwrap_or("").to_string();
+    eprintln!("submitted {} (array {array}) as job {job}", path.display());
+    println!("{job}");
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per run: index, swept keys, then every report field, per-stage maps flattened
+/// into `map.stage` columns.
+fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
+    let stages = |f: &dyn Fn(&RunReport) -> Vec<String>| -> Vec<String> {
+        let set: BTreeSet<String> = reports.iter().flat_map(f).collect();
+        set.into_iter().collect()
+    };
+    let max_q = stages(&|r| r.max_queue_bytes.keys().cloned().collect());
+    let mean_q = stages(&|r| r.mean_queue_bytes.keys().cloned().collect());
+    let util = stages(&|r| r.utilization.keys().cloned().collect());
+    let mut header: Vec<String> = vec!["index".into()];
+    header.extend(labels.first().into_iter().flatten().map(|(k, _)| k.clone()));
+    header.extend(
+        [
+            "lb",
+            "host_lb",
+            "cc",
+            "workload",
+            "seed",
+            "message_bytes",
+            "hosts",
+            "cct_us",
+            "lower_bound_us",
+            "cct_inflation",
+        ]
+        .map(String::from),
+    );
+    header.extend(max_q.iter().map(|s| format!("max_queue_bytes.{s}")));
+    header.extend(mean_q.iter().map(|s| format!("mean_queue_bytes.{s}")));
+    header.extend(util.iter().map(|s| format!("utilization.{s}")));
+    header.extend(
+        [
+            "drops",
+            "trims",
+            "retransmits",
+            "ecn_marks",
+            "flows_completed",
+            "flows_total",
+            "fct_mean_us",
+            "fct_p99_us",
+            "events",
+            "packet_hops",
+            "combining.pipeline_width",
+            "combining.steps",
+            "combining.cycles",
+            "combining.max_cycle",
+            "combining.combined",
+            "perf.wall_s",
+            "perf.packet_hops_per_s",
+        ]
+        .map(String::from),
+    );
+    let mut out = String::new();
+    let line = |out: &mut String, cells: Vec<String>| {
+        let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+        let _ = writeln!(out, "{}", cells.join(","));
+    };
+    line(&mut out, header);
+    let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+    for (i, r) in reports.iter().enumerate() {
+        let mut row = vec![i.to_string()];
+        row.extend(labels[i].iter().map(|(_, v)| v.clone()));
+        row.extend([
+            r.lb.clone(),
+            r.host_lb.clone(),
+            r.cc.clone(),
+            r.workload.clone(),
+            r.seed.to_string(),
+            r.message_bytes.to_string(),
+            r.hosts.to_string(),
+            opt(r.cct_us),
+            r.lower_bound_us.to_string(),
+            opt(r.cct_inflation),
+        ]);
+        row.extend(max_q.iter().map(|s| {
+            r.max_queue_bytes
+                .get(s)
+                .map_or(String::new(), |v| v.to_string())
+        }));
+        row.extend(
+            mean_q
+                .iter()
+                .map(|s| opt(r.mean_queue_bytes.get(s).copied())),
+        );
+        row.extend(util.iter().map(|s| opt(r.utilization.get(s).copied())));
+        row.extend([r.drops, r.trims, r.retransmits, r.ecn_marks].map(|v| v.to_string()));
+        row.extend([r.flows_completed, r.flows_total].map(|v| v.to_string()));
+        row.extend([opt(r.fct_mean_us), opt(r.fct_p99_us)]);
+        row.extend([r.events, r.packet_hops].map(|v| v.to_string()));
+        // Empty cells when the run did not go through the combining pipeline.
+        let c = r.combining;
+        row.extend(
+            [
+                c.map(|c| c.pipeline_width as u64),
+                c.map(|c| c.steps),
+                c.map(|c| c.cycles),
+                c.map(|c| c.max_cycle as u64),
+                c.map(|c| c.combined),
+            ]
+            .map(|v| v.map_or(String::new(), |v| v.to_string())),
+        );
+        row.extend([
+            r.perf.wall_s.to_string(),
+            r.perf.packet_hops_per_s.to_string(),
+        ]);
+        line(&mut out, row);
+    }
+    out
+}
+
+fn merge(dir: &Path) -> Result<(), CliError> {
+    let m = read_manifest(dir)?;
+    let s = state(dir, m.runs)?;
+    if s.done.len() as u64 != m.runs {
+        let mut msg = format!(
+            "{}: cannot merge: {} of {} runs have no result",
+            dir.display(),
+            m.runs - s.done.len() as u64,
+            m.runs
+        );
+        if !s.missing.is_empty() {
+            let _ = write!(msg, "; missing: {}", ranges(&s.missing));
+        }
+        if !s.failed.is_empty() {
+            let failed: Vec<u64> = s.failed.keys().copied().collect();
+            let _ = write!(msg, "; failed: {}", ranges(&failed));
+        }
+        let _ = write!(
+            msg,
+            "; see `fabsim sweep status`, then `fabsim sweep run {0} --all` or \
+             `fabsim sweep slurm {0} --submit`",
+            dir.display()
+        );
+        return Err(CliError::Runtime(msg));
+    }
+    // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
+    let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
+    let tomls = specs
+        .iter()
+        .map(|s| s.to_toml())
+        .collect::<Result<Vec<_>, _>>()?;
+    let hash = fnv1a64(&tomls);
+    if specs.len() as u64 != m.runs || hash != m.hash {
+        return Err(CliError::Runtime(format!(
+            "{}: the scenario now expands to {} runs (hash {hash}), but {} runs (hash {})              were planned; planned with another fabsim version?",
+            dir.join("sweep.json").display(),
+            specs.len(),
+            m.runs,
+            m.hash
+        )));
+    }
+    let mut reports = Vec::with_capacity(specs.len());
+    for i in 0..m.runs {
+        let path = result_path(dir, i);
+        let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
+        let r: RunReport = serde_json::from_str(&text).map_err(|e| {
+            CliError::Runtime(format!(
+                "{}: not a run report ({e}); delete it and run index {i} again",
+                path.display()
+            ))
+        })?;
+        reports.push(r);
+    }
+    let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();
+    let json = runs_json(&reports)?;
+    let csv = csv(&labels, &reports);
+    write_file(&dir.join("merged.json"), &json)?;
+    write_file(&dir.join("merged.csv"), &csv)?;
+    println!(
+        "merged {} runs into {} and {}",
+        m.runs,
+        dir.join("merged.json").display(),
+        dir.join("merged.csv").display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_compress_runs_of_indices() {
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(ranges(&[3]), "3");
+        assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8, 9]), "0-3,5,7-9");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("ofan"), "ofan");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn sh_quote_escapes_single_quotes() {
+        assert_eq!(sh_quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+}
