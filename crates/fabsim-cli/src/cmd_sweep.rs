@@ -706,6 +706,8 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
             "drops",
             "trims",
             "retransmits",
+            "timeouts",
+            "duplicates",
             "ecn_marks",
             "flows_completed",
             "flows_total",
@@ -756,7 +758,17 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
                 .map(|s| opt(r.mean_queue_bytes.get(s).copied())),
         );
         row.extend(util.iter().map(|s| opt(r.utilization.get(s).copied())));
-        row.extend([r.drops, r.trims, r.retransmits, r.ecn_marks].map(|v| v.to_string()));
+        row.extend(
+            [
+                r.drops,
+                r.trims,
+                r.retransmits,
+                r.timeouts,
+                r.duplicates,
+                r.ecn_marks,
+            ]
+            .map(|v| v.to_string()),
+        );
         row.extend([r.flows_completed, r.flows_total].map(|v| v.to_string()));
         row.extend([opt(r.fct_mean_us), opt(r.fct_p99_us)]);
         row.extend([r.events, r.packet_hops].map(|v| v.to_string()));
