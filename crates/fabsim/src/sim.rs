@@ -576,6 +576,7 @@ impl Sim<'_> {
             return;
         }
         self.c.timeouts += 1;
+        self.host_lb.on_timeout(flow, self.now);
         let (src, sent) = (f.src, f.next_seq);
         let mut lost = 0;
         for seq in 0..sent {
@@ -648,7 +649,9 @@ impl Sim<'_> {
         }
         let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
         let dst = f.dst;
-        let (entropy, up) = self.host_lb.stamp(fid, self.fabric.hops(host, dst));
+        let (entropy, up) = self
+            .host_lb
+            .stamp(fid, self.fabric.hops(host, dst), self.now);
         let pkt = Packet {
             flow: fid,
             seq,

@@ -10,8 +10,9 @@
 //!   set of P entropies; `i` counts packets and the mask is redrawn each time `i` wraps.
 //! - `reps` (recycled entropies, after the UEC htsim `uec_mp.cpp`): a circular buffer of 8
 //!   entropies whose ACKs came back without ECN; a packet reuses the oldest such entropy not
-//!   yet reused, else explores with a random one. The freezing mode on timeouts is not
-//!   modelled: this transport has no retransmission timeout yet (issue 4 leaves it open).
+//!   yet reused, else explores with a random one. After a retransmission timeout it freezes:
+//!   it cycles through the buffered entropies, fresh or not, for 10 ms, then clears the
+//!   buffer and explores with 16 random entropies.
 //! - `drb` (digit-reversal bouncing, Cao et al. 2013): a counter per (sender, destination);
 //!   packet c bounces at the switch whose index is c's digits (base w) reversed, so
 //!   consecutive packets leave by different first uplinks: edge uplink `c mod w`, then
@@ -22,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::Rng;
+use crate::engine::{Rng, Time, PS_PER_US};
 use crate::net::{Fabric, Tier, UpPath};
 use crate::workload::FlowSpec;
 
@@ -70,6 +71,10 @@ impl HostLbKind {
 const OBLIVIOUS_SET: u32 = 256;
 /// REPS's buffer of recycled entropies.
 const REPS_BUFFER: usize = 8;
+/// How long REPS stays frozen after a timeout (htsim's default).
+const REPS_FREEZE_PS: Time = 10_000 * PS_PER_US;
+/// Random entropies REPS explores with after a freeze.
+const REPS_EXPLORE: u8 = 16;
 
 /// REPS state of one flow: a ring of entropies acknowledged without ECN.
 #[derive(Clone, Copy, Debug, Default)]
@@ -78,10 +83,35 @@ struct Reps {
     /// Entries `head .. head + fresh` (mod 8) are acknowledged and not yet reused.
     head: u8,
     fresh: u8,
+    /// Slots ever filled (the freezing mode cycles through them).
+    valid: u8,
+    /// Freezing mode until this time (0: not frozen); the next slot it replays.
+    frozen_until: Time,
+    replay: u8,
+    /// Random entropies still to send before reusing the buffer.
+    explore: u8,
 }
 
 impl Reps {
-    fn take(&mut self) -> Option<u16> {
+    /// The buffered entropy to send now, if the rules pick one (else: a random one).
+    fn take(&mut self, now: Time) -> Option<u16> {
+        if self.frozen_until != 0 {
+            if now < self.frozen_until && self.valid > 0 {
+                self.replay = (self.replay + 1) % self.valid;
+                return Some(self.ring[self.replay as usize]);
+            }
+            if now >= self.frozen_until {
+                // Thaw: forget the buffer and explore.
+                *self = Reps {
+                    explore: REPS_EXPLORE,
+                    ..Reps::default()
+                };
+            }
+        }
+        if self.explore > 0 {
+            self.explore -= 1;
+            return None;
+        }
         if self.fresh == 0 {
             return None;
         }
@@ -94,6 +124,7 @@ impl Reps {
     fn recycle(&mut self, entropy: u16) {
         let tail = (self.head + self.fresh) as usize % REPS_BUFFER;
         self.ring[tail] = entropy;
+        self.valid = (self.valid + 1).min(REPS_BUFFER as u8);
         if self.fresh as usize == REPS_BUFFER {
             // Full: the oldest entry is overwritten.
             self.head = (self.head + 1) % REPS_BUFFER as u8;
@@ -181,7 +212,7 @@ impl HostLb {
 
     /// Entropy and up path of the next data packet of `flow` (sent over `hops` links).
     #[inline]
-    pub fn stamp(&mut self, flow: u32, hops: u32) -> (u16, UpPath) {
+    pub fn stamp(&mut self, flow: u32, hops: u32, now: Time) -> (u16, UpPath) {
         let (w_e, w_a) = (self.w_edge, self.w_agg);
         let f = &mut self.flows[flow as usize];
         match self.kind {
@@ -200,7 +231,7 @@ impl HostLb {
             HostLbKind::Reps => {
                 let e = f
                     .reps
-                    .take()
+                    .take(now)
                     .unwrap_or_else(|| self.rng.below(1 << 16) as u16);
                 (e, UpPath::NONE)
             }
@@ -234,6 +265,14 @@ impl HostLb {
         }
     }
 
+    /// `flow`'s retransmission timer fired: REPS freezes its choices.
+    pub fn on_timeout(&mut self, flow: u32, now: Time) {
+        if self.kind == HostLbKind::Reps {
+            let reps = &mut self.flows[flow as usize].reps;
+            reps.frozen_until = now + REPS_FREEZE_PS;
+        }
+    }
+
     /// An ACK for `flow` came back with `entropy`; `ecn` says whether it was marked.
     #[inline]
     pub fn on_ack(&mut self, flow: u32, entropy: u16, ecn: bool) {
@@ -263,7 +302,7 @@ mod tests {
     #[test]
     fn drb_visits_every_core_once_per_round_with_changing_first_uplinks() {
         let mut lb = one_flow(HostLbKind::Drb);
-        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6).1).collect();
+        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6, 0).1).collect();
         let cores: BTreeSet<(u32, u32)> = ups.iter().map(|u| (u.edge(), u.agg())).collect();
         assert_eq!(cores.len(), 16);
         assert!(ups.windows(2).all(|w| w[0].edge() != w[1].edge()));
@@ -275,7 +314,7 @@ mod tests {
         let mut per_uplink = [0; 4];
         let mut paths = BTreeSet::new();
         for _ in 0..16 {
-            let up = lb.stamp(0, 6).1;
+            let up = lb.stamp(0, 6, 0).1;
             per_uplink[up.edge() as usize] += 1;
             paths.insert((up.edge(), up.agg()));
         }
@@ -286,14 +325,14 @@ mod tests {
     #[test]
     fn reps_recycles_unmarked_entropies_oldest_first() {
         let mut lb = one_flow(HostLbKind::Reps);
-        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6).0).collect();
+        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, 0).0).collect();
         lb.on_ack(0, first[0], false);
         lb.on_ack(0, first[1], true); // ECN-marked: not recycled
         lb.on_ack(0, first[2], false);
-        assert_eq!(lb.stamp(0, 6).0, first[0]);
-        assert_eq!(lb.stamp(0, 6).0, first[2]);
+        assert_eq!(lb.stamp(0, 6, 0).0, first[0]);
+        assert_eq!(lb.stamp(0, 6, 0).0, first[2]);
         // Nothing fresh left: explore.
-        let e = lb.stamp(0, 6).0;
+        let e = lb.stamp(0, 6, 0).0;
         assert!(!first.contains(&e) || e == first[1]);
     }
 
@@ -301,8 +340,31 @@ mod tests {
     fn oblivious_covers_the_entropy_set_each_round() {
         let mut lb = one_flow(HostLbKind::Oblivious);
         for _ in 0..3 {
-            let round: BTreeSet<u16> = (0..OBLIVIOUS_SET).map(|_| lb.stamp(0, 6).0).collect();
+            let round: BTreeSet<u16> = (0..OBLIVIOUS_SET).map(|_| lb.stamp(0, 6, 0).0).collect();
             assert_eq!(round.len(), OBLIVIOUS_SET as usize);
         }
+    }
+
+    #[test]
+    fn reps_freezes_on_timeout_then_explores() {
+        let mut lb = one_flow(HostLbKind::Reps);
+        let sent: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, 0).0).collect();
+        for &e in &sent {
+            lb.on_ack(0, e, false);
+        }
+        lb.on_timeout(0, 1_000);
+        // Frozen: only buffered entropies, over and over, fresh or not.
+        let frozen: Vec<u16> = (0..9).map(|_| lb.stamp(0, 6, 2_000).0).collect();
+        assert!(
+            frozen.iter().all(|e| sent.contains(e)),
+            "{frozen:?} {sent:?}"
+        );
+        // Thawed: the buffer is gone; even a fresh ACK waits behind 16 explorations.
+        let after = 1_000 + REPS_FREEZE_PS;
+        let first = lb.stamp(0, 6, after).0;
+        lb.on_ack(0, first, false);
+        let explored: Vec<u16> = (0..15).map(|_| lb.stamp(0, 6, after).0).collect();
+        assert!(!explored.contains(&first));
+        assert_eq!(lb.stamp(0, 6, after).0, first);
     }
 }
