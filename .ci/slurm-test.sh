@@ -37,7 +37,7 @@ fi
 # ports, so they do not interfere.
 
 cargo build --release -q
-FABSIM=$ROOT/target/release/fabsim
+FABSIM=${CARGO_TARGET_DIR:-$ROOT/target}/release/fabsim
 [ -x "$FABSIM" ] || fail "no $FABSIM after cargo build --release"
 
 T=$(mktemp -d /tmp/fabsim-slurm.XXXXXX)
