@@ -163,6 +163,16 @@ wait_job() {
 }
 
 strip_perf() { grep -v -e '"wall_s"' -e '"packet_hops_per_s"' "$1"; }
+# Merges DIR's results; they must equal the local run LOCAL (apart from perf), in exactly
+# FILES result files (no duplicates, no temporary files left).
+merge_and_compare() {
+    local dir=$1 local_json=$2 files=$3 what=$4 n
+    "$FABSIM" sweep merge "$dir" || fail "merge $what"
+    cmp <(strip_perf "$dir/merged.json") <(strip_perf "$local_json") ||
+        fail "merged results differ from the local run $what"
+    n=$(find "$dir/results" -type f | wc -l)
+    [ "$n" = "$files" ] || fail "expected exactly $files result files $what, found $n: $(ls -AR "$dir/results")"
+}
 
 W=$T/work
 mkdir -p "$W"
@@ -187,9 +197,7 @@ JOBS+=("$job")
 say "submitted array job $job: $(grep -- '--array' "$W/sweep/sweep.sbatch")"
 wait_job "$job"
 "$FABSIM" sweep status "$W/sweep"
-"$FABSIM" sweep merge "$W/sweep" || fail "merge after the array job"
-cmp <(strip_perf "$W/sweep/merged.json") <(strip_perf "$W/local.json") ||
-    fail "merged results differ from the local run"
+merge_and_compare "$W/sweep" "$W/local.json" 6 "after the array job"
 say "merged array results are identical to the local run (apart from perf)"
 
 # A killed task: no result for run 3, a torn temporary file left behind.
@@ -202,11 +210,7 @@ job=$("$FABSIM" sweep slurm "$W/sweep" --chunk 2 --submit)
 JOBS+=("$job")
 grep -q -- '--array=1$' "$W/sweep/sweep.sbatch" || fail "resubmission should cover task 1 only"
 wait_job "$job"
-"$FABSIM" sweep merge "$W/sweep" || fail "merge after resubmission"
-cmp <(strip_perf "$W/sweep/merged.json") <(strip_perf "$W/local.json") ||
-    fail "merged results differ from the local run after resubmission"
-n=$(find "$W/sweep/results" -type f | wc -l)
-[ "$n" = 6 ] || fail "expected exactly 6 result files after resubmission, found $n: $(ls -A "$W/sweep/results")"
+merge_and_compare "$W/sweep" "$W/local.json" 6 "after resubmission"
 say "resubmitted the killed task: complete, no duplicates or temporary files"
 # A task really killed mid-run: scancel the array while its runs (about 2 s each) compute,
 # then resubmit what is missing.
@@ -244,11 +248,7 @@ fi
 job=$("$FABSIM" sweep slurm "$W/heavy" --submit)
 JOBS+=("$job")
 wait_job "$job"
-"$FABSIM" sweep merge "$W/heavy" || fail "merge after resubmitting the cancelled task"
-cmp <(strip_perf "$W/heavy/merged.json") <(strip_perf "$W/heavy-local.json") ||
-    fail "merged results differ from the local run after a cancelled task"
-n=$(find "$W/heavy/results" -type f | wc -l)
-[ "$n" = 2 ] || fail "expected exactly 2 result files, found $n: $(ls -AR "$W/heavy/results")"
+merge_and_compare "$W/heavy" "$W/heavy-local.json" 2 "after a cancelled task"
 say "resubmitted the cancelled task: complete, identical to the local run, no duplicates"
 
 say "passed in $(($(date +%s) - started))s"

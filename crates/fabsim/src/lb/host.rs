@@ -158,13 +158,6 @@ pub struct HostLb {
 impl HostLb {
     pub fn new(kind: HostLbKind, fabric: &Fabric, flows: &[FlowSpec], seed: u64) -> Self {
         let mut rng = Rng::stream(seed, "host-lb");
-        let uplinks = |tier: Tier| {
-            fabric
-                .switches
-                .iter()
-                .find(|s| s.tier == tier)
-                .map_or(1, |s| s.uplinks().max(1))
-        };
         let mut pairs = BTreeMap::new();
         let states = flows
             .iter()
@@ -201,8 +194,8 @@ impl HostLb {
             rng,
             flows: states,
             drb,
-            w_edge: uplinks(Tier::Edge),
-            w_agg: uplinks(Tier::Agg),
+            w_edge: fabric.uplinks_of(Tier::Edge),
+            w_agg: fabric.uplinks_of(Tier::Agg),
         }
     }
 

@@ -174,15 +174,8 @@ impl OfanPointers {
                 ptr.push(rng.below(w as u64) as u32);
             }
         }
-        let up = |tier: Tier| {
-            fabric
-                .switches
-                .iter()
-                .find(|s| s.tier == tier)
-                .map_or(1, |s| s.uplinks().max(1))
-        };
-        let edge_orders = PortOrders::new(up(Tier::Edge), rng);
-        let agg_orders = PortOrders::new(up(Tier::Agg), rng);
+        let edge_orders = PortOrders::new(fabric.uplinks_of(Tier::Edge), rng);
+        let agg_orders = PortOrders::new(fabric.uplinks_of(Tier::Agg), rng);
         Self {
             ptr,
             base,

@@ -273,6 +273,14 @@ impl Fabric {
             .collect();
     }
 
+    /// Uplinks of the switches of `tier` (all equal in a fat tree; 1 if the tier is absent).
+    pub fn uplinks_of(&self, tier: Tier) -> u32 {
+        self.switches
+            .iter()
+            .find(|s| s.tier == tier)
+            .map_or(1, |s| s.uplinks().max(1))
+    }
+
     pub fn ports(&self) -> usize {
         self.port_to_node.len()
     }
