@@ -157,14 +157,16 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         ]
         .map(String::from),
     );
-    let _ = writeln!(
-        out,
-        "{}",
-        header
+    // Each column as wide as its header (at least 14), right-aligned, one space apart.
+    let widths: Vec<usize> = header.iter().map(|h| h.len().max(14)).collect();
+    let fmt_row = |cells: &[String]| {
+        cells
             .iter()
-            .map(|h| format!("{h:>16}"))
+            .zip(&widths)
+            .map(|(c, w)| format!(" {c:>w$}"))
             .collect::<String>()
-    );
+    };
+    let _ = writeln!(out, "{}", fmt_row(&header));
     let mut i = 0;
     while i < specs.len() {
         let point = specs[i].point;
@@ -206,11 +208,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         row.push(format!("{:.2}", col(&|r| r.mean_queue_bytes["all"]) / 1e3));
         row.push(format!("{:.2}", 100.0 * col(&|r| r.utilization["all"])));
         row.push(format!("{:.0}", col(&|r| r.drops as f64)));
-        let _ = writeln!(
-            out,
-            "{}",
-            row.iter().map(|c| format!("{c:>16}")).collect::<String>()
-        );
+        let _ = writeln!(out, "{}", fmt_row(&row));
         i = j;
     }
     out

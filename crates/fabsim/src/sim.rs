@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, HeapQueue, Time};
-use crate::lb::{Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
+use crate::lb::{Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
 use crate::transport::{AckInfo, Cc, CcParams};
@@ -206,6 +206,8 @@ struct Sim<'a> {
     ports: Ports,
     lb: SwitchLb,
     host_lb: HostLb,
+    /// CONGA's DREs, congestion tables and flowlets (`switch.lb = "conga"`).
+    conga: Option<Conga>,
     ecn_rng: Rng,
     queue: HeapQueue<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
@@ -241,6 +243,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         ports,
         lb,
         host_lb,
+        conga: (p.lb == SwitchLbKind::Conga).then(|| Conga::new(&fabric, p.seed)),
         ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: HeapQueue::default(),
         wire: vec![VecDeque::new(); ports_count],
@@ -383,10 +386,23 @@ impl Sim<'_> {
 
     /// A switch routes a packet and offers it to the chosen egress port.
     #[inline]
-    fn forward(&mut self, sw: u32, in_local: u32, p: Packet) {
+    fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let info = self.fabric.switches[sw as usize];
+        let flow_hash =
+            (p.flow as u64) << 17 | (p.entropy as u64) << 1 | (p.kind == PacketKind::Ack) as u64;
         let local = match self.fabric.route(sw, p.dst) {
-            Route::Down(l) => l,
+            Route::Down(l) => {
+                if let Some(conga) = &mut self.conga {
+                    match info.tier {
+                        Tier::Core => conga.at_spine(info.port_base + l, &mut p, self.now),
+                        _ if in_local >= info.down => {
+                            conga.at_destination_leaf(sw, self.fabric.edge_of(p.src), &p)
+                        }
+                        _ => {}
+                    }
+                }
+                l
+            }
             Route::Up { .. } if !p.up.is_none() => {
                 info.down
                     + match info.tier {
@@ -394,18 +410,23 @@ impl Sim<'_> {
                         _ => p.up.agg(),
                     }
             }
-            Route::Up { key } => {
-                let d = Decision {
-                    sw,
-                    key,
-                    kind: p.kind,
-                    in_local,
-                    flow_hash: (p.flow as u64) << 17
-                        | (p.entropy as u64) << 1
-                        | (p.kind == PacketKind::Ack) as u64,
-                };
-                info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
-            }
+            Route::Up { key } => match &mut self.conga {
+                Some(conga) => {
+                    let first_up = info.port_base + info.down;
+                    let now = self.now;
+                    info.down + conga.at_source_leaf(sw, key, first_up, flow_hash, &mut p, now)
+                }
+                None => {
+                    let d = Decision {
+                        sw,
+                        key,
+                        kind: p.kind,
+                        in_local,
+                        flow_hash,
+                    };
+                    info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
+                }
+            },
         };
         self.transmit(info.port_base + local, p, true);
     }
@@ -426,6 +447,9 @@ impl Sim<'_> {
         }
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
+                if let Some(conga) = &mut self.conga {
+                    conga.on_transmit(port, pkt.bytes, self.now);
+                }
                 self.c.packet_hops += 1;
                 let ticket = self.queue.ticket();
                 let wire = &mut self.wire[port as usize];
@@ -664,6 +688,7 @@ impl Sim<'_> {
             up,
             ecn: false,
             sent_ps: self.now,
+            conga: CongaTag::default(),
         };
         self.c.created += 1;
         self.transmit(host, pkt, false);

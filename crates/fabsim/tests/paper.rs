@@ -298,3 +298,34 @@ fn ecn_marks_congested_ports_only() {
     assert!(low.ecn_marks > 0);
     assert_eq!(low.flows_completed, low.flows_total);
 }
+
+/// Section 3.5: CONGA's flowlets never break in gapless collective traffic, so flows stick to
+/// their first uplink and max queues grow about linearly (leaf-spine, k = 8); Ofan on the
+/// same fabric stays flat.
+#[test]
+fn conga_queues_grow_linearly_on_leaf_spine() {
+    let sizes = [262144u64, 1048576, 4194304, 16777216];
+    let reports = run_all(&[
+        "topology.tiers=2",
+        "topology.k=8",
+        "switch.lb=conga,ofan",
+        "workload.message_bytes=262144,1048576,4194304,16777216",
+        "run.seeds=2",
+    ]);
+    let slope = |lb: &str| {
+        let points: Vec<(f64, f64)> = sizes
+            .iter()
+            .map(|&m| {
+                let q = reports
+                    .iter()
+                    .filter(|r| r.lb == lb && r.message_bytes == m)
+                    .map(|r| r.max_queue_bytes["all"] as f64);
+                (m as f64, mean(q))
+            })
+            .collect();
+        log_log_slope(&points)
+    };
+    let (conga, ofan) = (slope("conga"), slope("ofan"));
+    assert!(conga > 0.8, "conga slope {conga}, expected about linear");
+    assert!(ofan < 0.15, "ofan slope {ofan}, expected flat");
+}

@@ -3,9 +3,11 @@
 //!
 //! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
 
+mod conga;
 mod host;
 mod ofan;
 
+pub use conga::{Conga, CongaTag};
 pub use host::{HostLb, HostLbKind};
 
 pub use ofan::{OfanPointers, PortOrders};
@@ -32,10 +34,14 @@ pub enum SwitchLbKind {
     Ofan,
     /// pOfan: Ofan with one pointer per ingress pipe.
     Pofan,
+    /// CONGA (leaf-spine only): flowlets on leaf-to-leaf congestion feedback. Its state
+    /// lives in [`Conga`], which the simulator consults directly: it needs to stamp and read
+    /// the packet's overlay fields.
+    Conga,
 }
 
 impl SwitchLbKind {
-    pub const ALL: [SwitchLbKind; 7] = [
+    pub const ALL: [SwitchLbKind; 8] = [
         SwitchLbKind::Ecmp,
         SwitchLbKind::Rsq,
         SwitchLbKind::Rr,
@@ -43,6 +49,7 @@ impl SwitchLbKind {
         SwitchLbKind::Ar,
         SwitchLbKind::Pofan,
         SwitchLbKind::Ofan,
+        SwitchLbKind::Conga,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +61,7 @@ impl SwitchLbKind {
             SwitchLbKind::Ar => "ar",
             SwitchLbKind::Ofan => "ofan",
             SwitchLbKind::Pofan => "pofan",
+            SwitchLbKind::Conga => "conga",
         }
     }
 
@@ -182,6 +190,7 @@ impl SwitchLb {
                     ),
                 }
             }
+            SwitchLbKind::Conga => unreachable!("CONGA's uplinks are chosen by lb::Conga"),
         }
     }
 

@@ -38,6 +38,8 @@ pub struct Packet {
     pub ecn: bool,
     /// When the data packet was handed to the sender's NIC (echoed by its ACK): RTT samples.
     pub sent_ps: Time,
+    /// CONGA's overlay fields (leaf-spine with `switch.lb = "conga"`).
+    pub conga: crate::lb::CongaTag,
 }
 
 /// A source-routed up path: the uplink to take at the edge (leaf) switch and at the

@@ -273,6 +273,12 @@ impl Fabric {
             .collect();
     }
 
+    /// The edge switch (leaf) of `host`, as an index among edge switches.
+    #[inline]
+    pub fn edge_of(&self, host: u32) -> u32 {
+        self.host_loc[host as usize].edge
+    }
+
     /// Uplinks of the switches of `tier` (all equal in a fat tree; 1 if the tier is absent).
     pub fn uplinks_of(&self, tier: Tier) -> u32 {
         self.switches

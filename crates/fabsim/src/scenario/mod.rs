@@ -72,7 +72,7 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     (
         "switch.lb",
         Some("\"ofan\""),
-        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan",
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan, conga (2 tiers)",
     ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
     (
@@ -570,6 +570,14 @@ impl Scenario {
             },
         };
         let longest_path = if tiers == 3 { 6 } else { 4 };
+        let lb = self.choice(get, "switch.lb", SwitchLbKind::from_name)?;
+        if lb == SwitchLbKind::Conga && tiers != 2 {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: "switch.lb".into(),
+                message: "conga runs on 2-tier leaf-spine fabrics (topology.tiers = 2)".into(),
+            });
+        }
         let overflow = self.choice(get, "switch.overflow", |s| match s {
             "drop" => Some(Overflow::Drop),
             "trim" => Some(Overflow::Trim),
@@ -593,7 +601,7 @@ impl Scenario {
             link,
             buffer_bytes,
             overflow,
-            lb: self.choice(get, "switch.lb", SwitchLbKind::from_name)?,
+            lb,
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
             rto_ps: self.rto(get, &link, longest_path, buffer_bytes, overflow)?,
