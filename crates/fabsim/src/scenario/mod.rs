@@ -610,12 +610,12 @@ impl Scenario {
             },
             mswift_samples: self.u32_at_most(get, "host.mswift_samples", 1, MAX_MEDIAN_SAMPLES)?,
             nscc: NsccParams {
-                target_ps: self
-                    .opt_ns(get, "host.nscc_target_ns", true)?
-                    .unwrap_or(match overflow {
+                target_ps: self.opt_ns(get, "host.nscc_target_ns", true)?.unwrap_or(
+                    match overflow {
                         Overflow::Trim => base_rtt_ps * 3 / 4,
                         Overflow::Drop => base_rtt_ps,
-                    }),
+                    },
+                ),
                 max_bdp: self.float(get, "host.nscc_max_bdp", true)?,
                 gamma: self.float(get, "host.nscc_gamma", true)?,
             },

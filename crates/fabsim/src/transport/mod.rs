@@ -100,7 +100,7 @@ impl Cc {
             CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, p.dctcp_g)),
             CcKind::Swift | CcKind::Mswift => {
                 let signal = if p.kind == CcKind::Mswift {
-                    DelaySignal::Median(MedianRing::new(p.mswift_samples as usize))
+                    DelaySignal::Median(Box::new(MedianRing::new(p.mswift_samples as usize)))
                 } else {
                     DelaySignal::Sample
                 };

@@ -270,7 +270,11 @@ mod tests {
         let fi = 5.0 * MTU as f64 * BDP as f64 / REF_BDP_BYTES;
         let got = increase_after_8_mtus(6 * US);
         assert!((got - fi * 80_000.0 / 500_000.0).abs() < 1.0, "{got}");
-        assert_eq!(got, increase_after_8_mtus(20 * US), "independent of the delay");
+        assert_eq!(
+            got,
+            increase_after_8_mtus(20 * US),
+            "independent of the delay"
+        );
     }
 
     #[test]
@@ -291,7 +295,10 @@ mod tests {
         let expect = 1_000_000.0 * (1.0 - 0.8 * 5.0 / 10.0);
         assert!((n.cwnd - expect).abs() < 1.0, "{}", n.cwnd);
         n.on_ack(MTU, true, BASE + 10 * US, BASE - 1);
-        assert!((n.cwnd - expect).abs() < 1.0, "no second cut within a base RTT");
+        assert!(
+            (n.cwnd - expect).abs() < 1.0,
+            "no second cut within a base RTT"
+        );
         n.on_ack(MTU, true, BASE + 10 * US, BASE);
         assert!(n.cwnd < expect - 1.0);
     }

@@ -39,7 +39,10 @@ pub struct MedianRing {
 
 impl MedianRing {
     pub fn new(n: usize) -> Self {
-        assert!((1..=MAX_MEDIAN_SAMPLES).contains(&n), "median over {n} samples");
+        assert!(
+            (1..=MAX_MEDIAN_SAMPLES).contains(&n),
+            "median over {n} samples"
+        );
         Self {
             samples: [0; MAX_MEDIAN_SAMPLES],
             n,
@@ -65,8 +68,9 @@ impl MedianRing {
 pub enum DelaySignal {
     /// Each ACK's own sample (Swift).
     Sample,
-    /// The median of recent samples (MSwift).
-    Median(MedianRing),
+    /// The median of recent samples (MSwift). Boxed once per flow at its creation (never on
+    /// the per-ACK path) so that the other controllers' flows stay small.
+    Median(Box<MedianRing>),
 }
 
 /// Swift's parameters (scenario keys `host.swift_*`, `host.mswift_samples`).
@@ -169,7 +173,13 @@ mod tests {
     }
 
     fn mswift(n: usize) -> Swift {
-        Swift::new(100_000, 1_000, 10 * US, P, DelaySignal::Median(MedianRing::new(n)))
+        Swift::new(
+            100_000,
+            1_000,
+            10 * US,
+            P,
+            DelaySignal::Median(Box::new(MedianRing::new(n))),
+        )
     }
 
     #[test]
@@ -257,7 +267,11 @@ mod tests {
         // The fifth high sample makes a majority: cut by 1 - 0.8 * 4/16.
         let w = s.window() as f64;
         s.on_ack(1_000, 16 * US, 8);
-        assert!((s.window() as f64 - w * 0.8).abs() <= 1.0, "{} vs {w}", s.window());
+        assert!(
+            (s.window() as f64 - w * 0.8).abs() <= 1.0,
+            "{} vs {w}",
+            s.window()
+        );
     }
 
     #[test]
