@@ -359,7 +359,9 @@ impl Sim<'_> {
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
         // With trimming, headers, ACKs and NACKs would sit in the priority queue: they are not
         // held to the data buffer.
-        let control = self.p.overflow == Overflow::Trim && pkt.kind != PacketKind::Data;
+        // A header trimmed at an earlier hop is control too (it must not be dropped later).
+        let control =
+            self.p.overflow == Overflow::Trim && (pkt.kind != PacketKind::Data || pkt.trimmed);
         let limit = if bounded && !control {
             self.p.buffer_bytes
         } else {

@@ -710,6 +710,50 @@ mod tests {
     }
 
     #[test]
+    fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
+        let cc = |sets: &[&str]| {
+            let mut s = Scenario::default_scenario();
+            s.set("switch.lb=ofan").unwrap();
+            for a in sets {
+                s.set(a).unwrap();
+            }
+            s.expand().unwrap().remove(0).params.cc
+        };
+        let d = cc(&["host.cc=mswift"]);
+        assert_eq!(d.kind, CcKind::Mswift);
+        assert_eq!(d.swift.margin_ps, d.base_rtt_ps / 4);
+        assert_eq!(d.swift.ai_bytes, 4096.0, "1 MSS per RTT");
+        assert_eq!(d.mswift_samples, 8);
+        assert_eq!(d.nscc.target_ps, d.base_rtt_ps);
+        assert_eq!(d.init_window_bytes, d.bdp_bytes);
+        assert_eq!(
+            cc(&["switch.overflow=trim"]).nscc.target_ps,
+            d.base_rtt_ps * 3 / 4
+        );
+        let set = cc(&[
+            "host.swift_margin_ns=2",
+            "host.nscc_target_ns=3000",
+            "host.mswift_samples=64",
+        ]);
+        assert_eq!(set.swift.margin_ps, 2_000);
+        assert_eq!(set.nscc.target_ps, 3_000_000);
+        assert_eq!(set.mswift_samples, 64);
+        for bad in [
+            "host.cc=cubic",
+            "host.swift_max_mdf=1",
+            "host.mswift_samples=65",
+            "host.mswift_samples=0",
+            "host.nscc_target_ns=0",
+            "host.swift_beta=-1",
+        ] {
+            let mut s = Scenario::default_scenario();
+            s.set(bad).unwrap();
+            let key = bad.split('=').next().unwrap();
+            assert_eq!(s.expand().unwrap_err().key, key, "{bad}");
+        }
+    }
+
+    #[test]
     fn set_accepts_bare_words_and_comma_lists() {
         let mut s = Scenario::default_scenario();
         s.set("switch.lb=ofan,pofan").unwrap();
