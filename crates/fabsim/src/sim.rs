@@ -218,7 +218,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             start_ps: f.start_ps,
             finish_ps: None,
             retx: Vec::new(),
-            cc: Cc::new(&p.cc),
+            cc: Cc::new(&p.cc, p.link.base_rtt_ps(sim.fabric.hops(f.src, f.dst))),
             inflight_bytes: 0,
             window_end: 0,
         });

@@ -1,8 +1,9 @@
 //! Congestion control in the simulator: a two-flow incast ("dumbbell") under each algorithm.
 //!
 //! In the k = 4 incast, host 1 shares host 0's edge switch (a 2-hop path) and host 2 sits in
-//! another edge of the pod (4 hops): the two flows have different base RTTs (about 2.1 and
-//! 4.2 us; the fabric's longest-path base RTT is 6.3 us, one BDP 625 KB).
+//! another edge of the pod (4 hops): the two flows have different base RTTs (2.08 and
+//! 4.17 us; the fabric's longest-path base RTT is 6.25 us, one BDP 625 KB). Numbers over
+//! 32 MiB flows are in ARCHITECTURE.md.
 
 use fabsim::metrics::{run, RunReport};
 use fabsim::scenario::Scenario;
@@ -149,10 +150,10 @@ fn mswift_incast_is_fair_efficient_and_keeps_queues_short() {
 }
 
 /// NSCC with its defaults (target queueing delay = the fabric's base RTT, 6.3 us; window cap
-/// 1.5 x the flow's own BDP) is efficient and keeps queues short, but does not share fairly
-/// here: both windows sit at their caps (312 and 625 KB), which together hold a queue of
-/// about 6.0 us, just below the target, so the decrease quadrant never fires and the shares
-/// follow the caps (the 4-hop flow finishes about 18% earlier). No fairness assertion.
+/// 1.5 x the flow's own path BDP) is efficient and keeps queues short, but does not share
+/// fairly here: both windows sit at their caps (312 and 625 KB), which together hold a queue
+/// of about 6.0 us, just below the target, so the decrease quadrant never fires and the shares
+/// follow the caps (the 4-hop flow finishes about 17% earlier). No fairness assertion.
 #[test]
 fn nscc_incast_is_efficient_and_keeps_queues_short() {
     let (r, _ratio) = incast("nscc", &[]);

@@ -94,7 +94,9 @@ pub enum Cc {
 }
 
 impl Cc {
-    pub fn new(p: &CcParams) -> Self {
+    /// A flow's controller; `path_rtt_ps` is the base RTT of the flow's own path (from its hop
+    /// count, Swift's per-hop target scaling made exact; htsim's per-flow `peer_rtt` for NSCC).
+    pub fn new(p: &CcParams, path_rtt_ps: Time) -> Self {
         match p.kind {
             CcKind::None => Cc::None,
             CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, p.dctcp_g)),
@@ -107,12 +109,18 @@ impl Cc {
                 Cc::Swift(Swift::new(
                     p.init_window_bytes,
                     p.mss_bytes,
-                    p.base_rtt_ps,
+                    path_rtt_ps,
                     p.swift,
                     signal,
                 ))
             }
-            CcKind::Nscc => Cc::Nscc(Nscc::new(p.mss_bytes, p.base_rtt_ps, p.bdp_bytes, p.nscc)),
+            CcKind::Nscc => Cc::Nscc(Nscc::new(
+                p.mss_bytes,
+                p.base_rtt_ps,
+                p.bdp_bytes,
+                path_rtt_ps,
+                p.nscc,
+            )),
         }
     }
 

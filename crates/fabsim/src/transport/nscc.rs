@@ -21,8 +21,10 @@
 //! are ignored afterwards: they describe the old window. A NACK also subtracts its bytes.
 //!
 //! Window: floor one MTU, cap `max_bdp` (1.5) times the flow's BDP; initial = the cap. The
-//! flow's base RTT is the smallest full-packet sample seen (initially the fabric's longest-path
-//! base RTT), and its BDP and cap shrink with it, as in htsim.
+//! flow's base RTT starts as its path's (from the hop count, htsim's per-flow `peer_rtt`) and
+//! drops to any smaller full-packet sample, its BDP and cap with it, as in htsim. The base
+//! RTT, the decrease period and quick adapt's window are per flow; the increase constants,
+//! the target and the adjustment cap come from the fabric (its longest-path RTT and BDP).
 //!
 //! Followed from htsim: the quadrant rules, gamma = 0.8, the 0.5 floor, the once-per-base-RTT
 //! decrease, the 8-MTU / base-RTT adjustment period and cap, the scaling of the increase
@@ -86,20 +88,29 @@ pub struct Nscc {
 }
 
 impl Nscc {
-    /// `bdp_bytes` is the BDP of the fabric's base RTT `base_rtt_ps`; `mtu_bytes` one full packet.
-    pub fn new(mtu_bytes: u64, base_rtt_ps: Time, bdp_bytes: u64, p: NsccParams) -> Self {
+    /// `bdp_bytes` is the BDP of the fabric's base RTT `base_rtt_ps` (it scales the increase
+    /// constants); `path_rtt_ps` the base RTT of the flow's path (its cap and start);
+    /// `mtu_bytes` one full packet.
+    pub fn new(
+        mtu_bytes: u64,
+        base_rtt_ps: Time,
+        bdp_bytes: u64,
+        path_rtt_ps: Time,
+        p: NsccParams,
+    ) -> Self {
         let s = bdp_bytes as f64 / REF_BDP_BYTES;
         let mss = mtu_bytes as f64;
-        let max_wnd = (p.max_bdp * bdp_bytes as f64).max(mss);
+        let bytes_per_ps = bdp_bytes as f64 / base_rtt_ps.max(1) as f64;
+        let max_wnd = (p.max_bdp * bytes_per_ps * path_rtt_ps as f64).max(mss);
         Self {
             cwnd: max_wnd,
             max_wnd,
             mtu: mss,
             p,
-            bytes_per_ps: bdp_bytes as f64 / base_rtt_ps.max(1) as f64,
+            bytes_per_ps,
             fi_bytes: 5.0 * mss * s,
             alpha: 4.0 * mss * s / REF_RTT_PS,
-            base_ps: base_rtt_ps,
+            base_ps: path_rtt_ps,
             avg_delay_ps: 0.0,
             inc: 0.0,
             acked_since_adjust: 0.0,
@@ -219,7 +230,7 @@ mod tests {
 
     /// A flow at `w` bytes, quick adapt's first window opened at time 0.
     fn nscc(w: f64) -> Nscc {
-        let mut n = Nscc::new(MTU, BASE, BDP, P);
+        let mut n = Nscc::new(MTU, BASE, BDP, BASE, P);
         n.cwnd = w;
         n.qa_end_ps = 1_000 * US;
         n.last_adjust_ps = 0;
@@ -228,17 +239,20 @@ mod tests {
 
     #[test]
     fn starts_at_the_cap_of_one_and_a_half_bdp() {
-        let n = Nscc::new(MTU, BASE, BDP, P);
+        let n = Nscc::new(MTU, BASE, BDP, BASE, P);
         assert_eq!(n.window(), 1_500_000);
         assert_eq!(n.max_window(), 1_500_000);
     }
 
     #[test]
-    fn a_shorter_path_lowers_the_cap() {
-        let mut n = Nscc::new(MTU, BASE, BDP, P);
-        n.on_ack(MTU, false, 4 * US, 0);
+    fn a_shorter_path_has_a_lower_cap() {
+        let n = Nscc::new(MTU, BASE, BDP, 4 * US, P);
         assert_eq!(n.max_window(), 600_000, "1.5 x the 4 us path's BDP");
         assert_eq!(n.window(), 600_000);
+        // A smaller full-packet sample than the path's base lowers it further (htsim).
+        let mut n = Nscc::new(MTU, BASE, BDP, BASE, P);
+        n.on_ack(MTU, false, 4 * US, 0);
+        assert_eq!(n.max_window(), 600_000);
     }
 
     /// The increase of one adjustment: 8 MTUs of ACKs at queueing delay `delay`.

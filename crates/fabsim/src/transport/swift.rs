@@ -17,10 +17,13 @@
 //!   simulator's sender has no pacer, so the floor is one packet).
 //!
 //! Target: Swift scales its target with the hop count so that longer paths are not penalized
-//! for their larger base delay. We get the same effect more simply: the flow's base delay is
-//! the smallest RTT sample it has seen (initially the fabric's longest-path base RTT), and the
-//! target is that base plus a fixed margin (default: a quarter of the fabric base RTT). Flows
-//! sharing one bottleneck then compare the same queueing delay to the same margin.
+//! for their larger base delay. We make that exact: the target is the base RTT of the flow's
+//! own path (from its hop count: serialization and propagation, no queueing) plus a fixed
+//! margin (default: a quarter of the fabric's longest-path base RTT). Flows sharing one
+//! bottleneck then compare the same queueing delay with the same margin. (Taking the base as
+//! the smallest RTT sample instead biases the targets: a flow whose first packets already
+//! queue behind another's keeps a base one packet too high, a higher target, and over a long
+//! incast takes the link from the other flow; measured, 1.18 FCT ratio over 32 MiB.)
 
 use crate::engine::Time;
 
@@ -91,7 +94,7 @@ pub struct Swift {
     cwnd: f64,
     mss: f64,
     p: SwiftParams,
-    /// Smallest RTT sample seen (the flow's propagation + serialization delay).
+    /// The base RTT of the flow's path (propagation and serialization, no queueing).
     base_ps: Time,
     last_decrease_ps: Option<Time>,
     signal: DelaySignal,
@@ -130,7 +133,6 @@ impl Swift {
     }
 
     pub fn on_ack(&mut self, bytes: u64, rtt_ps: Time, now: Time) {
-        self.base_ps = self.base_ps.min(rtt_ps);
         let delay = match &mut self.signal {
             DelaySignal::Sample => rtt_ps,
             DelaySignal::Median(ring) => ring.push(rtt_ps),
@@ -218,14 +220,12 @@ mod tests {
     }
 
     #[test]
-    fn the_target_follows_the_smallest_sample() {
-        let mut s = swift();
-        s.on_ack(1_000, 4 * US, 0);
+    fn the_target_is_the_path_base_plus_the_margin() {
+        let mut s = Swift::new(100_000, 1_000, 4 * US, P, DelaySignal::Sample);
         assert_eq!(s.target_ps(), 6 * US);
-        // 7 us is below the fabric-wide 12 us target but above this flow's 6 us.
-        let w = s.window();
-        s.on_ack(1_000, 7 * US, US);
-        assert!(s.window() < w);
+        // 7 us is below a 10 us path's 12 us target but above this 4 us path's 6 us.
+        s.on_ack(1_000, 7 * US, 0);
+        assert!(s.window() < 100_000);
     }
 
     #[test]
