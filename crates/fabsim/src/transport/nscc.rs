@@ -1,4 +1,4 @@
-//! NSCC, the UEC network-signal congestion control (UEC 1.0 specification, section 3.6.13; the
+//! NSCC, the UEC network-signal congestion control (Ultra Ethernet specification 1.0; the
 //! public UEC htsim `uec.cpp` is the reference we read). A window per flow, driven per ACK by
 //! two signals: ECN, and the queueing delay `rtt - base` against a target.
 //!

@@ -1,4 +1,4 @@
-//! Swift (Kumar et al., SIGCOMM 2020, section 3.1 / Algorithm 1) and MSwift (Gerstein,
+//! Swift (Kumar et al., SIGCOMM 2020, Algorithm 1) and MSwift (Gerstein,
 //! Silberstein, Keslassy 2025): delay-based AIMD on a target delay.
 //!
 //! One implementation; only the delay signal differs:
@@ -12,7 +12,7 @@
 //! - `delay >= target`, at most once per RTT (the current delay signal): multiplicative decrease
 //!   `cwnd *= max(1 - beta * (delay - target) / delay, 1 - max_mdf)`;
 //! - a loss (NACK of a trimmed packet) cuts `cwnd *= 1 - max_mdf`, under the same once-per-RTT
-//!   rule (Swift's retransmission response);
+//!   rule, with the target standing in for the RTT (Swift's retransmission response);
 //! - the window never falls below one MSS (Swift can go below one packet with pacing; the
 //!   simulator's sender has no pacer, so the floor is one packet).
 //!
