@@ -80,6 +80,7 @@ pub struct CcParams {
     pub swift: SwiftParams,
     /// MSwift: the delay signal is the median of this many recent samples.
     pub mswift_samples: u32,
+    /// NSCC's target, cap and decrease gain.
     pub nscc: NsccParams,
 }
 
