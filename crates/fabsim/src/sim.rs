@@ -268,7 +268,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             start_ps: f.start_ps,
             finish_ps: None,
             retx: Vec::new(),
-            cc: Cc::new(&p.cc),
+            cc: Cc::new(&p.cc, p.link.base_rtt_ps(sim.fabric.hops(f.src, f.dst))),
             inflight_bytes: 0,
             window_end: 0,
             acked_seqs: Bits::new(pkts),
@@ -436,7 +436,9 @@ impl Sim<'_> {
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
         // With trimming, headers, ACKs and NACKs would sit in the priority queue: they are not
         // held to the data buffer.
-        let control = self.p.overflow == Overflow::Trim && pkt.kind != PacketKind::Data;
+        // A header trimmed at an earlier hop is control too (it must not be dropped later).
+        let control =
+            self.p.overflow == Overflow::Trim && (pkt.kind != PacketKind::Data || pkt.trimmed);
         let limit = if bounded && !control {
             self.p.buffer_bytes
         } else {

@@ -18,7 +18,7 @@ use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
-use crate::transport::{CcKind, CcParams};
+use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
 use crate::workload::WorkloadSpec;
 
 /// A scenario problem, naming where it came from and which key.
@@ -106,7 +106,11 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         Some("\"none\""),
         "one of none, host-ecmp, rps, oblivious, reps, drb, ethereal",
     ),
-    ("host.cc", Some("\"none\""), "none or dctcp"),
+    (
+        "host.cc",
+        Some("\"none\""),
+        "one of none, dctcp, swift, mswift, nscc",
+    ),
     (
         "host.init_window_bytes",
         None,
@@ -121,6 +125,46 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "host.rto_us",
         Some("\"auto\""),
         "a number > 0, \"off\", or \"auto\" (on with drop-tail buffers)",
+    ),
+    (
+        "host.swift_ai",
+        Some("1"),
+        "a number > 0 (swift/mswift additive increase, MSS per RTT)",
+    ),
+    (
+        "host.swift_beta",
+        Some("0.8"),
+        "a number > 0 (swift/mswift decrease gain)",
+    ),
+    (
+        "host.swift_max_mdf",
+        Some("0.5"),
+        "a number > 0 and < 1 (swift/mswift largest fractional decrease)",
+    ),
+    (
+        "host.swift_margin_ns",
+        None,
+        "a number >= 0 (swift/mswift target = flow base RTT + margin; default base RTT / 4)",
+    ),
+    (
+        "host.mswift_samples",
+        Some("8"),
+        "an integer from 1 to 64 (mswift: median of this many recent RTT samples)",
+    ),
+    (
+        "host.nscc_target_ns",
+        None,
+        "a number > 0 (nscc target queueing delay; default base RTT, 0.75 base RTT with trimming)",
+    ),
+    (
+        "host.nscc_max_bdp",
+        Some("1.5"),
+        "a number > 0 (nscc window cap and start, in BDPs of the flow's path)",
+    ),
+    (
+        "host.nscc_gamma",
+        Some("0.8"),
+        "a number > 0 (nscc multiplicative-decrease gain)",
     ),
     (
         "workload.kind",
@@ -411,6 +455,51 @@ impl Scenario {
         }
     }
 
+    /// An optional duration in ns, as picoseconds.
+    fn opt_ns<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        positive: bool,
+    ) -> Result<Option<Time>, ScenarioError> {
+        get(key)
+            .map(|_| {
+                self.float(get, key, positive)
+                    .map(|ns| (ns * PS_PER_NS as f64).round() as Time)
+            })
+            .transpose()
+    }
+
+    /// A number in (0, 1).
+    fn float_below_one<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+    ) -> Result<f64, ScenarioError> {
+        let x = self.float(get, key, true)?;
+        if x < 1.0 {
+            Ok(x)
+        } else {
+            Err(self.error(key, get(key).unwrap(), Self::allowed(key)))
+        }
+    }
+
+    /// An integer in `min..=max`.
+    fn u32_at_most<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        min: u64,
+        max: usize,
+    ) -> Result<u32, ScenarioError> {
+        let v = self.u32(get, key, min)?;
+        if v as usize <= max {
+            Ok(v)
+        } else {
+            Err(self.error(key, get(key).unwrap(), Self::allowed(key)))
+        }
+    }
+
     fn choice<'v, T>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -585,9 +674,11 @@ impl Scenario {
         })?;
         let bdp_bytes = (link.base_rtt_ps(longest_path) as u128 * link.rate_bps as u128
             / 8_000_000_000_000) as u64;
+        let base_rtt_ps = link.base_rtt_ps(longest_path);
         let cc = CcParams {
             kind: self.choice(get, "host.cc", CcKind::from_name)?,
-            base_rtt_ps: link.base_rtt_ps(longest_path),
+            base_rtt_ps,
+            bdp_bytes,
             init_window_bytes: self
                 .opt_int(get, "host.init_window_bytes", 1)?
                 // 1.5 BDP: the first round trip also carries ACK interleaving and a few
@@ -595,6 +686,25 @@ impl Scenario {
                 .unwrap_or(bdp_bytes * 3 / 2),
             mss_bytes: link.payload_bytes as u64,
             dctcp_g: self.float(get, "host.dctcp_g", true)?,
+            swift: SwiftParams {
+                ai_bytes: self.float(get, "host.swift_ai", true)? * link.payload_bytes as f64,
+                beta: self.float(get, "host.swift_beta", true)?,
+                max_mdf: self.float_below_one(get, "host.swift_max_mdf")?,
+                margin_ps: self
+                    .opt_ns(get, "host.swift_margin_ns", false)?
+                    .unwrap_or(base_rtt_ps / 4),
+            },
+            mswift_samples: self.u32_at_most(get, "host.mswift_samples", 1, MAX_MEDIAN_SAMPLES)?,
+            nscc: NsccParams {
+                target_ps: self.opt_ns(get, "host.nscc_target_ns", true)?.unwrap_or(
+                    match overflow {
+                        Overflow::Trim => base_rtt_ps * 3 / 4,
+                        Overflow::Drop => base_rtt_ps,
+                    },
+                ),
+                max_bdp: self.float(get, "host.nscc_max_bdp", true)?,
+                gamma: self.float(get, "host.nscc_gamma", true)?,
+            },
         };
         Ok(SimParams {
             topology,
@@ -715,6 +825,50 @@ mod tests {
         assert!(runs[0].to_toml().is_ok());
         let e = runs[1].to_toml().unwrap_err();
         assert_eq!(e.key, "run.seed");
+    }
+
+    #[test]
+    fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
+        let cc = |sets: &[&str]| {
+            let mut s = Scenario::default_scenario();
+            s.set("switch.lb=ofan").unwrap();
+            for a in sets {
+                s.set(a).unwrap();
+            }
+            s.expand().unwrap().remove(0).params.cc
+        };
+        let d = cc(&["host.cc=mswift"]);
+        assert_eq!(d.kind, CcKind::Mswift);
+        assert_eq!(d.swift.margin_ps, d.base_rtt_ps / 4);
+        assert_eq!(d.swift.ai_bytes, 4096.0, "1 MSS per RTT");
+        assert_eq!(d.mswift_samples, 8);
+        assert_eq!(d.nscc.target_ps, d.base_rtt_ps);
+        assert_eq!(d.init_window_bytes, d.bdp_bytes * 3 / 2);
+        assert_eq!(
+            cc(&["switch.overflow=trim"]).nscc.target_ps,
+            d.base_rtt_ps * 3 / 4
+        );
+        let set = cc(&[
+            "host.swift_margin_ns=2",
+            "host.nscc_target_ns=3000",
+            "host.mswift_samples=64",
+        ]);
+        assert_eq!(set.swift.margin_ps, 2_000);
+        assert_eq!(set.nscc.target_ps, 3_000_000);
+        assert_eq!(set.mswift_samples, 64);
+        for bad in [
+            "host.cc=cubic",
+            "host.swift_max_mdf=1",
+            "host.mswift_samples=65",
+            "host.mswift_samples=0",
+            "host.nscc_target_ns=0",
+            "host.swift_beta=-1",
+        ] {
+            let mut s = Scenario::default_scenario();
+            s.set(bad).unwrap();
+            let key = bad.split('=').next().unwrap();
+            assert_eq!(s.expand().unwrap_err().key, key, "{bad}");
+        }
     }
 
     #[test]

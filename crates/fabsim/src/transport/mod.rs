@@ -5,24 +5,40 @@
 //! at line rate, the Ofan paper's idealization (section 2.2).
 
 mod dctcp;
+mod nscc;
+mod swift;
 
 use crate::engine::Time;
 
 pub use dctcp::Dctcp;
+pub use nscc::{Nscc, NsccParams};
+pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CcKind {
     None,
     Dctcp,
+    Swift,
+    Mswift,
+    Nscc,
 }
 
 impl CcKind {
-    pub const ALL: [CcKind; 2] = [CcKind::None, CcKind::Dctcp];
+    pub const ALL: [CcKind; 5] = [
+        CcKind::None,
+        CcKind::Dctcp,
+        CcKind::Swift,
+        CcKind::Mswift,
+        CcKind::Nscc,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             CcKind::None => "none",
             CcKind::Dctcp => "dctcp",
+            CcKind::Swift => "swift",
+            CcKind::Mswift => "mswift",
+            CcKind::Nscc => "nscc",
         }
     }
 
@@ -51,12 +67,21 @@ pub struct CcParams {
     pub kind: CcKind,
     /// Round trip of a full packet and its ACK over the longest path, without queueing.
     pub base_rtt_ps: Time,
-    /// Initial window in bytes (default: one bandwidth-delay product of the longest path).
+    /// Bandwidth-delay product of `base_rtt_ps` at the link rate.
+    pub bdp_bytes: u64,
+    /// Initial window in bytes of dctcp, swift and mswift (default: `bdp_bytes`; nscc starts
+    /// at its cap).
     pub init_window_bytes: u64,
     /// Bytes of one full data packet on the wire (the MSS in window arithmetic).
     pub mss_bytes: u64,
     /// DCTCP's EWMA gain g.
     pub dctcp_g: f64,
+    /// Swift's (and MSwift's) rule constants.
+    pub swift: SwiftParams,
+    /// MSwift: the delay signal is the median of this many recent samples.
+    pub mswift_samples: u32,
+    /// NSCC's target, cap and decrease gain.
+    pub nscc: NsccParams,
 }
 
 /// One flow's congestion controller.
@@ -64,13 +89,39 @@ pub struct CcParams {
 pub enum Cc {
     None,
     Dctcp(Dctcp),
+    /// Swift and MSwift (they differ in the delay signal only).
+    Swift(Swift),
+    Nscc(Nscc),
 }
 
 impl Cc {
-    pub fn new(p: &CcParams) -> Self {
+    /// A flow's controller; `path_rtt_ps` is the base RTT of the flow's own path (from its hop
+    /// count, Swift's per-hop target scaling made exact; htsim's per-flow `peer_rtt` for NSCC).
+    pub fn new(p: &CcParams, path_rtt_ps: Time) -> Self {
         match p.kind {
             CcKind::None => Cc::None,
             CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, p.dctcp_g)),
+            CcKind::Swift | CcKind::Mswift => {
+                let signal = if p.kind == CcKind::Mswift {
+                    DelaySignal::Median(Box::new(MedianRing::new(p.mswift_samples as usize)))
+                } else {
+                    DelaySignal::Sample
+                };
+                Cc::Swift(Swift::new(
+                    p.init_window_bytes,
+                    p.mss_bytes,
+                    path_rtt_ps,
+                    p.swift,
+                    signal,
+                ))
+            }
+            CcKind::Nscc => Cc::Nscc(Nscc::new(
+                p.mss_bytes,
+                p.base_rtt_ps,
+                p.bdp_bytes,
+                path_rtt_ps,
+                p.nscc,
+            )),
         }
     }
 
@@ -80,6 +131,8 @@ impl Cc {
         match self {
             Cc::None => u64::MAX,
             Cc::Dctcp(d) => d.window(),
+            Cc::Swift(s) => s.window(),
+            Cc::Nscc(n) => n.window(),
         }
     }
 
@@ -89,6 +142,8 @@ impl Cc {
         match self {
             Cc::None => {}
             Cc::Dctcp(d) => d.on_ack(a.bytes, a.ecn, a.window_done),
+            Cc::Swift(s) => s.on_ack(a.bytes, a.rtt_ps, a.now),
+            Cc::Nscc(n) => n.on_ack(a.bytes, a.ecn, a.rtt_ps, a.now),
         }
     }
 
@@ -98,6 +153,8 @@ impl Cc {
         match self {
             Cc::None => {}
             Cc::Dctcp(d) => d.on_loss(bytes, now),
+            Cc::Swift(s) => s.on_loss(bytes, now),
+            Cc::Nscc(n) => n.on_loss(bytes, now),
         }
     }
 }
