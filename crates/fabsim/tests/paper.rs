@@ -31,6 +31,25 @@ fn log_log_slope(points: &[(f64, f64)]) -> f64 {
     num / xs.iter().map(|x| (x - mx).powi(2)).sum::<f64>()
 }
 
+/// Log-log slope, against message size, of the mean max queue at `stage` of the runs of one
+/// scheme (`of` picks its runs).
+fn max_queue_slope(reports: &[RunReport], of: impl Fn(&RunReport) -> bool, stage: &str) -> f64 {
+    let mut sizes: Vec<u64> = reports.iter().map(|r| r.message_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let points: Vec<(f64, f64)> = sizes
+        .iter()
+        .map(|&m| {
+            let q = reports
+                .iter()
+                .filter(|r| of(r) && r.message_bytes == m)
+                .map(|r| r.max_queue_bytes[stage] as f64);
+            (m as f64, mean(q))
+        })
+        .collect();
+    log_log_slope(&points)
+}
+
 /// Appendix A: the permutation bound is a lower bound for every scheme; all-to-all against
 /// its naive bound too, and on a 2-tier fabric.
 #[test]
@@ -118,19 +137,7 @@ fn queue_growth_has_the_papers_shape() {
         "workload.message_bytes=262144,1048576,4194304,16777216",
         "run.seeds=2",
     ]);
-    let slope = |lb: &str, stage: &str| {
-        let mut points = Vec::new();
-        for m in [262144u64, 1048576, 4194304, 16777216] {
-            let q = mean(
-                reports
-                    .iter()
-                    .filter(|r| r.lb == lb && r.message_bytes == m)
-                    .map(|r| r.max_queue_bytes[stage] as f64),
-            );
-            points.push((m as f64, q));
-        }
-        log_log_slope(&points)
-    };
+    let slope = |lb: &str, stage: &str| max_queue_slope(&reports, |r| r.lb == lb, stage);
     for lb in ["rr", "jsq"] {
         let down = slope(lb, "edge-down");
         let up = slope(lb, "edge-up").max(slope(lb, "agg-up"));
@@ -241,7 +248,6 @@ fn spurious_timeouts_make_duplicates_not_double_counts() {
 /// keeps flat max queues, like Ofan; RPS and REPS grow about as sqrt(m).
 #[test]
 fn host_side_queue_growth() {
-    let sizes = [262144u64, 1048576, 4194304, 16777216];
     let reports = run_all(&[
         "topology.k=8",
         "switch.lb=ecmp",
@@ -249,19 +255,7 @@ fn host_side_queue_growth() {
         "workload.message_bytes=262144,1048576,4194304,16777216",
         "run.seeds=2",
     ]);
-    let slope = |lb: &str| {
-        let points: Vec<(f64, f64)> = sizes
-            .iter()
-            .map(|&m| {
-                let q = reports
-                    .iter()
-                    .filter(|r| r.host_lb == lb && r.message_bytes == m)
-                    .map(|r| r.max_queue_bytes["all"] as f64);
-                (m as f64, mean(q))
-            })
-            .collect();
-        log_log_slope(&points)
-    };
+    let slope = |lb: &str| max_queue_slope(&reports, |r| r.host_lb == lb, "all");
     let drb = slope("drb");
     assert!(drb < 0.15, "drb slope {drb}, expected flat");
     for lb in ["rps", "reps"] {
@@ -304,7 +298,6 @@ fn ecn_marks_congested_ports_only() {
 /// same fabric stays flat.
 #[test]
 fn conga_queues_grow_linearly_on_leaf_spine() {
-    let sizes = [262144u64, 1048576, 4194304, 16777216];
     let reports = run_all(&[
         "topology.tiers=2",
         "topology.k=8",
@@ -312,19 +305,7 @@ fn conga_queues_grow_linearly_on_leaf_spine() {
         "workload.message_bytes=262144,1048576,4194304,16777216",
         "run.seeds=2",
     ]);
-    let slope = |lb: &str| {
-        let points: Vec<(f64, f64)> = sizes
-            .iter()
-            .map(|&m| {
-                let q = reports
-                    .iter()
-                    .filter(|r| r.lb == lb && r.message_bytes == m)
-                    .map(|r| r.max_queue_bytes["all"] as f64);
-                (m as f64, mean(q))
-            })
-            .collect();
-        log_log_slope(&points)
-    };
+    let slope = |lb: &str| max_queue_slope(&reports, |r| r.lb == lb, "all");
     let (conga, ofan) = (slope("conga"), slope("ofan"));
     assert!(conga > 0.8, "conga slope {conga}, expected about linear");
     assert!(ofan < 0.15, "ofan slope {ofan}, expected flat");
