@@ -20,10 +20,28 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
     let bad_toml = dir.join("bad.toml");
     std::fs::write(&bad_toml, "[topology\nk = 4").unwrap();
     let bad_toml = bad_toml.to_str().unwrap();
-    let cases: [(&[&str], &[&str]); 6] = [
+    let cases: [(&[&str], &[&str]); 9] = [
         (
             &["run", "--set", "topology.kk=4"],
             &["topology.kk", "allowed keys"],
+        ),
+        (
+            &["run", "--set", "switch.lb=conga"],
+            &["switch.lb", "2-tier"],
+        ),
+        (
+            &[
+                "run",
+                "--set",
+                "switch.ecn_kmin_bytes=9",
+                "--set",
+                "switch.ecn_kmax_bytes=5",
+            ],
+            &["switch.ecn_kmax_bytes", "5", ">= ecn_kmin_bytes"],
+        ),
+        (
+            &["run", "--set", "host.cc=cubic"],
+            &["host.cc", "cubic", "dctcp"],
         ),
         (
             &["run", "--set", "switch.lb=magic"],
