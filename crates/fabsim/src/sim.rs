@@ -544,7 +544,7 @@ impl Sim<'_> {
                 f.cc.on_ack(&AckInfo {
                     bytes,
                     ecn: p.ecn,
-                    rtt_ps: self.now - p.sent_ps,
+                    rtt_ps: (self.now as u32).wrapping_sub(p.sent_ps) as Time,
                     window_done,
                     now: self.now,
                 });
@@ -689,7 +689,7 @@ impl Sim<'_> {
             entropy,
             up,
             ecn: false,
-            sent_ps: self.now,
+            sent_ps: self.now as u32,
             conga: CongaTag::default(),
         };
         self.c.created += 1;
