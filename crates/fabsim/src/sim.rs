@@ -22,7 +22,7 @@
 use std::collections::VecDeque;
 
 use crate::engine::Rng;
-use crate::engine::{EventQueue, HeapQueue, Time};
+use crate::engine::{EventQueue, Time, TimingWheel};
 use crate::lb::{Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
 use crate::theory::LinkModel;
@@ -209,7 +209,7 @@ struct Sim<'a> {
     /// CONGA's DREs, congestion tables and flowlets (`switch.lb = "conga"`).
     conga: Option<Conga>,
     ecn_rng: Rng,
-    queue: HeapQueue<Event>,
+    queue: TimingWheel<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
     wire: Vec<VecDeque<(Time, u64, Packet)>>,
     flows: Vec<Flow>,
@@ -245,7 +245,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         host_lb,
         conga: (p.lb == SwitchLbKind::Conga).then(|| Conga::new(&fabric, p.seed)),
         ecn_rng: Rng::stream(p.seed, "ecn"),
-        queue: HeapQueue::default(),
+        queue: TimingWheel::default(),
         wire: vec![VecDeque::new(); ports_count],
         flows: Vec::with_capacity(specs.len()),
         tx: vec![Vec::new(); hosts],
@@ -327,7 +327,7 @@ impl Sim<'_> {
                 Event::Arrive { port } => {
                     let wire = &mut self.wire[port as usize];
                     let (_, _, pkt) = wire.pop_front().expect("an arrival has a packet");
-                    // The link's next packet takes the event's place in the heap.
+                    // The link's next packet takes the event's place in the queue.
                     match wire.front() {
                         Some(&(t, ticket, _)) => {
                             self.queue.replace_min(t, ticket, Event::Arrive { port })

@@ -6,7 +6,7 @@
 mod queue;
 pub mod rng;
 
-pub use queue::{EventQueue, HeapQueue};
+pub use queue::{EventQueue, HeapQueue, TimingWheel};
 pub use rng::Rng;
 
 /// Simulated time in integer picoseconds. A `u64` covers 213 days of simulated time.
