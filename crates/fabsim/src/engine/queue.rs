@@ -242,8 +242,11 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         self.len += 1;
         let b = time >> WHEEL_SHIFT;
         let key = wheel_key(time, ticket);
-        if b == self.cur {
-            // Into the sorted current bucket; later keys, the usual case, shift little.
+        if b <= self.cur {
+            // Into the sorted current bucket; later keys, the usual case, shift little. A key
+            // from an earlier bucket (a `peek` moved the wheel on, then the event being
+            // processed scheduled something at the current time) sorts first, as it must:
+            // everything still in the wheel is later.
             let at = self.head + self.current[self.head..].partition_point(|e| e.0 < key);
             self.current.insert(at, (key, event));
         } else if b < self.cur + WHEEL_BUCKETS {
@@ -357,10 +360,20 @@ mod tests {
                 assert_eq!(a, b);
                 wheel.push_ticketed(t, a, step);
                 heap.push_ticketed(t, b, step);
-            } else if rng.below(2) == 0 {
+            } else if rng.below(3) == 0 {
                 let w = wheel.pop();
                 assert_eq!(w, heap.pop());
                 now = w.unwrap().0;
+            } else if rng.below(2) == 0 {
+                // As the simulator does: pop, peek ahead (which may move the wheel on), then
+                // schedule something at the time just popped.
+                let w = wheel.pop();
+                assert_eq!(w, heap.pop());
+                now = w.unwrap().0;
+                assert_eq!(wheel.peek(), heap.peek());
+                let (a, b) = (wheel.ticket(), heap.ticket());
+                wheel.push_ticketed(now, a, step);
+                heap.push_ticketed(now, b, step);
             } else {
                 // Pop-and-push in one step, with a later time.
                 let (w, h) = (wheel.peek(), heap.peek());
