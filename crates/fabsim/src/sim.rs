@@ -115,6 +115,8 @@ pub struct Counters {
 struct Flow {
     src: u32,
     dst: u32,
+    /// Links between src and dst (fixed: the path length of a fat tree does not vary).
+    hops: u32,
     pkts: u32,
     /// Next never-sent sequence number.
     next_seq: u32,
@@ -258,9 +260,11 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     };
     for (i, f) in specs.iter().enumerate() {
         let pkts = p.link.packet_sizes(f.bytes).count() as u32;
+        let hops = sim.fabric.hops(f.src, f.dst);
         sim.flows.push(Flow {
             src: f.src,
             dst: f.dst,
+            hops,
             pkts,
             next_seq: 0,
             acked: 0,
@@ -268,7 +272,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             start_ps: f.start_ps,
             finish_ps: None,
             retx: Vec::new(),
-            cc: Cc::new(&p.cc, p.link.base_rtt_ps(sim.fabric.hops(f.src, f.dst))),
+            cc: Cc::new(&p.cc, p.link.base_rtt_ps(hops)),
             inflight_bytes: 0,
             window_end: 0,
             acked_seqs: Bits::new(pkts),
@@ -674,10 +678,8 @@ impl Sim<'_> {
             self.cursor[h] = i as u32 + 1;
         }
         let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
-        let dst = f.dst;
-        let (entropy, up) = self
-            .host_lb
-            .stamp(fid, self.fabric.hops(host, dst), self.now);
+        let (dst, hops) = (f.dst, f.hops);
+        let (entropy, up) = self.host_lb.stamp(fid, hops, self.now);
         let pkt = Packet {
             flow: fid,
             seq,

@@ -314,9 +314,10 @@ impl Fabric {
 
     /// Number of links a packet from `src` to `dst` crosses.
     pub fn hops(&self, src: u32, dst: u32) -> u32 {
-        if src / self.hosts_per_edge == dst / self.hosts_per_edge {
+        let (a, b) = (self.host_loc[src as usize], self.host_loc[dst as usize]);
+        if a.edge == b.edge {
             2
-        } else if self.tiers == 2 || src / self.hosts_per_pod == dst / self.hosts_per_pod {
+        } else if self.tiers == 2 || a.pod == b.pod {
             4
         } else {
             6
