@@ -224,6 +224,50 @@ struct Sim<'a> {
     completed: u64,
 }
 
+/// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs).
+#[inline]
+fn is_control(p: &Packet) -> bool {
+    p.kind != PacketKind::Data || p.trimmed
+}
+
+/// Strict priority for a control packet on a port whose wire ring already holds packets
+/// (`entry` carries its FIFO arrival time, as if it had queued behind all of them).
+///
+/// Non-preemptive: the packet in service (and any earlier control packet still waiting)
+/// keeps its place; the control packet takes the slot of the first data packet still
+/// waiting for the serializer, and every waiting data packet leaves `ser_ps` later. The
+/// port's busy time, backlog and statistics are those of the FIFO order (the same bytes
+/// drain at the same rate), so only the ring is rearranged. The ring head is in service or
+/// on the wire, never waiting, so its queued event stays valid.
+fn jump_queue(
+    wire: &mut VecDeque<(Time, u64, Packet)>,
+    entry: (Time, u64, Packet),
+    ser_ps: Time,
+    now: Time,
+    delay_ps: Time,
+    mut ser_of: impl FnMut(u32) -> Time,
+) {
+    let mut slot = wire.len();
+    while slot > 0 {
+        let (arrive, _, p) = &wire[slot - 1];
+        let start = arrive - delay_ps - ser_of(p.bytes);
+        if is_control(p) || start <= now {
+            break;
+        }
+        slot -= 1;
+    }
+    let mut entry = entry;
+    if slot < wire.len() {
+        let (arrive, _, p) = &wire[slot];
+        entry.0 = arrive - ser_of(p.bytes) + ser_ps;
+        for e in wire.range_mut(slot..) {
+            e.0 += ser_ps;
+        }
+    }
+    debug_assert!(slot > 0, "the ring head is never waiting");
+    wire.insert(slot, entry);
+}
+
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
 pub fn simulate(p: &SimParams) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
@@ -438,11 +482,10 @@ impl Sim<'_> {
     /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
     #[inline]
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
-        // With trimming, headers, ACKs and NACKs would sit in the priority queue: they are not
-        // held to the data buffer.
-        // A header trimmed at an earlier hop is control too (it must not be dropped later).
-        let control =
-            self.p.overflow == Overflow::Trim && (pkt.kind != PacketKind::Data || pkt.trimmed);
+        // With trimming, headers, ACKs and NACKs travel in the strict-priority class: they
+        // overtake waiting data and are not held to the data buffer. A header trimmed at an
+        // earlier hop is control too (it must not be dropped later).
+        let control = self.p.overflow == Overflow::Trim && is_control(&pkt);
         let limit = if bounded && !control {
             self.p.buffer_bytes
         } else {
@@ -461,8 +504,17 @@ impl Sim<'_> {
                 let wire = &mut self.wire[port as usize];
                 if wire.is_empty() {
                     self.queue.push_ticketed(t, ticket, Event::Arrive { port });
+                    wire.push_back((t, ticket, pkt));
+                } else if control {
+                    let ser = self.ports.serialization(pkt.bytes);
+                    let (ports, now) = (&mut self.ports, self.now);
+                    let delay = ports.delay_ps();
+                    jump_queue(wire, (t, ticket, pkt), ser, now, delay, |b| {
+                        ports.serialization(b)
+                    });
+                } else {
+                    wire.push_back((t, ticket, pkt));
                 }
-                wire.push_back((t, ticket, pkt));
             }
             Enqueue::Overflow => {
                 if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
@@ -697,5 +749,88 @@ impl Sim<'_> {
         self.c.created += 1;
         self.transmit(host, pkt, false);
         self.arm_nic(host);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
+        Packet {
+            flow: 0,
+            seq,
+            src: 0,
+            dst: 1,
+            bytes,
+            kind,
+            trimmed: false,
+            entropy: 0,
+            up: UpPath::NONE,
+            ecn: false,
+            sent_ps: 0,
+            conga: CongaTag::default(),
+        }
+    }
+
+    #[test]
+    fn control_overtakes_waiting_data_only() {
+        // 1 byte per ps, 100 ps of delay: three 1000-byte data packets queued at t = 0 leave
+        // at [0, 1000), [1000, 2000), [2000, 3000).
+        let ser = |b: u32| b as Time;
+        let delay = 100;
+        let mut wire: VecDeque<(Time, u64, Packet)> = (0..3)
+            .map(|i| {
+                (
+                    1000 * (i + 1) + delay,
+                    i,
+                    pkt(i as u32, 1000, PacketKind::Data),
+                )
+            })
+            .collect();
+        // At t = 500 an ACK of 64 bytes arrives: it waits for packet 0 (in service) only.
+        jump_queue(
+            &mut wire,
+            (3164, 3, pkt(9, 64, PacketKind::Ack)),
+            64,
+            500,
+            delay,
+            ser,
+        );
+        let order: Vec<(u32, Time)> = wire.iter().map(|e| (e.2.seq, e.0)).collect();
+        assert_eq!(
+            order,
+            vec![(0, 1100), (9, 1164), (1, 2164), (2, 3164)],
+            "the ACK goes right after the packet in service; waiting data moves back"
+        );
+        // A second control packet at t = 1030 (the ACK in service) queues behind the first (FIFO within the class)
+        // but ahead of the data still waiting.
+        jump_queue(
+            &mut wire,
+            (3228, 4, pkt(10, 64, PacketKind::Nack)),
+            64,
+            1030,
+            delay,
+            ser,
+        );
+        let order: Vec<u32> = wire.iter().map(|e| e.2.seq).collect();
+        assert_eq!(order, vec![0, 9, 10, 1, 2]);
+        assert_eq!(wire[2].0, 1228);
+        assert_eq!(
+            wire.back().unwrap().0,
+            3228,
+            "the last bit leaves as in FIFO order"
+        );
+        // Once every data packet has started, a control packet simply goes last.
+        jump_queue(
+            &mut wire,
+            (3292, 5, pkt(11, 64, PacketKind::Ack)),
+            64,
+            2300,
+            delay,
+            ser,
+        );
+        assert_eq!(wire.back().unwrap().2.seq, 11);
+        assert_eq!(wire.back().unwrap().0, 3292);
     }
 }

@@ -110,8 +110,15 @@ impl Ports {
         Enqueue::Arrives(done + self.delay_ps)
     }
 
+    /// Propagation delay of every link.
     #[inline]
-    fn serialization(&mut self, bytes: u32) -> Time {
+    pub fn delay_ps(&self) -> Time {
+        self.delay_ps
+    }
+
+    /// Serialization time of a packet of `bytes` at link rate.
+    #[inline]
+    pub fn serialization(&mut self, bytes: u32) -> Time {
         match self.ser_memo {
             [(b, t), _] | [_, (b, t)] if b == bytes => t,
             _ => {
