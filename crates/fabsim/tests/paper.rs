@@ -184,6 +184,23 @@ fn ofan_and_pofan_lead_on_the_default_scenario() {
     assert!(worst_of_ofans(&max_q) < best_of_others(&max_q));
 }
 
+/// Fig. 1: Ofan keeps the network near full utilization at load 1, REPS and AR do not.
+/// Utilization here is the lower bound over the CCT: the share of the collective's time an
+/// ideally balanced fabric would need (the paper: ofan about 99%, REPS and AR below 95%).
+#[test]
+fn fig1_utilization_ofan_high_reps_and_ar_below_95() {
+    let mut reports = run_all(&["switch.lb = [\"ofan\", \"ar\"]"]);
+    reports.extend(run_all(&["switch.lb = \"ecmp\"", "host.lb = \"reps\""]));
+    let util = |r: &RunReport| r.lower_bound_us / r.cct_us.unwrap();
+    for r in &reports {
+        let u = util(r);
+        match (r.lb.as_str(), r.host_lb.as_str()) {
+            ("ofan", _) => assert!(u > 0.97, "ofan utilization {u}"),
+            _ => assert!(u < 0.95, "{} / {} utilization {u}", r.lb, r.host_lb),
+        }
+    }
+}
+
 /// Same scenario and seed: identical reports apart from `perf`.
 #[test]
 fn runs_are_deterministic() {
