@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
 use crate::lb::{Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
-use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec, UpPath};
+use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec};
 use crate::theory::LinkModel;
 use crate::transport::{AckInfo, Cc, CcParams};
 use crate::workload::{FlowSpec, WorkloadSpec};
@@ -575,7 +575,9 @@ impl Sim<'_> {
                         PacketKind::Ack
                     },
                     trimmed: false,
-                    up: UpPath::NONE,
+                    // A source-routed packet's ACK retraces its path: in a fat tree the same
+                    // uplink indices from the receiver's edge reach the same core (or
+                    // aggregation switch), so ACKs are spread exactly like the data.
                     ..p
                 };
                 self.transmit(host, ack, false);
@@ -755,6 +757,7 @@ impl Sim<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::UpPath;
 
     fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
         Packet {

@@ -262,19 +262,27 @@ fn spurious_timeouts_make_duplicates_not_double_counts() {
 }
 
 /// Section 3.5 for host-side schemes over switch ECMP (k = 8, m = 64 .. 4096 packets): DRB
-/// keeps flat max queues, like Ofan; RPS and REPS grow about as sqrt(m).
+/// and ETHEREAL keep flat max queues, like Ofan; RPS and REPS grow about as sqrt(m).
 #[test]
 fn host_side_queue_growth() {
     let reports = run_all(&[
         "topology.k=8",
         "switch.lb=ecmp",
-        "host.lb=rps,reps,drb",
+        "host.lb=rps,reps,drb,ethereal",
         "workload.message_bytes=262144,1048576,4194304,16777216",
         "run.seeds=2",
     ]);
     let slope = |lb: &str| max_queue_slope(&reports, |r| r.host_lb == lb, "all");
-    let drb = slope("drb");
-    assert!(drb < 0.15, "drb slope {drb}, expected flat");
+    for lb in ["drb", "ethereal"] {
+        let s = slope(lb);
+        assert!(s < 0.15, "{lb}: slope {s}, expected flat");
+    }
+    // Appendix E: ETHEREAL's edge uplinks never hold more than k^2/4 + 1 packets.
+    let bound = (8 * 8 / 4 + 1) as u64 * (4096 + 64);
+    for r in reports.iter().filter(|r| r.host_lb == "ethereal") {
+        let q = r.max_queue_bytes["edge-up"];
+        assert!(q <= bound, "ethereal edge-up queue {q} B above {bound} B");
+    }
     for lb in ["rps", "reps"] {
         let s = slope(lb);
         assert!(
