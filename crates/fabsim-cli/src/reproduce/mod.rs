@@ -233,12 +233,12 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
     }
 }
 
-/// Four significant digits, without trailing zeros.
+/// Seven significant digits, without trailing zeros.
 pub fn fmt_num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
-    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    let digits = (6 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
     let s = format!("{x:.digits$}");
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').into()
