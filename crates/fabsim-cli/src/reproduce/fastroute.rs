@@ -51,14 +51,20 @@ fn table3(_: &Ctx) -> Table {
     let m = PowerModel::default();
     let mut rows = vec![];
     for n in ASICS {
-        rows.push((n, "switch without oversubscription", m.switch_power_without_oversubscription(n)));
+        rows.push((
+            n,
+            "switch without oversubscription",
+            m.switch_power_without_oversubscription(n),
+        ));
         rows.push((n, "Fastroute savings", m.savings(n).total));
     }
     long(rows)
 }
 
 fn value(t: &Table, asics: &str, quantity: &str) -> Result<f64, String> {
-    t.mean(&[("asics", asics), ("quantity", quantity)], |r| r.num("value"))
+    t.mean(&[("asics", asics), ("quantity", quantity)], |r| {
+        r.num("value")
+    })
 }
 
 fn watts(r: &Row) -> Option<f64> {
@@ -71,9 +77,17 @@ fn solver_runtimes(ctx: &Ctx, solvers: &[Solver]) -> Table {
     let reps = ctx.seeds.unwrap_or(if ctx.quick { 5 } else { 1000 });
     let ports = [64usize, 128, 256, 512];
     let mut t = Table {
-        header: ["solver", "asics", "ports", "tm", "runtime_us", "inter_asic_bytes", "gap_pct"]
-            .map(String::from)
-            .to_vec(),
+        header: [
+            "solver",
+            "asics",
+            "ports",
+            "tm",
+            "runtime_us",
+            "inter_asic_bytes",
+            "gap_pct",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows: vec![],
     };
     let mut ws = Workspace::new();
@@ -131,7 +145,10 @@ fn solver_series(r: &Row) -> String {
 }
 
 fn mean_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f64, String> {
-    t.mean(&[("solver", solver), ("asics", asics), ("ports", ports)], runtime)
+    t.mean(
+        &[("solver", solver), ("asics", asics), ("ports", ports)],
+        runtime,
+    )
 }
 
 pub fn experiments() -> Vec<Experiment> {
@@ -163,13 +180,62 @@ pub fn experiments() -> Vec<Experiment> {
                 series: |r| r.get("quantity").unwrap_or("?").to_string(),
             },
             claims: vec![
-                Claim { text: "2 ASICs: total throughput 136.5 Tb/s", paper: 136.5, unit: "Tb/s", tol: Tol::Abs(0.05), fabsim: |t| value(t, "2", "throughput Tb/s"), differs: "" },
-                Claim { text: "8 ASICs: total throughput 436.9 Tb/s", paper: 436.9, unit: "Tb/s", tol: Tol::Abs(0.05), fabsim: |t| value(t, "8", "throughput Tb/s"), differs: "" },
-                Claim { text: "2 ASICs: total power savings 172.7 W (173 W in the text)", paper: 172.7, unit: "W", tol: Tol::Abs(0.05), fabsim: |t| value(t, "2", "total"), differs: "" },
-                Claim { text: "4 ASICs: total power savings 444.1 W", paper: 444.1, unit: "W", tol: Tol::Abs(0.05), fabsim: |t| value(t, "4", "total"), differs: "" },
-                Claim { text: "6 ASICs: total power savings 420.0 W", paper: 420.0, unit: "W", tol: Tol::Abs(0.05), fabsim: |t| value(t, "6", "total"), differs: "" },
-                Claim { text: "8 ASICs: total power savings 406.9 W (407 W in the text)", paper: 406.9, unit: "W", tol: Tol::Abs(0.05), fabsim: |t| value(t, "8", "total"), differs: "" },
-                Claim { text: "4 ASICs: fabric savings about 300 W", paper: 300.2, unit: "W", tol: Tol::Abs(0.5), fabsim: |t| value(t, "4", "fabric"), differs: "" },
+                Claim {
+                    text: "2 ASICs: total throughput 136.5 Tb/s",
+                    paper: 136.5,
+                    unit: "Tb/s",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "2", "throughput Tb/s"),
+                    differs: "",
+                },
+                Claim {
+                    text: "8 ASICs: total throughput 436.9 Tb/s",
+                    paper: 436.9,
+                    unit: "Tb/s",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "8", "throughput Tb/s"),
+                    differs: "",
+                },
+                Claim {
+                    text: "2 ASICs: total power savings 172.7 W (173 W in the text)",
+                    paper: 172.7,
+                    unit: "W",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "2", "total"),
+                    differs: "",
+                },
+                Claim {
+                    text: "4 ASICs: total power savings 444.1 W",
+                    paper: 444.1,
+                    unit: "W",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "4", "total"),
+                    differs: "",
+                },
+                Claim {
+                    text: "6 ASICs: total power savings 420.0 W",
+                    paper: 420.0,
+                    unit: "W",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "6", "total"),
+                    differs: "",
+                },
+                Claim {
+                    text: "8 ASICs: total power savings 406.9 W (407 W in the text)",
+                    paper: 406.9,
+                    unit: "W",
+                    tol: Tol::Abs(0.05),
+                    fabsim: |t| value(t, "8", "total"),
+                    differs: "",
+                },
+                Claim {
+                    text: "4 ASICs: fabric savings about 300 W",
+                    paper: 300.2,
+                    unit: "W",
+                    tol: Tol::Abs(0.5),
+                    fabsim: |t| value(t, "4", "fabric"),
+                    differs: "",
+                },
                 Claim {
                     text: "the peak power savings occur at 4 ASICs",
                     paper: 4.0,
@@ -208,10 +274,38 @@ pub fn experiments() -> Vec<Experiment> {
                 series: |r| r.get("quantity").unwrap_or("?").to_string(),
             },
             claims: vec![
-                Claim { text: "2 ASICs: 1354 W", paper: 1354.0, unit: "W", tol: Tol::Abs(0.5), fabsim: |t| value(t, "2", "switch without oversubscription"), differs: "" },
-                Claim { text: "4 ASICs: 3523 W", paper: 3523.0, unit: "W", tol: Tol::Abs(0.5), fabsim: |t| value(t, "4", "switch without oversubscription"), differs: "" },
-                Claim { text: "6 ASICs: 5044 W", paper: 5044.0, unit: "W", tol: Tol::Abs(0.5), fabsim: |t| value(t, "6", "switch without oversubscription"), differs: "" },
-                Claim { text: "8 ASICs: 6575 W", paper: 6575.0, unit: "W", tol: Tol::Abs(0.5), fabsim: |t| value(t, "8", "switch without oversubscription"), differs: "" },
+                Claim {
+                    text: "2 ASICs: 1354 W",
+                    paper: 1354.0,
+                    unit: "W",
+                    tol: Tol::Abs(0.5),
+                    fabsim: |t| value(t, "2", "switch without oversubscription"),
+                    differs: "",
+                },
+                Claim {
+                    text: "4 ASICs: 3523 W",
+                    paper: 3523.0,
+                    unit: "W",
+                    tol: Tol::Abs(0.5),
+                    fabsim: |t| value(t, "4", "switch without oversubscription"),
+                    differs: "",
+                },
+                Claim {
+                    text: "6 ASICs: 5044 W",
+                    paper: 5044.0,
+                    unit: "W",
+                    tol: Tol::Abs(0.5),
+                    fabsim: |t| value(t, "6", "switch without oversubscription"),
+                    differs: "",
+                },
+                Claim {
+                    text: "8 ASICs: 6575 W",
+                    paper: 6575.0,
+                    unit: "W",
+                    tol: Tol::Abs(0.5),
+                    fabsim: |t| value(t, "8", "switch without oversubscription"),
+                    differs: "",
+                },
             ],
         },
         Experiment {
@@ -224,7 +318,9 @@ pub fn experiments() -> Vec<Experiment> {
                     (fabsim's plain O(p^3) reference); fabsim's own exact solver (a \
                     transportation problem over the ASIC nodes) is plotted too. Full size: \
                     1,000 random matrices per point as in the paper; --quick: 5 (--seeds N: N).",
-            source: Source::Compute(|ctx| solver_runtimes(ctx, &[Solver::Greedy, Solver::Exact, Solver::Hungarian])),
+            source: Source::Compute(|ctx| {
+                solver_runtimes(ctx, &[Solver::Greedy, Solver::Exact, Solver::Hungarian])
+            }),
             plot: runtime_plot,
             claims: vec![
                 Claim {
@@ -237,14 +333,31 @@ pub fn experiments() -> Vec<Experiment> {
                               paper's implementation's optimizations; fabsim's exact \
                               transportation solver finds the same optimum about 1000x faster",
                 },
-                Claim { text: "the heuristic takes 28 µs for 512 ports and 2 ASICs", paper: 28.0, unit: "µs", tol: Tol::Factor(10.0), fabsim: |t| mean_runtime(t, "greedy", "2", "512"), differs: "" },
-                Claim { text: "the heuristic takes 127 µs for 512 ports and 8 ASICs", paper: 127.0, unit: "µs", tol: Tol::Factor(10.0), fabsim: |t| mean_runtime(t, "greedy", "8", "512"), differs: "" },
                 Claim {
-                    text: "the heuristic scales almost linearly with ports (log-log slope, 8 ASICs)",
+                    text: "the heuristic takes 28 µs for 512 ports and 2 ASICs",
+                    paper: 28.0,
+                    unit: "µs",
+                    tol: Tol::Factor(10.0),
+                    fabsim: |t| mean_runtime(t, "greedy", "2", "512"),
+                    differs: "",
+                },
+                Claim {
+                    text: "the heuristic takes 127 µs for 512 ports and 8 ASICs",
+                    paper: 127.0,
+                    unit: "µs",
+                    tol: Tol::Factor(10.0),
+                    fabsim: |t| mean_runtime(t, "greedy", "8", "512"),
+                    differs: "",
+                },
+                Claim {
+                    text:
+                        "the heuristic scales almost linearly with ports (log-log slope, 8 ASICs)",
                     paper: 1.0,
                     unit: "",
                     tol: Tol::Abs(0.3),
-                    fabsim: |t| t.loglog_slope(&[("solver", "greedy"), ("asics", "8")], "ports", runtime),
+                    fabsim: |t| {
+                        t.loglog_slope(&[("solver", "greedy"), ("asics", "8")], "ports", runtime)
+                    },
                     differs: "",
                 },
                 Claim {
@@ -252,7 +365,9 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 3.0,
                     unit: "",
                     tol: Tol::Abs(0.5),
-                    fabsim: |t| t.loglog_slope(&[("solver", "hungarian"), ("asics", "8")], "ports", runtime),
+                    fabsim: |t| {
+                        t.loglog_slope(&[("solver", "hungarian"), ("asics", "8")], "ports", runtime)
+                    },
                     differs: "",
                 },
                 Claim {
@@ -261,7 +376,11 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 1.0,
                     unit: "%",
                     tol: Tol::Below,
-                    fabsim: |t| t.mean(&[("solver", "greedy"), ("asics", "8")], |r| r.num("gap_pct")),
+                    fabsim: |t| {
+                        t.mean(&[("solver", "greedy"), ("asics", "8")], |r| {
+                            r.num("gap_pct")
+                        })
+                    },
                     differs: "",
                 },
                 Claim {
@@ -269,7 +388,11 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "%",
                     tol: Tol::Abs(1e-9),
-                    fabsim: |t| t.mean(&[("solver", "greedy"), ("asics", "2")], |r| r.num("gap_pct")),
+                    fabsim: |t| {
+                        t.mean(&[("solver", "greedy"), ("asics", "2")], |r| {
+                            r.num("gap_pct")
+                        })
+                    },
                     differs: "",
                 },
             ],
@@ -292,7 +415,11 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 3.0,
                     unit: "decades",
                     tol: Tol::Abs(0.5),
-                    fabsim: |t| Ok((mean_runtime(t, "rdc", "8", "512")? / mean_runtime(t, "greedy", "8", "512")?).log10()),
+                    fabsim: |t| {
+                        Ok((mean_runtime(t, "rdc", "8", "512")?
+                            / mean_runtime(t, "greedy", "8", "512")?)
+                        .log10())
+                    },
                     differs: "fabsim's greedy is faster than the paper's (about 10 µs against \
                               127 µs at 512 x 8), which widens the ratio; the RDC-style baseline \
                               is a re-implementation from the RDC paper's description",
@@ -302,7 +429,11 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 3.0,
                     unit: "decades",
                     tol: Tol::Abs(0.5),
-                    fabsim: |t| Ok((mean_runtime(t, "rdc", "2", "512")? / mean_runtime(t, "greedy", "2", "512")?).log10()),
+                    fabsim: |t| {
+                        Ok((mean_runtime(t, "rdc", "2", "512")?
+                            / mean_runtime(t, "greedy", "2", "512")?)
+                        .log10())
+                    },
                     differs: "as at 8 ASICs: fabsim's greedy is several times faster than the \
                               paper's",
                 },

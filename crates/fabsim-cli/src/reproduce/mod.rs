@@ -138,7 +138,7 @@ impl Tol {
 
     fn describe(self, unit: &str) -> String {
         match self {
-            Tol::Abs(d) => format!("± {} {unit}", fmt_num(d)),
+            Tol::Abs(d) => format!("± {} {unit}", fmt_num(d)).trim_end().into(),
             Tol::Below => "fabsim < paper".into(),
             Tol::Above => "fabsim > paper".into(),
             Tol::Factor(f) => format!("within a factor {}", fmt_num(f)),
@@ -218,7 +218,12 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
             let verdict = if holds { "holds" } else { "differs" };
             (Some(v), Some(holds), verdict, why)
         }
-        Ok(v) => (None, None, "not comparable", format!("fabsim's number is {v}")),
+        Ok(v) => (
+            None,
+            None,
+            "not comparable",
+            format!("fabsim's number is {v}"),
+        ),
         Err(why) => (None, None, "not comparable", why),
     };
     ClaimResult {
@@ -252,7 +257,12 @@ fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
 }
 
 /// Runs (or resumes) every missing point of `exp` and returns its results table.
-fn results(exp: &Experiment, ctx: &Ctx, dir: &Path, jobs: Option<usize>) -> Result<Table, CliError> {
+fn results(
+    exp: &Experiment,
+    ctx: &Ctx,
+    dir: &Path,
+    jobs: Option<usize>,
+) -> Result<Table, CliError> {
     match &exp.source {
         Source::Compute(f) => {
             // A finished computation is kept, like a finished run.
@@ -301,7 +311,9 @@ fn results(exp: &Experiment, ctx: &Ctx, dir: &Path, jobs: Option<usize>) -> Resu
                         let o = cmd_sweep::run_one(&dirs[k].0, i);
                         bar.inc(1);
                         match o {
-                            Outcome::Failed(m) => Some(format!("{}: run {i}: {m}", dirs[k].0.display())),
+                            Outcome::Failed(m) => {
+                                Some(format!("{}: run {i}: {m}", dirs[k].0.display()))
+                            }
                             Outcome::Ran | Outcome::AlreadyDone => None,
                         }
                     })
@@ -358,11 +370,15 @@ pub fn reproduce_one(
     let svg = plot::render(exp, &table)
         .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
     write_output(&dir.join("results.csv"), &table.to_csv())?;
-    let json = serde_json::to_string_pretty(&claims).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let json =
+        serde_json::to_string_pretty(&claims).map_err(|e| CliError::Runtime(e.to_string()))?;
     write_output(&dir.join("claims.json"), &json)?;
     write_output(&dir.join("plot.svg"), &svg)?;
     let wall = start.elapsed().as_secs_f64();
-    write_output(&dir.join("report.md"), &report(exp, ctx, &table, &claims, wall))?;
+    write_output(
+        &dir.join("report.md"),
+        &report(exp, ctx, &table, &claims, wall),
+    )?;
     let held = claims.iter().filter(|c| c.holds == Some(true)).count();
     println!(
         "{}: {} runs/rows, {held}/{} claims hold, {:.1} s -> {}",
@@ -377,8 +393,15 @@ pub fn reproduce_one(
 
 fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
     let lead = if id.is_some() { "| experiment " } else { "" };
-    let _ = writeln!(out, "{lead}| claim (as the paper states it) | paper | fabsim | tolerance | verdict | why |");
-    let _ = writeln!(out, "{}|---|---|---|---|---|---|", if id.is_some() { "|---" } else { "" });
+    let _ = writeln!(
+        out,
+        "{lead}| claim (as the paper states it) | paper | fabsim | tolerance | verdict | why |"
+    );
+    let _ = writeln!(
+        out,
+        "{}|---|---|---|---|---|---|",
+        if id.is_some() { "|---" } else { "" }
+    );
     for c in claims {
         let cell = |s: &str| s.replace('|', "\\|");
         let _ = writeln!(
@@ -398,7 +421,14 @@ fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
 
 fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wall: f64) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# {}: {} {}, {}\n", exp.id, exp.paper.name(), exp.figure, exp.title);
+    let _ = writeln!(
+        s,
+        "# {}: {} {}, {}\n",
+        exp.id,
+        exp.paper.name(),
+        exp.figure,
+        exp.title
+    );
     let _ = writeln!(
         s,
         "Size: **{}** (`fabsim reproduce {}{}{}`), {} result rows, {:.1} s wall.\n",
@@ -422,7 +452,12 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     );
     if let Source::Sim(sweeps) = &exp.source {
         for sw in sweeps {
-            let _ = writeln!(s, "Sweep `{}` (full size):\n\n```toml\n{}\n```\n", sw.name, sw.scenario.trim());
+            let _ = writeln!(
+                s,
+                "Sweep `{}` (full size):\n\n```toml\n{}\n```\n",
+                sw.name,
+                sw.scenario.trim()
+            );
             if !sw.quick.is_empty() {
                 let _ = writeln!(s, "`--quick` overrides: `{}`\n", sw.quick.join("`, `"));
             }
@@ -430,7 +465,10 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     }
     let _ = writeln!(s, "## Plot\n\n![{}](plot.svg)\n\n## Claims\n", exp.id);
     claims_table(&mut s, claims, None);
-    let _ = writeln!(s, "\nEvery run: `results.csv`; claims as JSON: `claims.json`.");
+    let _ = writeln!(
+        s,
+        "\nEvery run: `results.csv`; claims as JSON: `claims.json`."
+    );
     s
 }
 
@@ -439,12 +477,12 @@ fn list(exps: &[Experiment]) {
         println!("{:<22} {} {}: {}", e.id, e.paper.name(), e.figure, e.title);
         println!("{:<22} varies: {}", "", e.varies);
         for c in &e.claims {
+            let paper = format!("{} {}", fmt_num(c.paper), c.unit);
             println!(
-                "{:<22}   claim: {} (paper {} {}, {})",
+                "{:<22}   claim: {} (paper {}, {})",
                 "",
                 c.text,
-                fmt_num(c.paper),
-                c.unit,
+                paper.trim_end(),
                 c.tol.describe(c.unit)
             );
         }
@@ -465,7 +503,10 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     if id != "all" {
         let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {
             let ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
-            CliError::Usage(format!("unknown experiment {id:?}; allowed: all, {}", ids.join(", ")))
+            CliError::Usage(format!(
+                "unknown experiment {id:?}; allowed: all, {}",
+                ids.join(", ")
+            ))
         })?;
         reproduce_one(exp, &ctx, &args.out, args.jobs)?;
         return Ok(());
@@ -478,7 +519,12 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         let claims = reproduce_one(e, &ctx, &args.out, args.jobs)?;
         all.push((e, claims, t.elapsed().as_secs_f64()));
     }
-    let count = |v: &str| all.iter().flat_map(|(_, c, _)| c).filter(|c| c.verdict == v).count();
+    let count = |v: &str| {
+        all.iter()
+            .flat_map(|(_, c, _)| c)
+            .filter(|c| c.verdict == v)
+            .count()
+    };
     let (holds, differs, nc) = (count("holds"), count("differs"), count("not comparable"));
     let _ = writeln!(
         index,
@@ -489,7 +535,10 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         holds + differs + nc,
         start.elapsed().as_secs_f64()
     );
-    let _ = writeln!(index, "| experiment | paper | figure | wall s | claims held |\n|---|---|---|---|---|");
+    let _ = writeln!(
+        index,
+        "| experiment | paper | figure | wall s | claims held |\n|---|---|---|---|---|"
+    );
     for (e, c, w) in &all {
         let held = c.iter().filter(|c| c.holds == Some(true)).count();
         let _ = writeln!(
@@ -506,7 +555,11 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         let mut part = String::new();
         claims_table(&mut part, c, Some(e.id));
         // One header for the whole index.
-        let skip = if index.contains("| experiment | claim") { 2 } else { 0 };
+        let skip = if index.contains("| experiment | claim") {
+            2
+        } else {
+            0
+        };
         for line in part.lines().skip(skip) {
             let _ = writeln!(index, "{line}");
         }
@@ -546,7 +599,10 @@ mod tests {
             differs: "",
         };
         let r = evaluate(&c, &t);
-        assert_eq!((r.fabsim, r.holds, r.verdict.as_str()), (Some(4.0), Some(true), "holds"));
+        assert_eq!(
+            (r.fabsim, r.holds, r.verdict.as_str()),
+            (Some(4.0), Some(true), "holds")
+        );
         c.paper = 6.0;
         let r = evaluate(&c, &t);
         assert_eq!((r.holds, r.verdict.as_str()), (Some(false), "differs"));

@@ -134,7 +134,10 @@ impl Table {
                 by.entry(xv.to_bits()).or_insert((xv, vec![])).1.push(y);
             }
         }
-        let mut pts: Vec<(f64, f64)> = by.into_values().map(|(x, ys)| (x, mean_sd(&ys).0)).collect();
+        let mut pts: Vec<(f64, f64)> = by
+            .into_values()
+            .map(|(x, ys)| (x, mean_sd(&ys).0))
+            .collect();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         if pts.is_empty() {
             return Err(format!("no run with {} has a value", show_filter(filter)));
