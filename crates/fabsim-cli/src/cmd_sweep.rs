@@ -117,6 +117,9 @@ pub fn sweep(cmd: &SweepCommand) -> Result<(), CliError> {
     }
 }
 
+/// The swept keys of one run and their values.
+pub type Labels = Vec<(String, String)>;
+
 /// DIR/sweep.json.
 #[derive(Serialize, Deserialize)]
 struct Manifest {
@@ -817,7 +820,7 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
 
 /// The labels (swept keys) and reports of every run of a finished sweep, in index order;
 /// an error naming what is missing unless every run is done.
-pub fn load_results(dir: &Path) -> Result<(Vec<Vec<(String, String)>>, Vec<RunReport>), CliError> {
+pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliError> {
     let m = read_manifest(dir)?;
     let s = state(dir, m.runs)?;
     if s.done.len() as u64 != m.runs {

@@ -22,7 +22,9 @@ pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
         .iter()
         .all(|r| r.get(p.x).is_none_or(|v| v.parse::<f64>().is_ok()));
     let mut cats: Vec<String> = vec![];
-    let mut groups: Vec<(String, Vec<(f64, Vec<f64>)>)> = vec![];
+    // (series name, (x, the y values at x)).
+    type Group = (String, Vec<(f64, Vec<f64>)>);
+    let mut groups: Vec<Group> = vec![];
     for r in table.iter() {
         let (Some(xs), Some(y)) = (r.get(p.x), (p.y)(&r)) else {
             continue;
