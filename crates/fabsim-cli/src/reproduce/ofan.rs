@@ -501,6 +501,67 @@ pub fn experiments() -> Vec<Experiment> {
             ],
         },
         Experiment {
+            id: "ofan-f3",
+            paper: Paper::Ofan,
+            figure: "App. F.3",
+            title: "queue-size advantage over DRB against network size",
+            varies: "fabric size (16 to 1,024 hosts) x scheme (OFAN, DRB)",
+            setup: "Random permutation (random inter-pod traffic), 1 MiB per host, 3-tier fat \
+                    trees k = 4, 8, 12, 16; the ratio of DRB's to OFAN's mean max queue (all \
+                    switch ports) per size, 30 seeds per size as in the paper. The pointer-count \
+                    part of F.3 is a formula, not a simulation, and is left out. --quick: \
+                    k = 4, 8, 16, 3 seeds.",
+            source: Source::Sim(vec![
+                Sweep {
+                    name: "ofan",
+                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 30\n",
+                    quick: &["topology.k=[4,8,16]", "run.seeds=3"],
+                },
+                Sweep {
+                    name: "drb",
+                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"drb\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 30\n",
+                    quick: &["topology.k=[4,8,16]", "run.seeds=3"],
+                },
+            ]),
+            plot: Plot {
+                x: "hosts",
+                x_label: "hosts",
+                x_log: true,
+                y: max_queue_kb,
+                y_label: "max queue, all switch ports [KB]",
+                y_log: true,
+                series: scheme,
+            },
+            claims: vec![
+                Claim {
+                    text: "OFAN's queue-size advantage over DRB increases with network size \
+                           (DRB / OFAN max-queue ratio, largest minus smallest size > 0)",
+                    paper: 0.0,
+                    unit: "",
+                    tol: Tol::Above,
+                    fabsim: |t| {
+                        let ratio = |h: &str| -> Result<f64, String> {
+                            Ok(t.mean(&[("scheme", "drb"), ("hosts", h)], max_queue_kb)?
+                                / t.mean(&[("scheme", "ofan"), ("hosts", h)], max_queue_kb)?)
+                        };
+                        Ok(at_hosts(t, |h| h.last(), ratio)? - at_hosts(t, |h| h.first(), ratio)?)
+                    },
+                    differs: "",
+                },
+                Claim {
+                    text: "OFAN's max queue is below DRB's at the largest size (ratio > 1)",
+                    paper: 1.0,
+                    unit: "x",
+                    tol: Tol::Above,
+                    fabsim: |t| at_hosts(t, |h| h.last(), |h| {
+                        Ok(t.mean(&[("scheme", "drb"), ("hosts", h)], max_queue_kb)?
+                            / t.mean(&[("scheme", "ofan"), ("hosts", h)], max_queue_kb)?)
+                    }),
+                    differs: "",
+                },
+            ],
+        },
+        Experiment {
             id: "ofan-fig7",
             paper: Paper::Ofan,
             figure: "Fig. 7",
