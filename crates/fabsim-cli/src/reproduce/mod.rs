@@ -514,10 +514,17 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let mut index = String::new();
     let mut all = vec![];
+    let mut failed = vec![];
     for e in &exps {
         let t = Instant::now();
-        let claims = reproduce_one(e, &ctx, &args.out, args.jobs)?;
-        all.push((e, claims, t.elapsed().as_secs_f64()));
+        // One failing experiment does not stop the others; `all` fails at the end.
+        match reproduce_one(e, &ctx, &args.out, args.jobs) {
+            Ok(claims) => all.push((e, claims, t.elapsed().as_secs_f64())),
+            Err(CliError::Usage(m) | CliError::Runtime(m)) => {
+                eprintln!("{}: failed: {m}", e.id);
+                failed.push(e.id);
+            }
+        }
     }
     let count = |v: &str| {
         all.iter()
@@ -564,6 +571,9 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
             let _ = writeln!(index, "{line}");
         }
     }
+    if !failed.is_empty() {
+        let _ = writeln!(index, "\nFailed (rerun to resume): {}", failed.join(", "));
+    }
     let path = args.out.join("report.md");
     write_output(&path, &index)?;
     println!(
@@ -571,7 +581,15 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         holds + differs + nc,
         path.display()
     );
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Runtime(format!(
+            "{} experiments failed: {}",
+            failed.len(),
+            failed.join(", ")
+        )))
+    }
 }
 
 #[cfg(test)]
