@@ -223,7 +223,7 @@ fn remove_stale_temps(dir: &Path, i: u64) {
     }
 }
 
-fn fnv1a64(parts: &[String]) -> String {
+pub fn fnv1a64(parts: &[String]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for &b in p.as_bytes().iter().chain(&[0u8]) {

@@ -7,7 +7,7 @@
 //! Verdicts are computed, never written by hand.
 //!
 //! Simulation sweeps reuse `fabsim sweep`'s machinery: each sweep is planned into
-//! `DIR/ID/runs/NAME-SIZE/` (numbered run specs, atomic per-run result files), so an
+//! `DIR/ID/runs/NAME-SIZE-HASH/` (numbered run specs, atomic per-run result files), so an
 //! interrupted `reproduce` resumes where it stopped and finished runs are never rerun.
 
 mod fastroute;
@@ -277,8 +277,6 @@ fn results(
         Source::Sim(sweeps) => {
             let mut dirs = vec![];
             for s in sweeps {
-                let d = dir.join("runs").join(format!("{}-{}", s.name, ctx.size()));
-                std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
                 let mut set: Vec<String> = if ctx.quick {
                     s.quick.iter().map(|x| x.to_string()).collect()
                 } else {
@@ -287,6 +285,15 @@ fn results(
                 if let Some(n) = ctx.seeds {
                     set.push(format!("run.seeds={n}"));
                 }
+                // Named by its definition: an edited experiment gets a fresh directory
+                // instead of colliding with the old plan.
+                let mut def = vec![s.scenario.to_string()];
+                def.extend(set.iter().cloned());
+                let hash = cmd_sweep::fnv1a64(&def);
+                let d = dir
+                    .join("runs")
+                    .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
+                std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
                 let source = format!("{} ({})", exp.id, s.name);
                 let (_, runs, _) = cmd_sweep::plan_dir(&d, s.scenario, &source, &set)?;
                 dirs.push((d, runs));
