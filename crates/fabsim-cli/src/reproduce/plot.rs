@@ -1,8 +1,8 @@
 //! `plot.svg`: the experiment's y against x, one line per series, mean and one standard
-//! deviation over seeds. plotters with its SVG backend only: text is written as SVG `<text>`
-//! elements (no font files are read). Log axes plot log10 of the values on a linear axis
-//! labelled with the original values, so one code path serves all four axis combinations.
+//! deviation over seeds, the legend beside the chart. plotters with its SVG backend only: text
+//! is written as SVG `<text>` elements (no font files are read).
 
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use super::table::mean_sd;
@@ -71,21 +71,19 @@ pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
     (cats, series)
 }
 
-fn axis(v: f64, log: bool) -> f64 {
-    if log {
-        v.max(f64::MIN_POSITIVE).log10()
-    } else {
-        v
-    }
-}
-
-/// Range of `vals` with a 5% margin (a unit around a single value).
-fn range(vals: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
-    let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
-        (l.min(v), h.max(v))
-    });
+/// Range of `vals` with a margin: 5% of the span on a linear axis, a factor 1.25 on a log
+/// axis (values <= 0 are left out there); a unit around a single value.
+fn range(vals: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite() && (!log || *v > 0.0))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
     if !lo.is_finite() {
-        return 0.0..1.0;
+        return if log { 1.0..10.0 } else { 0.0..1.0 };
+    }
+    if log {
+        return (lo / 1.25)..(hi * 1.25);
     }
     let pad = if hi > lo {
         0.05 * (hi - lo)
@@ -95,6 +93,101 @@ fn range(vals: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     (lo - pad)..(hi + pad)
 }
 
+/// The lower end of an error bar: mean - sd, kept above half the mean (log axes, and a bar
+/// that would reach far below the data).
+fn bar_low(m: f64, sd: f64) -> f64 {
+    (m - sd).max(m / 2.0)
+}
+
+/// Where the legend starts (pixels from the left).
+const LEGEND_X: u32 = 780;
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// Draws the axes, markers, lines and error bars on `area` with x and y coordinates `x`, `y`
+/// (linear or logarithmic ranges).
+fn chart<X, Y>(
+    area: &Area,
+    x: X,
+    y: Y,
+    exp: &Experiment,
+    cats: &[String],
+    series: &[Series],
+) -> Result<(), String>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let p = &exp.plot;
+    let mut chart = ChartBuilder::on(area)
+        .margin(14)
+        .x_label_area_size(48)
+        .y_label_area_size(72)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| e.to_string())?;
+    let fmt_x = |v: &f64| {
+        if cats.is_empty() {
+            return fmt_num(*v);
+        }
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 {
+            cats.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let fmt_y = |v: &f64| fmt_num(*v);
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(p.x_label)
+        .y_desc(p.y_label)
+        .x_label_formatter(&fmt_x)
+        .y_label_formatter(&fmt_y)
+        .label_style(("sans-serif", 13));
+    if !cats.is_empty() {
+        mesh.x_labels(cats.len()).disable_x_mesh();
+    }
+    mesh.draw().map_err(|e| e.to_string())?;
+    for (i, s) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let xy: Vec<(f64, f64)> = s.points.iter().map(|&(x, m, _)| (x, m)).collect();
+        // Categories are not ordered: markers and error bars only.
+        if cats.is_empty() {
+            chart
+                .draw_series(LineSeries::new(xy.clone(), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
+                ErrorBar::new_vertical(x, bar_low(m, sd), m, m + sd, color.stroke_width(1), 8)
+            }))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The legend, beside the chart so that it never hides data.
+fn legend(area: &Area, series: &[Series]) -> Result<(), String> {
+    for (i, s) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let y = 30 + 20 * i as i32;
+        area.draw(&PathElement::new(
+            vec![(4, y), (24, y)],
+            color.stroke_width(3),
+        ))
+        .map_err(|e| e.to_string())?;
+        area.draw(&Circle::new((14, y), 4, color.filled()))
+            .map_err(|e| e.to_string())?;
+        area.draw(&Text::new(s.name.clone(), (30, y - 7), ("sans-serif", 13)))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// Renders the plot as an SVG document.
 pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
     let p = &exp.plot;
@@ -102,90 +195,37 @@ pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
     let xl = p.x_log && cats.is_empty();
     let pts = || series.iter().flat_map(|s| s.points.iter());
     let xr = if cats.is_empty() {
-        range(pts().map(|&(x, _, _)| axis(x, xl)))
+        range(pts().map(|&(x, _, _)| x), xl)
     } else {
         -0.5..(cats.len() as f64 - 0.5)
     };
     let yr = range(
-        pts().flat_map(|&(_, m, sd)| [axis((m - sd).max(m / 2.0), p.y_log), axis(m + sd, p.y_log)]),
+        pts().flat_map(|&(_, m, sd)| [bar_low(m, sd), m + sd]),
+        p.y_log,
     );
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let title = format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(14)
-            .x_label_area_size(48)
-            .y_label_area_size(72)
-            .build_cartesian_2d(xr, yr)
+        let root = root
+            .titled(&title, ("sans-serif", 18))
             .map_err(|e| e.to_string())?;
-        let fmt_x = |v: &f64| {
-            if !cats.is_empty() {
-                let i = v.round();
-                if (v - i).abs() < 1e-6 && i >= 0.0 {
-                    cats.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            } else if xl {
-                fmt_num(10f64.powf(*v))
-            } else {
-                fmt_num(*v)
-            }
-        };
-        let fmt_y = |v: &f64| fmt_num(if p.y_log { 10f64.powf(*v) } else { *v });
-        let mut mesh = chart.configure_mesh();
-        mesh.x_desc(p.x_label)
-            .y_desc(p.y_label)
-            .x_label_formatter(&fmt_x)
-            .y_label_formatter(&fmt_y)
-            .label_style(("sans-serif", 13));
-        if !cats.is_empty() {
-            mesh.x_labels(cats.len()).disable_x_mesh();
-        }
-        mesh.draw().map_err(|e| e.to_string())?;
-        for (i, s) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let xy: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .map(|&(x, m, _)| (axis(x, xl), axis(m, p.y_log)))
-                .collect();
-            // Categories are not ordered: markers and error bars only.
-            let line = if cats.is_empty() { xy.clone() } else { vec![] };
-            chart
-                .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(s.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
-            chart
-                .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
-                .map_err(|e| e.to_string())?;
-            chart
-                .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
-                    ErrorBar::new_vertical(
-                        axis(x, xl),
-                        axis((m - sd).max(m / 2.0), p.y_log),
-                        axis(m, p.y_log),
-                        axis(m + sd, p.y_log),
-                        color.stroke_width(1),
-                        8,
-                    )
-                }))
-                .map_err(|e| e.to_string())?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let (plot_area, legend_area) = root.split_horizontally(LEGEND_X);
+        match (xl, p.y_log) {
+            (false, false) => chart(&plot_area, xr, yr, exp, &cats, &series),
+            (true, false) => chart(&plot_area, xr.log_scale(), yr, exp, &cats, &series),
+            (false, true) => chart(&plot_area, xr, yr.log_scale(), exp, &cats, &series),
+            (true, true) => chart(
+                &plot_area,
+                xr.log_scale(),
+                yr.log_scale(),
+                exp,
+                &cats,
+                &series,
+            ),
+        }?;
+        legend(&legend_area, &series)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
@@ -230,7 +270,7 @@ mod tests {
             .collect()
     }
 
-    /// (cx, cy) of every `<circle>` in the SVG, in document order.
+    /// (cx, cy) of every data marker (`<circle>` left of the legend), in document order.
     fn circles(svg: &str) -> Vec<(f64, f64)> {
         let attr = |el: &str, name: &str| -> f64 {
             let key = format!(" {name}=\"");
@@ -241,6 +281,7 @@ mod tests {
         svg.split("<circle")
             .skip(1)
             .map(|el| (attr(el, "cx"), attr(el, "cy")))
+            .filter(|&(cx, _)| cx < LEGEND_X as f64)
             .collect()
     }
 
@@ -284,6 +325,8 @@ mod tests {
                 assert!(texts.iter().any(|t| t == text), "{text} missing: {texts:?}");
             }
             assert!(texts.iter().any(|t| t.ends_with("test plot")));
+            // The legend: one marker per series, right of the chart.
+            assert_eq!(svg.matches("<circle").count(), 6 + 2);
         }
     }
 
