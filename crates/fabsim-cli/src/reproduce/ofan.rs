@@ -7,12 +7,12 @@ use super::{Claim, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol};
 pub const COMMON_SETUP: &str = "\
 Links 800 Gb/s with 500 ns propagation delay each (the paper does not state the delay), \
 4,096 B payload + 64 B header, 64 B ACKs, one ACK per data packet. No congestion control and \
-unbounded buffers unless stated (the paper's analysis setting: 'large buffers', hosts at line \
-rate). Ofan/pOfan keep separate pointers for data and ACK size classes; pOfan = 4-port pipes \
+unbounded buffers unless stated: the paper's analysis setting ('large buffers', hosts at line \
+rate); its evaluation default of 800 KB per port is used where congestion control runs. Ofan/pOfan keep separate pointers for data and ACK size classes; pOfan = 4-port pipes \
 (4OFAN) unless varied. REPS and DRB run at the hosts over switch ECMP. CCT = first packet sent \
 to last ACK received; inflation = CCT over the appendix-A permutation lower bound (the naive \
-per-NIC bound for all-to-all). Seeds: 10 per point at full size (the paper: at least ten \
-runs), fewer with --quick.";
+per-NIC bound for all-to-all). Seeds: 10 per point at full size unless stated (the paper: \
+at least ten runs), fewer with --quick.";
 
 fn num(r: &Row, c: &str) -> Option<f64> {
     r.num(c)
