@@ -117,6 +117,9 @@ pub fn sweep(cmd: &SweepCommand) -> Result<(), CliError> {
     }
 }
 
+/// The swept keys of one run and their values.
+pub type Labels = Vec<(String, String)>;
+
 /// DIR/sweep.json.
 #[derive(Serialize, Deserialize)]
 struct Manifest {
@@ -220,7 +223,7 @@ fn remove_stale_temps(dir: &Path, i: u64) {
     }
 }
 
-fn fnv1a64(parts: &[String]) -> String {
+pub fn fnv1a64(parts: &[String]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for &b in p.as_bytes().iter().chain(&[0u8]) {
@@ -244,34 +247,38 @@ fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
         .map_err(|e| CliError::Usage(format!("{}: not a sweep manifest: {e}", path.display())))
 }
 
-fn plan(a: &PlanArgs) -> Result<(), CliError> {
-    let start = std::time::Instant::now();
-    let text = runcmd::read_file(&a.scenario)?;
-    let source = a.scenario.display().to_string();
-    let specs = runcmd::scenario(Some(&text), &source, &a.set)?.expand()?;
+/// Whether [`plan_dir`] wrote a new plan or found the same one.
+pub enum Planned {
+    New,
+    Unchanged,
+}
+
+/// Plans the sweep of scenario `text` (named `source` in errors) with overrides `set` into
+/// `dir`: numbered run specs, then `sweep.json`. A directory already holding the same sweep is
+/// left alone (so finished results are kept); one holding another sweep is an error.
+pub fn plan_dir(
+    dir: &Path,
+    text: &str,
+    source: &str,
+    set: &[String],
+) -> Result<(Planned, u64, String), CliError> {
+    let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
     let tomls = specs
         .iter()
         .map(|s| s.to_toml())
         .collect::<Result<Vec<_>, _>>()?;
     let manifest = Manifest {
         fabsim_version: env!("CARGO_PKG_VERSION").into(),
-        scenario_path: source,
-        scenario_text: text,
-        set: a.set.clone(),
+        scenario_path: source.to_string(),
+        scenario_text: text.to_string(),
+        set: set.to_vec(),
         runs: tomls.len() as u64,
         hash: fnv1a64(&tomls),
     };
-    let dir = &a.out;
     if dir.join("sweep.json").exists() {
         let old = read_manifest(dir)?;
         if old.hash == manifest.hash && old.runs == manifest.runs {
-            println!(
-                "{}: already planned ({} runs, hash {}); nothing changed",
-                dir.display(),
-                old.runs,
-                old.hash
-            );
-            return Ok(());
+            return Ok((Planned::Unchanged, old.runs, old.hash));
         }
         return Err(CliError::Usage(format!(
             "{}: holds a different sweep ({} runs, hash {}; this plan: {} runs, hash {}); \
@@ -301,18 +308,31 @@ fn plan(a: &PlanArgs) -> Result<(), CliError> {
     let json =
         serde_json::to_string_pretty(&manifest).map_err(|e| CliError::Runtime(e.to_string()))?;
     write_file(&dir.join("sweep.json"), &json)?;
-    println!(
-        "planned {} runs in {} (hash {}) in {:.3} s",
-        manifest.runs,
-        dir.display(),
-        manifest.hash,
-        start.elapsed().as_secs_f64()
-    );
+    Ok((Planned::New, manifest.runs, manifest.hash))
+}
+
+fn plan(a: &PlanArgs) -> Result<(), CliError> {
+    let start = std::time::Instant::now();
+    let text = runcmd::read_file(&a.scenario)?;
+    let source = a.scenario.display().to_string();
+    let dir = &a.out;
+    let (planned, runs, hash) = plan_dir(dir, &text, &source, &a.set)?;
+    match planned {
+        Planned::Unchanged => println!(
+            "{}: already planned ({runs} runs, hash {hash}); nothing changed",
+            dir.display()
+        ),
+        Planned::New => println!(
+            "planned {runs} runs in {} (hash {hash}) in {:.3} s",
+            dir.display(),
+            start.elapsed().as_secs_f64()
+        ),
+    }
     Ok(())
 }
 
 /// What became of one run.
-enum Outcome {
+pub enum Outcome {
     Ran,
     AlreadyDone,
     Failed(String),
@@ -344,7 +364,7 @@ fn execute(dir: &Path, i: u64) -> Result<String, String> {
 }
 
 /// Runs run `i` unless its result exists; failures are recorded in `NNNNNN.err`.
-fn run_one(dir: &Path, i: u64) -> Outcome {
+pub fn run_one(dir: &Path, i: u64) -> Outcome {
     let result = result_path(dir, i);
     if result.exists() {
         return Outcome::AlreadyDone;
@@ -413,9 +433,7 @@ fn run(a: &RunArgs) -> Result<(), CliError> {
     let m = read_manifest(&a.dir)?;
     let dir = a.dir.as_path();
     if a.all {
-        let missing: Vec<u64> = (0..m.runs)
-            .filter(|&i| !result_path(dir, i).exists())
-            .collect();
+        let missing = missing_runs(dir, m.runs);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.jobs.unwrap_or(0))
             .build()
@@ -452,6 +470,13 @@ fn run(a: &RunArgs) -> Result<(), CliError> {
     let last = first.saturating_add(a.chunk).min(m.runs);
     let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, run_one(dir, i))).collect();
     summarize(&outcomes, &format!("runs {first}..={}", last - 1))
+}
+
+/// The runs of a sweep of `runs` runs in `dir` that have no result yet.
+pub fn missing_runs(dir: &Path, runs: u64) -> Vec<u64> {
+    (0..runs)
+        .filter(|&i| !result_path(dir, i).exists())
+        .collect()
 }
 
 /// The state of every run, from one directory listing.
@@ -673,7 +698,7 @@ fn csv_field(s: &str) -> String {
 
 /// One row per run: index, swept keys, then every report field, per-stage maps flattened
 /// into `map.stage` columns.
-fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
+pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
     let stages = |f: &dyn Fn(&RunReport) -> Vec<String>| -> Vec<String> {
         let set: BTreeSet<String> = reports.iter().flat_map(f).collect();
         set.into_iter().collect()
@@ -793,7 +818,9 @@ fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
     out
 }
 
-fn merge(dir: &Path) -> Result<(), CliError> {
+/// The labels (swept keys) and reports of every run of a finished sweep, in index order;
+/// an error naming what is missing unless every run is done.
+pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliError> {
     let m = read_manifest(dir)?;
     let s = state(dir, m.runs)?;
     if s.done.len() as u64 != m.runs {
@@ -847,6 +874,12 @@ fn merge(dir: &Path) -> Result<(), CliError> {
         reports.push(r);
     }
     let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();
+    Ok((labels, reports))
+}
+
+fn merge(dir: &Path) -> Result<(), CliError> {
+    let m = read_manifest(dir)?;
+    let (labels, reports) = load_results(dir)?;
     let json = runs_json(&reports)?;
     let csv = csv(&labels, &reports);
     write_file(&dir.join("merged.json"), &json)?;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
+mod reproduce;
 mod run;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
@@ -55,6 +56,8 @@ enum Command {
         #[command(subcommand)]
         cmd: cmd_sweep::SweepCommand,
     },
+    /// Reproduce a figure or table of the papers (`--list`; `all`): runs, plot, claims, verdicts.
+    Reproduce(reproduce::ReproduceArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Power(args) => cmd_portmap::run_power(args),
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),
         Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
+        Command::Reproduce(args) => reproduce::reproduce(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,670 @@
+//! `fabsim reproduce`: one command per figure and table of the two papers.
+//!
+//! An experiment is one declarative [`Experiment`] entry (see `ofan.rs`, `fastroute.rs`): what
+//! it varies, the scenario of each sweep at full and `--quick` size (or a computation, for the
+//! control-plane and power-model results), the plot, and its claims, each with the paper's
+//! number, a tolerance and the function computing fabsim's number from the results table.
+//! Verdicts are computed, never written by hand.
+//!
+//! Simulation sweeps reuse `fabsim sweep`'s machinery: each sweep is planned into
+//! `DIR/ID/runs/NAME-SIZE-HASH/` (numbered run specs, atomic per-run result files), so an
+//! interrupted `reproduce` resumes where it stopped and finished runs are never rerun.
+
+mod fastroute;
+mod ofan;
+mod plot;
+mod table;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::cmd_sweep::{self, Outcome};
+use crate::run::progress_bar;
+use crate::{write_output, CliError};
+pub use table::{Metric, Row, Table};
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// Experiment id (see `--list`), or `all`.
+    #[arg(required_unless_present = "list")]
+    pub id: Option<String>,
+    /// List the experiments, their claims and what they vary.
+    #[arg(long)]
+    pub list: bool,
+    /// Smaller fabric, fewer points and seeds: about a minute per experiment.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seeds per point (default: the experiment's, 10 at full size as in the papers).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub seeds: Option<u64>,
+    /// Output directory; each experiment writes DIR/ID/.
+    #[arg(long, default_value = "reproduce-out")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Which paper an experiment reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    Ofan,
+    Fastroute,
+}
+
+impl Paper {
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::Ofan => "Ofan",
+            Paper::Fastroute => "Fastroute",
+        }
+    }
+}
+
+/// One simulation sweep of an experiment: a scenario (TOML, lists are sweep axes) at the
+/// paper's size, and the `--set` overrides that shrink it for `--quick`.
+pub struct Sweep {
+    pub name: &'static str,
+    pub scenario: &'static str,
+    pub quick: &'static [&'static str],
+}
+
+/// Run-time options an experiment's points depend on.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    pub quick: bool,
+    /// `--seeds`, when given.
+    pub seeds: Option<u64>,
+}
+
+impl Ctx {
+    fn size(&self) -> String {
+        let size = if self.quick { "quick" } else { "full" };
+        match self.seeds {
+            Some(n) => format!("{size}-s{n}"),
+            None => size.into(),
+        }
+    }
+}
+
+/// Where an experiment's rows come from.
+pub enum Source {
+    /// Simulation sweeps (one results row per run).
+    Sim(Vec<Sweep>),
+    /// A computation outside the simulator (power model, solver timings), one row per point.
+    Compute(fn(&Ctx) -> Table),
+}
+
+/// The plot: `y` against column `x`, one line per `series`, mean and error bar (one standard
+/// deviation) over the rows sharing a series and an x. A non-numeric `x` is categorical.
+#[derive(Clone, Copy)]
+pub struct Plot {
+    pub x: &'static str,
+    pub x_label: &'static str,
+    pub x_log: bool,
+    pub y: Metric,
+    pub y_label: &'static str,
+    pub y_log: bool,
+    pub series: fn(&Row) -> String,
+}
+
+/// How fabsim's number is compared with the paper's.
+#[derive(Clone, Copy, Debug)]
+pub enum Tol {
+    /// |fabsim - paper| <= the given absolute difference.
+    Abs(f64),
+    /// fabsim < paper (the paper states an upper limit).
+    Below,
+    /// fabsim > paper (the paper states a lower limit).
+    Above,
+    /// paper / f <= fabsim <= paper * f (timings on another machine and implementation).
+    Factor(f64),
+}
+
+impl Tol {
+    fn holds(self, paper: f64, fabsim: f64) -> bool {
+        match self {
+            Tol::Abs(d) => (fabsim - paper).abs() <= d,
+            Tol::Below => fabsim < paper,
+            Tol::Above => fabsim > paper,
+            Tol::Factor(f) => fabsim >= paper / f && fabsim <= paper * f,
+        }
+    }
+
+    fn describe(self, unit: &str) -> String {
+        match self {
+            Tol::Abs(d) => format!("± {} {unit}", fmt_num(d)).trim_end().into(),
+            Tol::Below => "fabsim < paper".into(),
+            Tol::Above => "fabsim > paper".into(),
+            Tol::Factor(f) => format!("within a factor {}", fmt_num(f)),
+        }
+    }
+}
+
+/// A claim of the paper and how fabsim's number for it is computed.
+pub struct Claim {
+    /// The claim as the paper states it.
+    pub text: &'static str,
+    pub paper: f64,
+    pub unit: &'static str,
+    pub tol: Tol,
+    /// fabsim's number from the results, or why there is none (-> `not comparable`).
+    pub fabsim: fn(&Table) -> Result<f64, String>,
+    /// The known reason when the claim does not hold (a modelling gap, an unstated
+    /// parameter, or a real disagreement); shown only when the verdict is `differs`.
+    pub differs: &'static str,
+}
+
+/// One figure or table of a paper.
+pub struct Experiment {
+    pub id: &'static str,
+    pub paper: Paper,
+    pub figure: &'static str,
+    pub title: &'static str,
+    pub varies: &'static str,
+    /// The setup, with every modelling choice the paper leaves open (markdown).
+    pub setup: &'static str,
+    pub source: Source,
+    pub plot: Plot,
+    pub claims: Vec<Claim>,
+}
+
+/// Every experiment, in the papers' order.
+pub fn registry() -> Vec<Experiment> {
+    let mut v = ofan::experiments();
+    v.extend(fastroute::experiments());
+    v
+}
+
+/// A claim's outcome, as written to `claims.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimResult {
+    pub claim: String,
+    pub paper: f64,
+    pub fabsim: Option<f64>,
+    pub holds: Option<bool>,
+    pub unit: String,
+    pub tolerance: String,
+    pub verdict: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub why: String,
+}
+
+/// Evaluates `claim` on `table`.
+pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
+    let (fabsim, holds, verdict, why) = match (claim.fabsim)(table) {
+        Ok(v) if v.is_finite() => {
+            let holds = claim.tol.holds(claim.paper, v);
+            let why = if holds {
+                String::new()
+            } else {
+                let reason = if claim.differs.is_empty() {
+                    "no reason identified yet"
+                } else {
+                    claim.differs
+                };
+                format!(
+                    "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
+                    fmt_num(v),
+                    claim.tol.describe(claim.unit),
+                    fmt_num(claim.paper)
+                )
+            };
+            let verdict = if holds { "holds" } else { "differs" };
+            (Some(v), Some(holds), verdict, why)
+        }
+        Ok(v) => (
+            None,
+            None,
+            "not comparable",
+            format!("fabsim's number is {v}"),
+        ),
+        Err(why) => (None, None, "not comparable", why),
+    };
+    ClaimResult {
+        claim: claim.text.into(),
+        paper: claim.paper,
+        fabsim,
+        holds,
+        unit: claim.unit.into(),
+        tolerance: claim.tol.describe(claim.unit),
+        verdict: verdict.into(),
+        why,
+    }
+}
+
+/// Seven significant digits, without trailing zeros.
+pub fn fmt_num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (6 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').into()
+    } else {
+        s
+    }
+}
+
+fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
+    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
+}
+
+/// Runs (or resumes) every missing point of `exp` and returns its results table.
+fn results(
+    exp: &Experiment,
+    ctx: &Ctx,
+    dir: &Path,
+    jobs: Option<usize>,
+) -> Result<Table, CliError> {
+    match &exp.source {
+        Source::Compute(f) => {
+            // A finished computation is kept, like a finished run.
+            let path = dir.join(format!("computed-{}.csv", ctx.size()));
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                return Ok(Table::from_csv(&text));
+            }
+            let t = f(ctx);
+            write_output(&path, &t.to_csv())?;
+            Ok(t)
+        }
+        Source::Sim(sweeps) => {
+            let mut dirs = vec![];
+            for s in sweeps {
+                let mut set: Vec<String> = if ctx.quick {
+                    s.quick.iter().map(|x| x.to_string()).collect()
+                } else {
+                    vec![]
+                };
+                if let Some(n) = ctx.seeds {
+                    set.push(format!("run.seeds={n}"));
+                }
+                // Named by its definition: an edited experiment gets a fresh directory
+                // instead of colliding with the old plan.
+                let mut def = vec![s.scenario.to_string()];
+                def.extend(set.iter().cloned());
+                let hash = cmd_sweep::fnv1a64(&def);
+                let d = dir
+                    .join("runs")
+                    .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
+                std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
+                let source = format!("{} ({})", exp.id, s.name);
+                let (_, runs, _) = cmd_sweep::plan_dir(&d, s.scenario, &source, &set)?;
+                dirs.push((d, runs));
+            }
+            let todo: Vec<(usize, u64)> = dirs
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (d, runs))| {
+                    cmd_sweep::missing_runs(d, *runs)
+                        .into_iter()
+                        .map(move |i| (k, i))
+                })
+                .collect();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs.unwrap_or(0))
+                .build()
+                .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
+            let bar = progress_bar(todo.len());
+            let failures: Vec<String> = pool.install(|| {
+                todo.par_iter()
+                    .filter_map(|&(k, i)| {
+                        let o = cmd_sweep::run_one(&dirs[k].0, i);
+                        bar.inc(1);
+                        match o {
+                            Outcome::Failed(m) => {
+                                Some(format!("{}: run {i}: {m}", dirs[k].0.display()))
+                            }
+                            Outcome::Ran | Outcome::AlreadyDone => None,
+                        }
+                    })
+                    .collect()
+            });
+            bar.finish_and_clear();
+            if !failures.is_empty() {
+                return Err(CliError::Runtime(failures.join("\n")));
+            }
+            let mut table = Table::default();
+            for ((d, _), s) in dirs.iter().zip(sweeps) {
+                let (labels, reports) = cmd_sweep::load_results(d)?;
+                let mut t = Table::from_csv(&cmd_sweep::csv(&labels, &reports));
+                t.header.insert(0, "sweep".into());
+                for r in &mut t.rows {
+                    r.insert(0, s.name.into());
+                }
+                table.append(t);
+            }
+            let schemes: Vec<String> = table.iter().map(|r| scheme_name(&r)).collect();
+            table.header.push("scheme".into());
+            for (row, s) in table.rows.iter_mut().zip(schemes) {
+                row.push(s);
+            }
+            Ok(table)
+        }
+    }
+}
+
+/// The load-balancing scheme of a run as the papers name it: the host scheme when one runs,
+/// `4ofan` for pOfan with 4-port pipes (`Pofan` = pOfan with P-port pipes; 4 is
+/// `switch.pipe_ports`' default), else the switch scheme.
+fn scheme_name(r: &Row) -> String {
+    match (r.get("host_lb"), r.get("lb")) {
+        (Some(h), _) if h != "none" => h.into(),
+        (_, Some("pofan")) => format!("{}ofan", r.get("switch.pipe_ports").unwrap_or("4")),
+        (_, Some(lb)) => lb.into(),
+        _ => "?".into(),
+    }
+}
+
+/// Runs experiment `exp` into `out/ID/` and returns its claims' outcomes.
+pub fn reproduce_one(
+    exp: &Experiment,
+    ctx: &Ctx,
+    out: &Path,
+    jobs: Option<usize>,
+) -> Result<Vec<ClaimResult>, CliError> {
+    let start = Instant::now();
+    let dir = out.join(exp.id);
+    std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, "create directory", e))?;
+    let table = results(exp, ctx, &dir, jobs)?;
+    let claims: Vec<ClaimResult> = exp.claims.iter().map(|c| evaluate(c, &table)).collect();
+    let svg = plot::render(exp, &table)
+        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+    write_output(&dir.join("results.csv"), &table.to_csv())?;
+    let json =
+        serde_json::to_string_pretty(&claims).map_err(|e| CliError::Runtime(e.to_string()))?;
+    write_output(&dir.join("claims.json"), &json)?;
+    write_output(&dir.join("plot.svg"), &svg)?;
+    let wall = start.elapsed().as_secs_f64();
+    write_output(
+        &dir.join("report.md"),
+        &report(exp, ctx, &table, &claims, wall),
+    )?;
+    let held = claims.iter().filter(|c| c.holds == Some(true)).count();
+    println!(
+        "{}: {} runs/rows, {held}/{} claims hold, {:.1} s -> {}",
+        exp.id,
+        table.rows.len(),
+        claims.len(),
+        wall,
+        dir.join("report.md").display()
+    );
+    Ok(claims)
+}
+
+fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
+    let lead = if id.is_some() { "| experiment " } else { "" };
+    let _ = writeln!(
+        out,
+        "{lead}| claim (as the paper states it) | paper | fabsim | tolerance | verdict | why |"
+    );
+    let _ = writeln!(
+        out,
+        "{}|---|---|---|---|---|---|",
+        if id.is_some() { "|---" } else { "" }
+    );
+    for c in claims {
+        let cell = |s: &str| s.replace('|', "\\|");
+        let _ = writeln!(
+            out,
+            "{}| {} | {} {} | {} | {} | **{}** | {} |",
+            id.map_or(String::new(), |i| format!("| {i} ")),
+            cell(&c.claim),
+            fmt_num(c.paper),
+            c.unit,
+            c.fabsim.map_or("-".into(), fmt_num),
+            cell(&c.tolerance),
+            c.verdict,
+            cell(&c.why)
+        );
+    }
+}
+
+fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wall: f64) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# {}: {} {}, {}\n",
+        exp.id,
+        exp.paper.name(),
+        exp.figure,
+        exp.title
+    );
+    let _ = writeln!(
+        s,
+        "Size: **{}** (`fabsim reproduce {}{}{}`), {} result rows, {:.1} s wall.\n",
+        ctx.size(),
+        exp.id,
+        if ctx.quick { " --quick" } else { "" },
+        ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
+        table.rows.len(),
+        wall
+    );
+    let common = match exp.paper {
+        Paper::Ofan => ofan::COMMON_SETUP,
+        Paper::Fastroute => fastroute::COMMON_SETUP,
+    };
+    let _ = writeln!(
+        s,
+        "Varies: {}\n\n## Setup\n\n{}\n\n{}\n",
+        exp.varies,
+        exp.setup.trim(),
+        common
+    );
+    if let Source::Sim(sweeps) = &exp.source {
+        for sw in sweeps {
+            let _ = writeln!(
+                s,
+                "Sweep `{}` (full size):\n\n```toml\n{}\n```\n",
+                sw.name,
+                sw.scenario.trim()
+            );
+            if !sw.quick.is_empty() {
+                let _ = writeln!(s, "`--quick` overrides: `{}`\n", sw.quick.join("`, `"));
+            }
+        }
+    }
+    let _ = writeln!(s, "## Plot\n\n![{}](plot.svg)\n\n## Claims\n", exp.id);
+    claims_table(&mut s, claims, None);
+    let _ = writeln!(
+        s,
+        "\nEvery run: `results.csv`; claims as JSON: `claims.json`."
+    );
+    s
+}
+
+fn list(exps: &[Experiment]) {
+    for e in exps {
+        println!("{:<22} {} {}: {}", e.id, e.paper.name(), e.figure, e.title);
+        println!("{:<22} varies: {}", "", e.varies);
+        for c in &e.claims {
+            let paper = format!("{} {}", fmt_num(c.paper), c.unit);
+            println!(
+                "{:<22}   claim: {} (paper {}, {})",
+                "",
+                c.text,
+                paper.trim_end(),
+                c.tol.describe(c.unit)
+            );
+        }
+    }
+}
+
+pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
+    let exps = registry();
+    if args.list {
+        list(&exps);
+        return Ok(());
+    }
+    let id = args.id.as_deref().unwrap_or_default();
+    let ctx = Ctx {
+        quick: args.quick,
+        seeds: args.seeds,
+    };
+    if id != "all" {
+        let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
+            CliError::Usage(format!(
+                "unknown experiment {id:?}; allowed: all, {}",
+                ids.join(", ")
+            ))
+        })?;
+        reproduce_one(exp, &ctx, &args.out, args.jobs)?;
+        return Ok(());
+    }
+    let start = Instant::now();
+    let mut index = String::new();
+    let mut all = vec![];
+    let mut failed = vec![];
+    for e in &exps {
+        let t = Instant::now();
+        // One failing experiment does not stop the others; `all` fails at the end.
+        match reproduce_one(e, &ctx, &args.out, args.jobs) {
+            Ok(claims) => all.push((e, claims, t.elapsed().as_secs_f64())),
+            Err(CliError::Usage(m) | CliError::Runtime(m)) => {
+                eprintln!("{}: failed: {m}", e.id);
+                failed.push(e.id);
+            }
+        }
+    }
+    let count = |v: &str| {
+        all.iter()
+            .flat_map(|(_, c, _)| c)
+            .filter(|c| c.verdict == v)
+            .count()
+    };
+    let (holds, differs, nc) = (count("holds"), count("differs"), count("not comparable"));
+    let _ = writeln!(
+        index,
+        "# fabsim reproduce all ({})\n\n{} experiments, {} claims: {holds} hold, {differs} differ, \
+         {nc} not comparable; {:.0} s wall.\n",
+        ctx.size(),
+        all.len(),
+        holds + differs + nc,
+        start.elapsed().as_secs_f64()
+    );
+    let _ = writeln!(
+        index,
+        "| experiment | paper | figure | wall s | claims held |\n|---|---|---|---|---|"
+    );
+    for (e, c, w) in &all {
+        let held = c.iter().filter(|c| c.holds == Some(true)).count();
+        let _ = writeln!(
+            index,
+            "| [{0}]({0}/report.md) | {1} | {2} | {w:.1} | {held}/{3} |",
+            e.id,
+            e.paper.name(),
+            e.figure,
+            c.len()
+        );
+    }
+    let _ = writeln!(index, "\n## Claims\n");
+    for (e, c, _) in &all {
+        let mut part = String::new();
+        claims_table(&mut part, c, Some(e.id));
+        // One header for the whole index.
+        let skip = if index.contains("| experiment | claim") {
+            2
+        } else {
+            0
+        };
+        for line in part.lines().skip(skip) {
+            let _ = writeln!(index, "{line}");
+        }
+    }
+    if !failed.is_empty() {
+        let _ = writeln!(index, "\nFailed (rerun to resume): {}", failed.join(", "));
+    }
+    let path = args.out.join("report.md");
+    write_output(&path, &index)?;
+    println!(
+        "{} claims: {holds} hold, {differs} differ, {nc} not comparable -> {}",
+        holds + differs + nc,
+        path.display()
+    );
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Runtime(format!(
+            "{} experiments failed: {}",
+            failed.len(),
+            failed.join(", ")
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerances_decide_verdicts() {
+        assert!(Tol::Abs(1.0).holds(99.0, 98.2));
+        assert!(!Tol::Abs(1.0).holds(99.0, 97.9));
+        assert!(Tol::Below.holds(95.0, 94.9) && !Tol::Below.holds(95.0, 95.0));
+        assert!(Tol::Above.holds(11.0, 11.5) && !Tol::Above.holds(11.0, 10.0));
+        assert!(Tol::Factor(10.0).holds(28.0, 2.9) && !Tol::Factor(10.0).holds(28.0, 2.7));
+    }
+
+    #[test]
+    fn claims_are_evaluated_from_the_table() {
+        let t = Table::from_csv("lb,x\nofan,3\nofan,5\n");
+        let mut c = Claim {
+            text: "x is 4",
+            paper: 4.0,
+            unit: "",
+            tol: Tol::Abs(0.5),
+            fabsim: |t| t.mean(&[("lb", "ofan")], |r| r.num("x")),
+            differs: "",
+        };
+        let r = evaluate(&c, &t);
+        assert_eq!(
+            (r.fabsim, r.holds, r.verdict.as_str()),
+            (Some(4.0), Some(true), "holds")
+        );
+        c.paper = 6.0;
+        let r = evaluate(&c, &t);
+        assert_eq!((r.holds, r.verdict.as_str()), (Some(false), "differs"));
+        assert!(r.why.contains("outside"), "{}", r.why);
+        c.fabsim = |t| t.mean(&[("lb", "ar")], |r| r.num("x"));
+        let r = evaluate(&c, &t);
+        assert_eq!((r.holds, r.verdict.as_str()), (None, "not comparable"));
+        assert!(r.why.contains("lb=ar"));
+    }
+
+    #[test]
+    fn registry_ids_are_unique_and_every_experiment_has_claims() {
+        let exps = registry();
+        let mut ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), exps.len());
+        assert!(exps.iter().all(|e| !e.claims.is_empty()));
+    }
+
+    #[test]
+    fn every_sweep_parses_at_both_sizes() {
+        for e in registry() {
+            if let Source::Sim(sweeps) = &e.source {
+                for s in sweeps {
+                    for quick in [false, true] {
+                        let set: Vec<String> = if quick {
+                            s.quick.iter().map(|x| x.to_string()).collect()
+                        } else {
+                            vec![]
+                        };
+                        let specs = crate::run::scenario(Some(s.scenario), e.id, &set)
+                            .and_then(|sc| Ok(sc.expand()?));
+                        assert!(specs.is_ok(), "{} {} quick={quick}", e.id, s.name);
+                    }
+                }
+            }
+        }
+    }
+}

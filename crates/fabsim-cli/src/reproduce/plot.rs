@@ -1,0 +1,345 @@
+//! `plot.svg`: the experiment's y against x, one line per series, mean and one standard
+//! deviation over seeds, the legend beside the chart. plotters with its SVG backend only: text
+//! is written as SVG `<text>` elements (no font files are read).
+
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+
+use super::table::mean_sd;
+use super::{fmt_num, Experiment, Table};
+
+/// One plotted line: (x, mean y, standard deviation of y) per x, in x order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// The plotted data: the x categories (empty when x is numeric) and the series.
+pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
+    let p = &exp.plot;
+    let numeric = table
+        .iter()
+        .all(|r| r.get(p.x).is_none_or(|v| v.parse::<f64>().is_ok()));
+    let mut cats: Vec<String> = vec![];
+    // (series name, (x, the y values at x)).
+    type Group = (String, Vec<(f64, Vec<f64>)>);
+    let mut groups: Vec<Group> = vec![];
+    for r in table.iter() {
+        let (Some(xs), Some(y)) = (r.get(p.x), (p.y)(&r)) else {
+            continue;
+        };
+        let x = if numeric {
+            xs.parse().expect("checked numeric")
+        } else {
+            match cats.iter().position(|c| c == xs) {
+                Some(i) => i as f64,
+                None => {
+                    cats.push(xs.to_string());
+                    (cats.len() - 1) as f64
+                }
+            }
+        };
+        let name = (p.series)(&r);
+        let gi = match groups.iter().position(|g| g.0 == name) {
+            Some(i) => i,
+            None => {
+                groups.push((name, vec![]));
+                groups.len() - 1
+            }
+        };
+        let pts = &mut groups[gi].1;
+        match pts.iter_mut().find(|(px, _)| *px == x) {
+            Some((_, ys)) => ys.push(y),
+            None => pts.push((x, vec![y])),
+        }
+    }
+    let series = groups
+        .into_iter()
+        .map(|(name, mut pts)| {
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let points = pts
+                .into_iter()
+                .map(|(x, ys)| {
+                    let (m, sd) = mean_sd(&ys);
+                    (x, m, sd)
+                })
+                .collect();
+            Series { name, points }
+        })
+        .collect();
+    (cats, series)
+}
+
+/// Range of `vals` with a margin: 5% of the span on a linear axis, a factor 1.25 on a log
+/// axis (values <= 0 are left out there); a unit around a single value.
+fn range(vals: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite() && (!log || *v > 0.0))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
+    if !lo.is_finite() {
+        return if log { 1.0..10.0 } else { 0.0..1.0 };
+    }
+    if log {
+        return (lo / 1.25)..(hi * 1.25);
+    }
+    let pad = if hi > lo {
+        0.05 * (hi - lo)
+    } else {
+        0.5 * lo.abs().max(1.0)
+    };
+    (lo - pad)..(hi + pad)
+}
+
+/// The lower end of an error bar: mean - sd, kept above half the mean (log axes, and a bar
+/// that would reach far below the data).
+fn bar_low(m: f64, sd: f64) -> f64 {
+    (m - sd).max(m / 2.0)
+}
+
+/// Where the legend starts (pixels from the left).
+const LEGEND_X: u32 = 780;
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// Draws the axes, markers, lines and error bars on `area` with x and y coordinates `x`, `y`
+/// (linear or logarithmic ranges).
+fn chart<X, Y>(
+    area: &Area,
+    x: X,
+    y: Y,
+    exp: &Experiment,
+    cats: &[String],
+    series: &[Series],
+) -> Result<(), String>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let p = &exp.plot;
+    let mut chart = ChartBuilder::on(area)
+        .margin(14)
+        .x_label_area_size(48)
+        .y_label_area_size(72)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| e.to_string())?;
+    let fmt_x = |v: &f64| {
+        if cats.is_empty() {
+            return fmt_num(*v);
+        }
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 {
+            cats.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let fmt_y = |v: &f64| fmt_num(*v);
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(p.x_label)
+        .y_desc(p.y_label)
+        .x_label_formatter(&fmt_x)
+        .y_label_formatter(&fmt_y)
+        .label_style(("sans-serif", 13));
+    if !cats.is_empty() {
+        mesh.x_labels(cats.len()).disable_x_mesh();
+    }
+    mesh.draw().map_err(|e| e.to_string())?;
+    for (i, s) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let xy: Vec<(f64, f64)> = s.points.iter().map(|&(x, m, _)| (x, m)).collect();
+        // Categories are not ordered: markers and error bars only.
+        if cats.is_empty() {
+            chart
+                .draw_series(LineSeries::new(xy.clone(), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
+                ErrorBar::new_vertical(x, bar_low(m, sd), m, m + sd, color.stroke_width(1), 8)
+            }))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The legend, beside the chart so that it never hides data.
+fn legend(area: &Area, series: &[Series]) -> Result<(), String> {
+    for (i, s) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let y = 30 + 20 * i as i32;
+        area.draw(&PathElement::new(
+            vec![(4, y), (24, y)],
+            color.stroke_width(3),
+        ))
+        .map_err(|e| e.to_string())?;
+        area.draw(&Circle::new((14, y), 4, color.filled()))
+            .map_err(|e| e.to_string())?;
+        area.draw(&Text::new(s.name.clone(), (30, y - 7), ("sans-serif", 13)))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Renders the plot as an SVG document.
+pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
+    let p = &exp.plot;
+    let (cats, series) = series(exp, table);
+    let xl = p.x_log && cats.is_empty();
+    let pts = || series.iter().flat_map(|s| s.points.iter());
+    let xr = if cats.is_empty() {
+        range(pts().map(|&(x, _, _)| x), xl)
+    } else {
+        -0.5..(cats.len() as f64 - 0.5)
+    };
+    let yr = range(
+        pts().flat_map(|&(_, m, sd)| [bar_low(m, sd), m + sd]),
+        p.y_log,
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let title = format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title);
+        let root = root
+            .titled(&title, ("sans-serif", 18))
+            .map_err(|e| e.to_string())?;
+        let (plot_area, legend_area) = root.split_horizontally(LEGEND_X);
+        match (xl, p.y_log) {
+            (false, false) => chart(&plot_area, xr, yr, exp, &cats, &series),
+            (true, false) => chart(&plot_area, xr.log_scale(), yr, exp, &cats, &series),
+            (false, true) => chart(&plot_area, xr, yr.log_scale(), exp, &cats, &series),
+            (true, true) => chart(
+                &plot_area,
+                xr.log_scale(),
+                yr.log_scale(),
+                exp,
+                &cats,
+                &series,
+            ),
+        }?;
+        legend(&legend_area, &series)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Paper, Plot, Source};
+    use super::*;
+
+    fn exp(x_log: bool) -> Experiment {
+        Experiment {
+            id: "test",
+            paper: Paper::Ofan,
+            figure: "Fig. 0",
+            title: "test plot",
+            varies: "",
+            setup: "",
+            source: Source::Compute(|_| Table::default()),
+            plot: Plot {
+                x: "m",
+                x_label: "message size [KiB]",
+                x_log,
+                y: |r| r.num("q"),
+                y_label: "max queue [KB]",
+                y_log: false,
+                series: |r| r.get("lb").unwrap_or("?").to_string(),
+            },
+            claims: vec![],
+        }
+    }
+
+    /// The trimmed contents of every `<text>` element.
+    fn texts(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .map(|el| {
+                let start = el.find('>').expect("tag end") + 1;
+                let end = el.find("</text>").expect("closing tag");
+                el[start..end].trim().to_string()
+            })
+            .collect()
+    }
+
+    /// (cx, cy) of every data marker (`<circle>` left of the legend), in document order.
+    fn circles(svg: &str) -> Vec<(f64, f64)> {
+        let attr = |el: &str, name: &str| -> f64 {
+            let key = format!(" {name}=\"");
+            let start = el.find(&key).expect("attribute") + key.len();
+            let end = start + el[start..].find('"').expect("closing quote");
+            el[start..end].parse().expect("number")
+        };
+        svg.split("<circle")
+            .skip(1)
+            .map(|el| (attr(el, "cx"), attr(el, "cy")))
+            .filter(|&(cx, _)| cx < LEGEND_X as f64)
+            .collect()
+    }
+
+    #[test]
+    fn series_average_over_seeds_in_x_order() {
+        let t = Table::from_csv("lb,m,q\nar,4,10\nar,1,2\nar,1,4\nofan,1,1\nofan,4,1\n");
+        let (cats, s) = series(&exp(false), &t);
+        assert!(cats.is_empty());
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].name, "ar");
+        assert_eq!(s[0].points[0].0, 1.0);
+        assert_eq!(s[0].points[0].1, 3.0);
+        assert!((s[0].points[0].2 - 2f64.sqrt()).abs() < 1e-12);
+        assert_eq!(s[0].points[1], (4.0, 10.0, 0.0));
+        assert_eq!(s[1].points, vec![(1.0, 1.0, 0.0), (4.0, 1.0, 0.0)]);
+    }
+
+    #[test]
+    fn svg_points_follow_the_data_and_text_is_svg_text() {
+        let t =
+            Table::from_csv("lb,m,q\nar,1,2\nar,4,10\nar,16,5\nofan,1,1\nofan,4,1\nofan,16,1\n");
+        for x_log in [false, true] {
+            let svg = render(&exp(x_log), &t).unwrap();
+            let c = circles(&svg);
+            // Three markers per series, in series order.
+            assert_eq!(c.len(), 6, "{svg}");
+            let (ar, of) = (&c[..3], &c[3..]);
+            // x grows left to right; SVG y grows downwards: a larger value is higher up.
+            assert!(ar[0].0 < ar[1].0 && ar[1].0 < ar[2].0);
+            assert!(ar[1].1 < ar[2].1 && ar[2].1 < ar[0].1 && ar[0].1 < of[0].1);
+            // Ofan is flat: the same pixel row.
+            assert!(of.iter().all(|p| (p.1 - of[0].1).abs() < 1e-9));
+            // Same x positions for both series.
+            assert!(ar.iter().zip(of).all(|(a, b)| (a.0 - b.0).abs() < 1e-9));
+            // On a log axis 1, 4, 16 are equally spaced.
+            if x_log {
+                assert!(((ar[1].0 - ar[0].0) - (ar[2].0 - ar[1].0)).abs() < 1.5);
+            }
+            let texts = texts(&svg);
+            for text in ["message size [KiB]", "max queue [KB]", "ar", "ofan"] {
+                assert!(texts.iter().any(|t| t == text), "{text} missing: {texts:?}");
+            }
+            assert!(texts.iter().any(|t| t.ends_with("test plot")));
+            // The legend: one marker per series, right of the chart.
+            assert_eq!(svg.matches("<circle").count(), 6 + 2);
+        }
+    }
+
+    #[test]
+    fn categorical_x_labels_name_the_categories() {
+        let t = Table::from_csv("lb,m,q\nx,ecmp,2\nx,ofan,1\n");
+        let mut e = exp(false);
+        e.plot.series = |_| "all".into();
+        let (cats, s) = series(&e, &t);
+        assert_eq!(cats, ["ecmp", "ofan"]);
+        assert_eq!(s[0].points, vec![(0.0, 2.0, 0.0), (1.0, 1.0, 0.0)]);
+        let svg = render(&e, &t).unwrap();
+        let texts = texts(&svg);
+        assert!(texts.iter().any(|t| t == "ecmp") && texts.iter().any(|t| t == "ofan"));
+    }
+}

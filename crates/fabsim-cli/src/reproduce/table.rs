@@ -1,0 +1,254 @@
+//! The results of an experiment as one table (the `results.csv`), and the few operations
+//! claims and plots need: select rows, read numbers, average over seeds, fit a slope.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Rows of string cells under named columns (CSV without the quoting).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// One row, read by column name.
+#[derive(Clone, Copy)]
+pub struct Row<'a> {
+    header: &'a [String],
+    cells: &'a [String],
+}
+
+impl<'a> Row<'a> {
+    /// The cell of `col` (`None` when the column is absent or the cell empty).
+    pub fn get(&self, col: &str) -> Option<&'a str> {
+        let i = self.header.iter().position(|h| h == col)?;
+        self.cells
+            .get(i)
+            .map(String::as_str)
+            .filter(|c| !c.is_empty())
+    }
+
+    /// The cell of `col` as a number.
+    pub fn num(&self, col: &str) -> Option<f64> {
+        self.get(col)?.parse().ok()
+    }
+
+    /// Whether every `(column, value)` pair matches.
+    pub fn matches(&self, filter: &[(&str, &str)]) -> bool {
+        filter.iter().all(|(c, v)| self.get(c) == Some(*v))
+    }
+}
+
+/// A number computed from a row (a y value, or the value a claim aggregates).
+pub type Metric = fn(&Row) -> Option<f64>;
+
+impl Table {
+    /// Parses CSV as written by `fabsim sweep merge` (fields quoted when they hold commas).
+    pub fn from_csv(text: &str) -> Self {
+        let mut lines = text.lines().map(split_csv_line);
+        let header = lines.next().unwrap_or_default();
+        Table {
+            header,
+            rows: lines.collect(),
+        }
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut out = String::new();
+        for cells in std::iter::once(&self.header).chain(&self.rows) {
+            let line: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+            let _ = writeln!(out, "{}", line.join(","));
+        }
+        out
+    }
+
+    /// Appends `other`'s rows, widening the header to the union of both (missing cells empty).
+    pub fn append(&mut self, other: Table) {
+        for h in &other.header {
+            if !self.header.contains(h) {
+                self.header.push(h.clone());
+                for r in &mut self.rows {
+                    r.push(String::new());
+                }
+            }
+        }
+        for cells in other.rows {
+            let row = Row {
+                header: &other.header,
+                cells: &cells,
+            };
+            let new = self
+                .header
+                .iter()
+                .map(|h| row.get(h).unwrap_or("").to_string())
+                .collect();
+            self.rows.push(new);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Row<'_>> {
+        self.rows.iter().map(|cells| Row {
+            header: &self.header,
+            cells,
+        })
+    }
+
+    /// The values of `metric` over the rows matching `filter`; an error naming the filter
+    /// when no row has a value.
+    pub fn values(&self, filter: &[(&str, &str)], metric: Metric) -> Result<Vec<f64>, String> {
+        let xs: Vec<f64> = self
+            .iter()
+            .filter(|r| r.matches(filter))
+            .filter_map(|r| metric(&r))
+            .collect();
+        if xs.is_empty() {
+            return Err(format!("no run with {} has a value", show_filter(filter)));
+        }
+        Ok(xs)
+    }
+
+    /// The mean of `metric` over the rows matching `filter`.
+    pub fn mean(&self, filter: &[(&str, &str)], metric: Metric) -> Result<f64, String> {
+        Ok(mean_sd(&self.values(filter, metric)?).0)
+    }
+
+    /// The smallest value of `metric` over the rows matching `filter`.
+    pub fn min(&self, filter: &[(&str, &str)], metric: Metric) -> Result<f64, String> {
+        Ok(self
+            .values(filter, metric)?
+            .into_iter()
+            .fold(f64::INFINITY, f64::min))
+    }
+
+    /// Mean of `metric` per value of column `x` (numeric, ascending) over the rows matching
+    /// `filter`.
+    pub fn mean_by(
+        &self,
+        filter: &[(&str, &str)],
+        x: &str,
+        metric: Metric,
+    ) -> Result<Vec<(f64, f64)>, String> {
+        let mut by: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
+        for r in self.iter().filter(|r| r.matches(filter)) {
+            if let (Some(xv), Some(y)) = (r.num(x), metric(&r)) {
+                by.entry(xv.to_bits()).or_insert((xv, vec![])).1.push(y);
+            }
+        }
+        let mut pts: Vec<(f64, f64)> = by
+            .into_values()
+            .map(|(x, ys)| (x, mean_sd(&ys).0))
+            .collect();
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if pts.is_empty() {
+            return Err(format!("no run with {} has a value", show_filter(filter)));
+        }
+        Ok(pts)
+    }
+
+    /// The least-squares slope of log(mean metric) against log(x) over the rows matching
+    /// `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
+    pub fn loglog_slope(
+        &self,
+        filter: &[(&str, &str)],
+        x: &str,
+        metric: Metric,
+    ) -> Result<f64, String> {
+        let pts = self.mean_by(filter, x, metric)?;
+        if pts.len() < 2 || pts.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
+            return Err(format!(
+                "{}: a log-log slope needs two or more points with positive values",
+                show_filter(filter)
+            ));
+        }
+        let l: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
+        let n = l.len() as f64;
+        let (mx, my) = (
+            l.iter().map(|p| p.0).sum::<f64>() / n,
+            l.iter().map(|p| p.1).sum::<f64>() / n,
+        );
+        let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+        let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        Ok(sxy / sxx)
+    }
+}
+
+/// `a=b, c=d` (or "all runs").
+fn show_filter(filter: &[(&str, &str)]) -> String {
+    if filter.is_empty() {
+        return "any setting".into();
+    }
+    filter
+        .iter()
+        .map(|(c, v)| format!("{c}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Mean and sample standard deviation (0 for one value).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn split_csv_line(line: &str) -> Vec<String> {
+    let mut cells = vec![];
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => cells.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    cells.push(cur);
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t() -> Table {
+        Table::from_csv("lb,m,q\nofan,1,2\nofan,4,2\nar,1,1\nar,4,2\nar,16,4\nx,\"a,b\",\n")
+    }
+
+    #[test]
+    fn csv_round_trips_and_reads_quoted_fields() {
+        let t = t();
+        assert_eq!(t.rows[5][1], "a,b");
+        assert_eq!(Table::from_csv(&t.to_csv()), t);
+    }
+
+    #[test]
+    fn slopes_recognize_flat_and_square_root_growth() {
+        let q: Metric = |r| r.num("q");
+        let t = t();
+        assert!(t.loglog_slope(&[("lb", "ofan")], "m", q).unwrap().abs() < 1e-12);
+        assert!((t.loglog_slope(&[("lb", "ar")], "m", q).unwrap() - 0.5).abs() < 1e-12);
+        assert!(t.loglog_slope(&[("lb", "none")], "m", q).is_err());
+    }
+
+    #[test]
+    fn append_widens_the_header() {
+        let mut a = Table::from_csv("x,y\n1,2\n");
+        a.append(Table::from_csv("y,z\n3,4\n"));
+        assert_eq!(a.header, ["x", "y", "z"]);
+        assert_eq!(a.rows, [vec!["1", "2", ""], vec!["", "3", "4"]]);
+    }
+}

@@ -1,0 +1,138 @@
+//! `fabsim reproduce` end to end on its smallest experiment: outputs exist, verdicts are
+//! computed from the runs, a rerun resumes without redoing finished runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::SystemTime;
+
+fn fabsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabsim"))
+        .args(args)
+        .output()
+        .expect("fabsim runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = fabsim(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn result_files(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
+    let mut v = vec![];
+    for sweep in std::fs::read_dir(dir.join("runs")).unwrap().flatten() {
+        for f in std::fs::read_dir(sweep.path().join("results"))
+            .unwrap()
+            .flatten()
+        {
+            if f.path().extension().is_some_and(|e| e == "json") {
+                v.push((f.path(), f.metadata().unwrap().modified().unwrap()));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn reproduce_runs_writes_outputs_computes_verdicts_and_resumes() {
+    let out = std::env::temp_dir().join(format!("fabsim-reproduce-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = out.to_str().unwrap();
+    let args = [
+        "reproduce",
+        "ofan-bound",
+        "--quick",
+        "--seeds",
+        "1",
+        "--out",
+        o,
+    ];
+    ok(&args);
+    let dir = out.join("ofan-bound");
+    for f in ["results.csv", "claims.json", "plot.svg", "report.md"] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    // 2 fabric sizes x 3 schemes x 1 seed.
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6);
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let claims: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("claims.json")).unwrap()).unwrap();
+    assert_eq!(claims.len(), 4);
+    for c in &claims {
+        let verdict = c["verdict"].as_str().unwrap();
+        match verdict {
+            "holds" | "differs" => {
+                assert!(c["fabsim"].is_f64());
+                assert_eq!(c["holds"].as_bool(), Some(verdict == "holds"));
+            }
+            "not comparable" => assert!(c["holds"].is_null()),
+            v => panic!("verdict {v}"),
+        }
+        for key in ["claim", "paper", "tolerance"] {
+            assert!(!c[key].is_null(), "{key} missing");
+        }
+    }
+    // The bound claim's number is the runs' bound at k = 4 (16 hosts).
+    let bound: f64 = rows
+        .iter()
+        .find(|r| r[col("hosts")] == "16")
+        .map(|r| r[col("lower_bound_us")].parse().unwrap())
+        .unwrap();
+    assert_eq!(claims[0]["fabsim"].as_f64(), Some(bound));
+    let holds = (bound - claims[0]["paper"].as_f64().unwrap()).abs() <= 0.01;
+    assert_eq!(claims[0]["holds"].as_bool(), Some(holds));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("![ofan-bound](plot.svg)") && report.contains("| claim"));
+    assert!(std::fs::read_to_string(dir.join("plot.svg"))
+        .unwrap()
+        .contains("<circle"));
+
+    // Resume: only the missing run is redone, and the claims come out the same.
+    let before = result_files(&dir);
+    assert_eq!(before.len(), 6);
+    std::fs::remove_file(&before[2].0).unwrap();
+    let claims_before = std::fs::read_to_string(dir.join("claims.json")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    ok(&args);
+    let after = result_files(&dir);
+    assert_eq!(after.len(), 6);
+    for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+        assert_eq!(b.0, a.0);
+        assert_eq!(b.1 == a.1, i != 2, "run {i} rerun = {}", b.1 != a.1);
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("claims.json")).unwrap(),
+        claims_before
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn reproduce_lists_experiments_and_rejects_unknown_ids() {
+    let list = ok(&["reproduce", "--list"]);
+    for id in [
+        "ofan-fig1",
+        "ofan-bound",
+        "fastroute-table2",
+        "fastroute-fig20",
+    ] {
+        assert!(list.contains(id), "{id} not listed");
+    }
+    assert!(list.contains("claim:"));
+    let o = fabsim(&["reproduce", "ofan-fig99"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("ofan-fig99") && err.contains("ofan-fig1"),
+        "{err}"
+    );
+}
