@@ -394,7 +394,7 @@ impl Sim<'_> {
                     } else {
                         let in_local = self.fabric.port_to_local[port as usize];
                         let sw = self.fabric.switch_of(node);
-                        if !self.circuit_hold(sw, in_local, pkt) {
+                        if self.asic.is_none() || !self.circuit_hold(sw, in_local, pkt) {
                             self.forward(sw, in_local, pkt);
                         }
                     }
@@ -443,7 +443,7 @@ impl Sim<'_> {
     }
 
     /// A switch routes a packet and offers it to the chosen egress port.
-    #[inline]
+    #[inline(always)]
     fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let info = self.fabric.switches[sw as usize];
         let flow_hash =
@@ -491,19 +491,28 @@ impl Sim<'_> {
 
     /// Takes a routed packet to its egress port `gout`, across ASICs if it entered at port
     /// `gin` on another one.
-    #[inline]
+    #[inline(always)]
     fn deliver_to_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
-        let hop = match &mut self.asic {
-            None => Hop::Direct,
-            Some(a) => a.route(sw, gin, gout, p.bytes, self.now),
-        };
-        match hop {
+        if self.asic.is_none() {
+            self.transmit(gout, p, true);
+        } else {
+            self.multi_asic_egress(sw, gin, gout, p);
+        }
+    }
+
+    /// [`Self::deliver_to_egress`] inside a multi-ASIC switch (kept out of the plain
+    /// switch's inlined path).
+    #[inline(never)]
+    fn multi_asic_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
+        let a = self.asic.as_mut().expect("multi-ASIC");
+        match a.route(sw, gin, gout, p.bytes, self.now) {
             Hop::Direct => self.transmit(gout, p, true),
             Hop::Internal(id) => self.cross(id, gin, gout, p),
         }
     }
 
     /// Offers a packet to the internal link port `id` (inter-ASIC link or fabric).
+    #[inline(never)]
     fn cross(&mut self, id: u32, gin: u32, gout: u32, mut pkt: Packet) {
         let a = self.asic.as_mut().expect("multi-ASIC");
         if pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
@@ -522,6 +531,7 @@ impl Sim<'_> {
 
     /// A packet reached the end of an internal port: the egress ASIC (or the fabric's
     /// downlink), or the ingress ASIC after waiting in a moved port's hold FIFO.
+    #[inline(never)]
     fn internal_arrival(&mut self, id: u32, pkt: Packet) {
         let a = self
             .asic
@@ -540,11 +550,9 @@ impl Sim<'_> {
 
     /// Fastroute: a packet arriving at a dark moved port, or behind packets still held there,
     /// waits in the port's hold FIFO. Returns whether it was held.
-    #[inline]
+    #[inline(never)]
     fn circuit_hold(&mut self, sw: u32, in_local: u32, pkt: Packet) -> bool {
-        let Some(a) = &mut self.asic else {
-            return false;
-        };
+        let a = self.asic.as_mut().expect("multi-ASIC");
         let gin = self.fabric.switches[sw as usize].port_base + in_local;
         let Some((id, busy)) = a.hold_of(gin, self.now) else {
             return false;
