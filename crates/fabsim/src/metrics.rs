@@ -39,6 +39,9 @@ pub struct RunReport {
     pub retransmits: u64,
     pub timeouts: u64,
     pub duplicates: u64,
+    /// Data packets first received after a later one of their flow.
+    #[serde(default)]
+    pub reordered: u64,
     pub ecn_marks: u64,
     pub flows_completed: u64,
     pub flows_total: u64,
@@ -287,6 +290,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         retransmits: c.retransmits,
         timeouts: c.timeouts,
         duplicates: c.duplicates,
+        reordered: c.reordered,
         ecn_marks: c.ecn_marks,
         fct_mean_us: (!fcts.is_empty()).then(|| fcts.iter().sum::<f64>() / fcts.len() as f64),
         fct_p99_us: fcts

@@ -116,6 +116,9 @@ pub struct Counters {
     pub timeouts: u64,
     /// Data packets that reached their receiver a second time (ACKed again, not counted).
     pub duplicates: u64,
+    /// Data packets that reached their receiver for the first time after a later sequence
+    /// number of their flow (spraying, retransmissions, or a bug in a reconfiguration).
+    pub reordered: u64,
     pub ecn_marks: u64,
     pub events: u64,
     /// One packet crossing one link.
@@ -145,6 +148,8 @@ struct Flow {
     acked_seqs: Bits,
     outstanding: Bits,
     received: Bits,
+    /// One past the highest sequence number received.
+    rx_next: u32,
     /// A `Timeout` event is pending; the last time an ACK brought news.
     timer_armed: bool,
     last_progress_ps: Time,
@@ -299,6 +304,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             acked_seqs: Bits::new(pkts),
             outstanding: Bits::new(pkts),
             received: Bits::new(pkts),
+            rx_next: 0,
             timer_armed: false,
             last_progress_ps: 0,
         });
@@ -671,8 +677,13 @@ impl Sim<'_> {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
-                    if self.flows[p.flow as usize].received.set(p.seq, true) {
+                    let f = &mut self.flows[p.flow as usize];
+                    if f.received.set(p.seq, true) {
                         self.c.duplicates += 1;
+                    } else if p.seq < f.rx_next {
+                        self.c.reordered += 1;
+                    } else {
+                        f.rx_next = p.seq + 1;
                     }
                 }
                 self.c.created += 1;

@@ -119,6 +119,8 @@ pub struct CircuitParams {
     pub downtime_ps: Time,
     pub solver: Solver,
     pub mode: CircuitMode,
+    /// Port bundles and independent circuit switches (paper A.1, 3.1, 6.3).
+    pub constraints: Constraints,
 }
 
 /// A multi-ASIC switch design, validated.
@@ -181,6 +183,18 @@ pub struct Asics {
     ws: Workspace,
     solved: Vec<usize>,
     pub stats: AsicStats,
+}
+
+/// The switch's local ports in the order `portmap` sees them: circuit switch by circuit
+/// switch, each a contiguous block there. Circuit switch `c` takes bundles `c, c + C, ...`
+/// (interleaved over the front panel), so every circuit switch holds the same share of each
+/// ASIC's ports and the static mapping (port `l` on the ASIC of egress `l`) is valid.
+fn circuit_order(ports: usize, k: &Constraints) -> Vec<usize> {
+    let (b, cs) = (k.bundle, k.circuit_switches);
+    (0..cs)
+        .flat_map(|c| (c..ports / b).step_by(cs))
+        .flat_map(|bundle| bundle * b..bundle * b + b)
+        .collect()
 }
 
 /// Counters for reports.
@@ -410,29 +424,34 @@ impl Asics {
             .expect("Fastroute has a circuit layer");
         let n = self.n as usize;
         let mut any = false;
-        let mut current = Vec::new();
+        let (mut current, mut rows) = (Vec::new(), Vec::new());
         for (sw, info) in fabric.switches.iter().enumerate() {
-            let (a, b) = (
-                info.port_base as usize,
-                (info.port_base + info.ports) as usize,
-            );
-            let rows = &self.tm[a * n..b * n];
-            let view = TmView::new(info.ports as usize, n, rows)
+            let a = info.port_base as usize;
+            let order = circuit_order(info.ports as usize, &c.constraints);
+            rows.clear();
+            for &l in &order {
+                rows.extend_from_slice(&self.tm[(a + l) * n..(a + l + 1) * n]);
+            }
+            let view = TmView::new(info.ports as usize, n, &rows)
                 .expect("switch ports are a multiple of the ASIC count, counts far below 2^52");
             portmap::solve(
                 view,
-                &Constraints::default(),
+                &c.constraints,
                 c.solver,
                 &mut self.ws,
                 &mut self.solved,
             )
-            .expect("unconstrained problems are always solvable");
+            .expect("the scenario checked the constraints against every switch");
             current.clear();
-            current.extend(self.mapping[a..b].iter().map(|&x| x as usize));
+            current.extend(order.iter().map(|&l| self.mapping[a + l] as usize));
             if portmap::inter_asic_bytes(view, &self.solved)
                 < portmap::inter_asic_bytes(view, &current)
             {
-                self.pending[sw] = Some(self.solved.clone());
+                let mut new = vec![0; order.len()];
+                for (&l, &asic) in order.iter().zip(&self.solved) {
+                    new[l] = asic;
+                }
+                self.pending[sw] = Some(new);
                 any = true;
             }
         }

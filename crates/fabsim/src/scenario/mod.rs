@@ -21,7 +21,7 @@ use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
 use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
 use crate::workload::{FastrouteWorkload, Pattern, WorkloadSpec};
-use portmap::Solver;
+use portmap::{Constraints, Solver};
 
 /// A scenario problem, naming where it came from and which key.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,6 +139,16 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "a number >= 0 (a moved port is dark this long)",
     ),
     ("switch.solver", Some("\"greedy\""), "greedy or exact"),
+    (
+        "switch.bundle",
+        Some("1"),
+        "an integer >= 1 (fastroute: ports moved together; bundle x asics x circuit_switches must divide every switch's port count)",
+    ),
+    (
+        "switch.circuit_switches",
+        Some("1"),
+        "an integer >= 1 (fastroute: independent circuit switches over contiguous ports)",
+    ),
     (
         "switch.circuit_mode",
         Some("\"optical\""),
@@ -737,6 +747,10 @@ impl Scenario {
                 _ => None,
             })?,
             mode: self.choice(get, "switch.circuit_mode", CircuitMode::from_name)?,
+            constraints: Constraints {
+                bundle: self.u32(get, "switch.bundle", 1)? as usize,
+                circuit_switches: self.u32(get, "switch.circuit_switches", 1)? as usize,
+            },
         };
         if circuit.compute_delay_ps >= circuit.interval_ps {
             let key = "switch.compute_delay_us";
@@ -771,6 +785,26 @@ impl Scenario {
                     Self::allowed("switch.asics")
                 ),
             });
+        }
+        if let Some(c) = &params.circuit {
+            for ports in [radix, other] {
+                if let Err(e) = c.constraints.check(ports as usize, asics as usize) {
+                    let key = if c.constraints.bundle > 1 {
+                        "switch.bundle"
+                    } else {
+                        "switch.circuit_switches"
+                    };
+                    return Err(ScenarioError {
+                        source: self.source.clone(),
+                        key: key.into(),
+                        message: format!(
+                            "invalid value {}: {e} (switches with {ports} ports); allowed: {}",
+                            display(get(key).unwrap()),
+                            Self::allowed(key)
+                        ),
+                    });
+                }
+            }
         }
         let per_asic = (radix / asics) as f64;
         let capacity_bps = capacity.map_or(
@@ -1153,6 +1187,68 @@ mod tests {
             s.set(bad).unwrap();
             let key = bad.split('=').next().unwrap();
             assert_eq!(s.expand().unwrap_err().key, key, "{bad}");
+        }
+    }
+
+    #[test]
+    fn multi_asic_port_speeds_and_errors() {
+        let params = |sets: &[&str]| {
+            let mut s = Scenario::default_scenario();
+            s.set("switch.lb=ecmp").unwrap();
+            for a in sets {
+                s.set(a).unwrap();
+            }
+            s.expand().map(|mut r| r.remove(0).params)
+        };
+        // Fixed radix (Fastroute A.2): oversubscribed ports keep the ideal speed; State-of-the-
+        // Art spends half of each ASIC on the non-blocking fabric: 800 * (1 + 1/2) / 2 = 600.
+        let rate = |sets: &[&str]| params(sets).unwrap().link.rate_bps;
+        assert_eq!(rate(&["switch.arch=oversubscribed"]), 800_000_000_000);
+        assert_eq!(rate(&["switch.arch=sota"]), 600_000_000_000);
+        assert_eq!(
+            rate(&["switch.arch=sota", "switch.inter_asic_oversub=4"]),
+            500_000_000_000
+        );
+        // An explicit ASIC capacity sets the ports of every multi-ASIC design: k = 12, 2 ASICs,
+        // 6 ports per ASIC: 3.6 Tb/s / (6 * 1.5) = 400 Gb/s with 2:1 oversubscription.
+        assert_eq!(
+            rate(&["switch.arch=fastroute", "switch.asic_capacity_gbps=3600"]),
+            400_000_000_000
+        );
+        let p = params(&["switch.arch=fastroute", "switch.solver=exact"]).unwrap();
+        let c = p.arch.circuit.unwrap();
+        assert_eq!(
+            (c.interval_ps, c.compute_delay_ps, c.downtime_ps),
+            (100_000_000, 10_000_000, 1_000_000)
+        );
+        assert_eq!(c.solver, Solver::Exact);
+        assert!(params(&["switch.arch=oversubscribed"])
+            .unwrap()
+            .arch
+            .circuit
+            .is_none());
+        assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+        for (bad, key) in [
+            ("switch.arch=chiplet", "switch.arch"),
+            ("switch.asics=5", "switch.asics"),
+            ("switch.asics=1", "switch.asics"),
+            ("switch.inter_asic_oversub=0.5", "switch.inter_asic_oversub"),
+            ("switch.compute_delay_us=100", "switch.compute_delay_us"),
+            ("switch.solver=hungarian", "switch.solver"),
+            ("switch.circuit_mode=magic", "switch.circuit_mode"),
+            ("workload.kind=web", "run.duration_us"),
+            ("workload.intra_rack=2", "workload.intra_rack"),
+            ("switch.bundle=4", "switch.bundle"),
+            ("switch.circuit_switches=5", "switch.circuit_switches"),
+        ] {
+            let sets = ["switch.arch=fastroute", "workload.kind=stride", bad];
+            let e = params(&sets).unwrap_err();
+            assert_eq!(e.key, key, "{bad}: {e}");
+            let value = bad.split('=').nth(1).unwrap();
+            assert!(
+                key == "run.duration_us" || e.to_string().contains(value),
+                "{e}"
+            );
         }
     }
 

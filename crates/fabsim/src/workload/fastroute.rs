@@ -68,7 +68,10 @@ pub struct FastrouteWorkload {
     pub skew: f64,
 }
 
-/// A piecewise-linear empirical CDF of flow sizes.
+/// An empirical CDF of flow sizes, sampled as the discrete distribution of its points (a
+/// draw takes the first size whose CDF reaches it). The files' stated means are the means of
+/// exactly this distribution; interpolating linearly between the sparse tail points would
+/// cut Hadoop's mean by 31% (134.9 instead of 194.3 KB) and Web's by 9%.
 pub struct SizeCdf {
     points: Vec<(f64, f64)>,
 }
@@ -95,32 +98,24 @@ impl SizeCdf {
         Self::parse(HADOOP_CDF)
     }
 
-    /// The size at quantile `u` (linear between points; the first point below its CDF).
+    /// The size at quantile `u`.
     pub fn quantile(&self, u: f64) -> f64 {
-        let mut prev = (self.points[0].0, 0.0);
-        for &(b, c) in &self.points {
-            if u <= c {
-                let (pb, pc) = prev;
-                return if c > pc {
-                    pb + (b - pb) * (u - pc) / (c - pc)
-                } else {
-                    b
-                };
-            }
-            prev = (b, c);
-        }
-        prev.0
+        let last = self.points[self.points.len() - 1];
+        self.points
+            .iter()
+            .find(|&&(_, c)| u * last.1 <= c)
+            .unwrap_or(&last)
+            .0
     }
 
-    /// Mean of the interpolated distribution.
+    /// Mean of the distribution.
     pub fn mean(&self) -> f64 {
-        let mut prev = (self.points[0].0, 0.0);
-        let mut m = 0.0;
+        let (mut m, mut prev) = (0.0, 0.0);
         for &(b, c) in &self.points {
-            m += (c - prev.1) * (b + prev.0) / 2.0;
-            prev = (b, c);
+            m += (c - prev) * b;
+            prev = c;
         }
-        m / prev.1
+        m / prev
     }
 }
 
@@ -309,7 +304,7 @@ mod tests {
         for (text, cdf) in [(WEB_CDF, SizeCdf::web()), (HADOOP_CDF, SizeCdf::hadoop())] {
             let stated: f64 = text.lines().next().unwrap().trim().parse().unwrap();
             let m = cdf.mean();
-            assert!((m / stated - 1.0).abs() < 0.1, "{m} vs {stated}");
+            assert!((m / stated - 1.0).abs() < 1e-5, "{m} vs {stated}");
             assert!(cdf.quantile(0.0) > 0.0 && cdf.quantile(1.0) > cdf.quantile(0.5));
         }
     }
