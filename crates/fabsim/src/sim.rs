@@ -230,9 +230,8 @@ struct Sim<'a> {
     /// CONGA's DREs, congestion tables and flowlets (`switch.lb = "conga"`).
     conga: Option<Conga>,
     /// Multi-ASIC switches (`None`: ideal). Their internal ports follow the fabric's in
-    /// `wire`, from `fabric_ports` on.
+    /// `wire`.
     asic: Option<Asics>,
-    fabric_ports: u32,
     ecn_rng: Rng,
     queue: TimingWheel<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
@@ -270,7 +269,6 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         lb,
         host_lb,
         conga: (p.lb == SwitchLbKind::Conga).then(|| Conga::new(&fabric, p.seed)),
-        fabric_ports: fabric.ports() as u32,
         asic,
         ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: TimingWheel::default(),
@@ -390,11 +388,11 @@ impl Sim<'_> {
                         }
                     }
                     self.prefetch_next_arrival();
-                    if port >= self.fabric_ports {
+                    // Internal ports of multi-ASIC switches follow the fabric's.
+                    let Some(&node) = self.fabric.port_to_node.get(port as usize) else {
                         self.internal_arrival(port, pkt);
                         continue;
-                    }
-                    let node = self.fabric.port_to_node[port as usize];
+                    };
                     if node < self.fabric.hosts {
                         self.host_receive(node, pkt);
                     } else {

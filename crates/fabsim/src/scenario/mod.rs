@@ -124,6 +124,11 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "a number > 0 (default: what gives oversubscribed ports link.rate_gbps)",
     ),
     (
+        "switch.host_count",
+        Some("\"fixed\""),
+        "fixed (same radix, slower State-of-the-Art ports) or variable (Fastroute A.2: same port speed, fewer State-of-the-Art ports and hosts)",
+    ),
+    (
         "switch.reconfig_interval_us",
         Some("100"),
         "a number > 0 (fastroute controller period)",
@@ -815,6 +820,56 @@ impl Scenario {
         Ok((params, port.max(1)))
     }
 
+    /// `switch.host_count`: `fixed` (the paper's default: every design keeps the radix, so
+    /// State-of-the-Art's ports slow down) or `variable` (Fastroute A.2: ports keep the link
+    /// speed and State-of-the-Art's switches get fewer of them, rounded down to a multiple of
+    /// 2 x asics; the fabric shrinks with them).
+    fn host_count<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        topology: TopologySpec,
+        link: LinkModel,
+        port_rate_bps: u64,
+        asics: u32,
+        explicit: &[&str],
+    ) -> Result<(TopologySpec, LinkModel), ScenarioError> {
+        let variable = self.choice(get, "switch.host_count", |s| match s {
+            "fixed" => Some(false),
+            "variable" => Some(true),
+            _ => None,
+        })?;
+        if !variable || port_rate_bps >= link.rate_bps {
+            let link = LinkModel {
+                rate_bps: port_rate_bps,
+                ..link
+            };
+            return Ok((topology, link));
+        }
+        if let Some(key) = explicit.iter().find(|k| get(k).is_some()) {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: key.to_string(),
+                message: "switch.host_count = \"variable\" derives the fabric from topology.k; leave the explicit leaf-spine keys out".into(),
+            });
+        }
+        let k = match topology {
+            TopologySpec::FatTree { k } => k,
+            TopologySpec::LeafSpine { leaves, .. } => leaves,
+        };
+        let unit = 2 * asics;
+        let scaled = (k as u128 * port_rate_bps as u128 / link.rate_bps as u128) as u32;
+        let k = (scaled / unit * unit).max(unit);
+        let topology = match topology {
+            TopologySpec::FatTree { .. } => TopologySpec::FatTree { k },
+            TopologySpec::LeafSpine { .. } => TopologySpec::LeafSpine {
+                leaves: k,
+                hosts_per_leaf: k / 2,
+                uplinks: k / 2,
+            },
+        };
+        Ok((topology, link))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn fastroute_workload<'v>(
         &self,
@@ -930,10 +985,8 @@ impl Scenario {
         };
         let message_bytes = self.int(get, "workload.message_bytes", 1)?;
         let (arch, port_rate_bps) = self.arch(get, &topology, link.rate_bps)?;
-        let link = LinkModel {
-            rate_bps: port_rate_bps,
-            ..link
-        };
+        let (topology, link) =
+            self.host_count(get, topology, link, port_rate_bps, arch.asics, &explicit)?;
         let stop_ps = self.opt_us(get, "run.duration_us")?;
         let workload = match self.choice(get, "workload.kind", |s| {
             [
@@ -1228,6 +1281,15 @@ mod tests {
             .circuit
             .is_none());
         assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+        // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
+        // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
+        let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
+        assert_eq!(
+            (v.topology, v.link.rate_bps),
+            (TopologySpec::FatTree { k: 8 }, 800_000_000_000)
+        );
+        let v = params(&["switch.arch=fastroute", "switch.host_count=variable"]).unwrap();
+        assert_eq!(v.topology, TopologySpec::FatTree { k: 12 });
         for (bad, key) in [
             ("switch.arch=chiplet", "switch.arch"),
             ("switch.asics=5", "switch.asics"),
@@ -1240,6 +1302,7 @@ mod tests {
             ("workload.intra_rack=2", "workload.intra_rack"),
             ("switch.bundle=4", "switch.bundle"),
             ("switch.circuit_switches=5", "switch.circuit_switches"),
+            ("switch.host_count=some", "switch.host_count"),
         ] {
             let sets = ["switch.arch=fastroute", "workload.kind=stride", bad];
             let e = params(&sets).unwrap_err();
