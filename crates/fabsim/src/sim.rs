@@ -518,18 +518,31 @@ impl Sim<'_> {
     /// Offers a packet to the internal link port `id` (inter-ASIC link or fabric).
     #[inline(never)]
     fn cross(&mut self, id: u32, gin: u32, gout: u32, mut pkt: Packet) {
+        // As at egress ports: with trimming, headers and control packets bypass the buffer
+        // and a data packet that does not fit is cut to its header.
+        let trim = self.p.overflow == Overflow::Trim;
+        let control = trim && (pkt.kind != PacketKind::Data || pkt.trimmed);
         let a = self.asic.as_mut().expect("multi-ASIC");
         if pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
             let backlog = a.link_backlog_bytes(id, self.now);
             self.mark_ecn(backlog, &mut pkt);
         }
         let a = self.asic.as_mut().expect("multi-ASIC");
-        match a.enqueue_link(id, gin, gout, pkt.bytes, self.now) {
+        match a.enqueue_link(id, gin, gout, pkt.bytes, self.now, !control) {
             Some(t) => {
                 self.c.packet_hops += 1;
                 self.push_wire(id, t, pkt);
             }
-            None => self.c.dropped += 1,
+            None if trim && pkt.kind == PacketKind::Data => {
+                pkt.trimmed = true;
+                pkt.bytes = self.p.link.header_bytes;
+                self.c.trims += 1;
+                self.cross(id, gin, gout, pkt);
+            }
+            None => {
+                a.stats.drops += 1;
+                self.c.dropped += 1;
+            }
         }
     }
 

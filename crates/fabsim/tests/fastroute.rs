@@ -271,3 +271,21 @@ fn fastroute_runs_are_deterministic() {
     assert_eq!(json("run.seed=3"), json("run.seed=3"));
     assert_ne!(json("run.seed=3"), json("run.seed=4"));
 }
+
+/// With `switch.overflow = "trim"` a full inter-ASIC buffer trims data like an egress port:
+/// nothing is dropped, the receivers NACK the headers and every flow completes.
+#[test]
+fn inter_asic_buffers_trim_with_trimming_on() {
+    let r = arch(
+        "oversubscribed",
+        &[
+            "workload.kind=stride",
+            "host.cc=none",
+            "switch.overflow=trim",
+            "workload.message_bytes=2000000",
+        ],
+    );
+    assert!(r.trims > 0);
+    assert_eq!((r.drops, r.inter_asic_drops), (0, 0));
+    assert_eq!(r.flows_completed, r.flows_total);
+}

@@ -213,7 +213,7 @@ pub struct AsicStats {
     pub dark_ps: u64,
     /// Packets that went through a hold FIFO.
     pub held_packets: u64,
-    /// Packets dropped by a full inter-ASIC buffer.
+    /// Packets dropped by a full inter-ASIC buffer (data trimmed there is not counted).
     pub drops: u64,
 }
 
@@ -349,9 +349,9 @@ impl Asics {
         Hop::Internal(self.base + self.link_first[sw as usize] + from)
     }
 
-    /// Offers a crossing packet to internal link port `id`; returns its arrival time at the
-    /// far end, or `None` if the buffer is full (drop). The ECN backlog is read by the caller
-    /// from [`Self::link_backlog_bytes`] before.
+    /// Offers a crossing packet to internal link port `id` (`bounded`: subject to the
+    /// inter-ASIC buffer); returns its arrival time at the far end, or `None` if the buffer
+    /// is full. The ECN backlog is read by the caller from [`Self::link_backlog_bytes`].
     pub fn enqueue_link(
         &mut self,
         id: u32,
@@ -359,12 +359,13 @@ impl Asics {
         gout: u32,
         bytes: u32,
         now: Time,
+        bounded: bool,
     ) -> Option<Time> {
         let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
             unreachable!("a link port")
         };
         let ports = &mut self.links[sw as usize];
-        let limit = Some(self.link_buffer_bytes[sw as usize]);
+        let limit = bounded.then_some(self.link_buffer_bytes[sw as usize]);
         match ports.enqueue(idx, bytes, now, limit) {
             super::Enqueue::Arrives(t) => {
                 self.side[(id - self.base) as usize].push_back((gout, gin));
@@ -374,10 +375,7 @@ impl Asics {
                 }
                 Some(t)
             }
-            super::Enqueue::Overflow => {
-                self.stats.drops += 1;
-                None
-            }
+            super::Enqueue::Overflow => None,
         }
     }
 
