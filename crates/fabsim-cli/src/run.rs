@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use fabsim::metrics::{self, RunReport};
+use fabsim::net::asic::Arch;
 use fabsim::scenario::{RunSpec, Scenario};
+use fabsim::workload::WorkloadSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -157,6 +159,14 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         ]
         .map(String::from),
     );
+    // Multi-ASIC switches and Fastroute's workloads add throughput, tail FCT and inter-ASIC
+    // columns (other scenarios keep the table they had).
+    let fastroute = specs.iter().any(|s| {
+        s.params.arch.arch != Arch::Ideal || matches!(s.params.workload, WorkloadSpec::Fastroute(_))
+    });
+    if fastroute {
+        header.extend(["thr_Gbps", "fct_p99_us", "inter_asic_MB", "reconfigs"].map(String::from));
+    }
     // Each column as wide as its header (at least 14), right-aligned, one space apart.
     let widths: Vec<usize> = header.iter().map(|h| h.len().max(14)).collect();
     let fmt_row = |cells: &[String]| {
@@ -208,6 +218,20 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         row.push(format!("{:.2}", col(&|r| r.mean_queue_bytes["all"]) / 1e3));
         row.push(format!("{:.2}", 100.0 * col(&|r| r.utilization["all"])));
         row.push(format!("{:.0}", col(&|r| r.drops as f64)));
+        if fastroute {
+            let opt = |f: &dyn Fn(&RunReport) -> Option<f64>| {
+                let xs: Vec<f64> = rs.iter().filter_map(f).collect();
+                if xs.is_empty() {
+                    "-".into()
+                } else {
+                    format!("{:.3}", mean_sd(&xs).0)
+                }
+            };
+            row.push(opt(&|r| r.mean_throughput_gbps));
+            row.push(opt(&|r| r.fct_p99_us));
+            row.push(format!("{:.3}", col(&|r| r.inter_asic_bytes as f64) / 1e6));
+            row.push(format!("{:.0}", col(&|r| r.reconfigurations as f64)));
+        }
         let _ = writeln!(out, "{}", fmt_row(&row));
         i = j;
     }

@@ -193,3 +193,68 @@ fn hw_bad_input_exits_2() {
         assert!(o.stdout.is_empty(), "{args:?}: no partial output");
     }
 }
+
+#[test]
+fn multi_asic_keys_exit_2_and_json_has_fastroute_fields() {
+    for (args, needles) in [
+        (
+            &["run", "--set", "switch.arch=chiplet"][..],
+            &["switch.arch", "chiplet", "fastroute"][..],
+        ),
+        (
+            &[
+                "run",
+                "--set",
+                "switch.arch=sota",
+                "--set",
+                "switch.asics=5",
+            ],
+            &["switch.asics", "5"],
+        ),
+        (
+            &["run", "--set", "workload.kind=web"],
+            &["run.duration_us", "web"],
+        ),
+    ] {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        for n in needles {
+            assert!(
+                stderr(&o).contains(n),
+                "{args:?}: missing {n:?} in {}",
+                stderr(&o)
+            );
+        }
+    }
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/fastroute-small.toml"
+    );
+    let o = fabsim(&[
+        "run",
+        scenario,
+        "--set",
+        "run.duration_us=200",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let archs: Vec<&str> = runs.iter().map(|r| r["arch"].as_str().unwrap()).collect();
+    assert_eq!(archs, ["ideal", "sota", "oversubscribed", "fastroute"]);
+    for key in [
+        "mean_throughput_gbps",
+        "fct_mean_us",
+        "fct_p99_us",
+        "inter_asic_bytes",
+        "reconfigurations",
+        "inter_asic_util",
+    ] {
+        assert!(runs[3].get(key).is_some(), "missing {key}");
+    }
+    assert!(runs[3]["reconfigurations"].as_u64().unwrap() > 0);
+    assert_eq!(runs[0]["inter_asic_bytes"].as_u64(), Some(0));
+    // The table gains the Fastroute columns, not the time series.
+    assert!(stderr(&o).contains("inter_asic_MB") && !stderr(&o).contains("inter_asic_util"));
+}

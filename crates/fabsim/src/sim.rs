@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
 use crate::lb::{Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
+use crate::net::asic::{ArchParams, AsicStats, Asics, Hop};
 use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec};
 use crate::theory::LinkModel;
 use crate::transport::{AckInfo, Cc, CcParams};
@@ -69,6 +70,10 @@ pub struct SimParams {
     /// Retransmission timeout (`host.rto_us`); `None`: no timer (nothing can be lost).
     pub rto_ps: Option<Time>,
     pub workload: WorkloadSpec,
+    /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
+    pub arch: ArchParams,
+    /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
+    pub stop_ps: Option<Time>,
     pub seed: u64,
 }
 
@@ -86,6 +91,11 @@ enum Event {
     /// The flow's retransmission timer.
     Timeout {
         flow: u32,
+    },
+    /// Fastroute's controller reads the traffic matrices (`apply = false`) or applies the
+    /// mappings it computed (`apply = true`).
+    Circuit {
+        apply: bool,
     },
 }
 
@@ -106,6 +116,9 @@ pub struct Counters {
     pub timeouts: u64,
     /// Data packets that reached their receiver a second time (ACKed again, not counted).
     pub duplicates: u64,
+    /// Data packets that reached their receiver for the first time after a later sequence
+    /// number of their flow (spraying, retransmissions, or a bug in a reconfiguration).
+    pub reordered: u64,
     pub ecn_marks: u64,
     pub events: u64,
     /// One packet crossing one link.
@@ -135,6 +148,8 @@ struct Flow {
     acked_seqs: Bits,
     outstanding: Bits,
     received: Bits,
+    /// One past the highest sequence number received.
+    rx_next: u32,
     /// A `Timeout` event is pending; the last time an ACK brought news.
     timer_armed: bool,
     last_progress_ps: Time,
@@ -200,6 +215,10 @@ pub struct RunOutcome {
     pub fct_ps: Vec<Option<Time>>,
     /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
     pub combining: Option<crate::hw::CycleStats>,
+    /// Payload bytes acknowledged per flow.
+    pub acked_bytes: Vec<u64>,
+    /// Multi-ASIC counters (`None` for the ideal switch).
+    pub asic: Option<AsicStats>,
 }
 
 struct Sim<'a> {
@@ -210,6 +229,9 @@ struct Sim<'a> {
     host_lb: HostLb,
     /// CONGA's DREs, congestion tables and flowlets (`switch.lb = "conga"`).
     conga: Option<Conga>,
+    /// Multi-ASIC switches (`None`: ideal). Their internal ports follow the fabric's in
+    /// `wire`.
+    asic: Option<Asics>,
     ecn_rng: Rng,
     queue: TimingWheel<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
@@ -283,13 +305,15 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     let specs = p.workload.flows(fabric.hosts, p.seed);
     let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
-    let ports_count = fabric.ports();
+    let asic = Asics::new(&p.arch, &fabric, p.link.rate_bps);
+    let ports_count = fabric.ports() + asic.as_ref().map_or(0, Asics::internal_ports);
     let mut sim = Sim {
         p,
         ports,
         lb,
         host_lb,
         conga: (p.lb == SwitchLbKind::Conga).then(|| Conga::new(&fabric, p.seed)),
+        asic,
         ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: TimingWheel::default(),
         wire: vec![VecDeque::new(); ports_count],
@@ -322,11 +346,16 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             acked_seqs: Bits::new(pkts),
             outstanding: Bits::new(pkts),
             received: Bits::new(pkts),
+            rx_next: 0,
             timer_armed: false,
             last_progress_ps: 0,
         });
         sim.queue
             .push(f.start_ps, Event::FlowStart { flow: i as u32 });
+    }
+    if let Some(c) = p.arch.circuit.as_ref() {
+        sim.queue
+            .push(c.interval_ps, Event::Circuit { apply: false });
     }
     sim.run();
     let start_ps = sim.flows.iter().map(|f| f.start_ps).min().unwrap_or(0);
@@ -337,6 +366,9 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     };
     let stop_ps = sim.now;
     sim.ports.finish(end_ps.unwrap_or(stop_ps));
+    if let Some(a) = &mut sim.asic {
+        a.finish(end_ps.unwrap_or(stop_ps));
+    }
     // Packets still in a port's queue or on its wire.
     let in_flight = sim.pending_arrivals();
     let c = sim.c;
@@ -362,12 +394,27 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             .collect(),
         flows: specs,
         combining: sim.lb.combining_stats(),
+        acked_bytes: sim
+            .flows
+            .iter()
+            .map(|f| {
+                (0..f.pkts)
+                    .filter(|&s| f.acked_seqs.get(s))
+                    .map(|s| f.payload(s, p.link.payload_bytes))
+                    .sum()
+            })
+            .collect(),
+        asic: sim.asic.map(|a| a.stats),
     }
 }
 
 impl Sim<'_> {
     fn run(&mut self) {
+        let stop = self.p.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
+            if t > stop {
+                break;
+            }
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             self.c.events += 1;
@@ -385,12 +432,19 @@ impl Sim<'_> {
                         }
                     }
                     self.prefetch_next_arrival();
-                    let node = self.fabric.port_to_node[port as usize];
+                    // Internal ports of multi-ASIC switches follow the fabric's.
+                    let Some(&node) = self.fabric.port_to_node.get(port as usize) else {
+                        self.internal_arrival(port, pkt);
+                        continue;
+                    };
                     if node < self.fabric.hosts {
                         self.host_receive(node, pkt);
                     } else {
                         let in_local = self.fabric.port_to_local[port as usize];
-                        self.forward(self.fabric.switch_of(node), in_local, pkt);
+                        let sw = self.fabric.switch_of(node);
+                        if self.asic.is_none() || !self.circuit_hold(sw, in_local, pkt) {
+                            self.forward(sw, in_local, pkt);
+                        }
                     }
                 }
                 Event::NicFree { host } => {
@@ -406,6 +460,10 @@ impl Sim<'_> {
                 Event::Timeout { flow } => {
                     self.queue.pop();
                     self.timeout(flow);
+                }
+                Event::Circuit { apply } => {
+                    self.queue.pop();
+                    self.circuit(apply);
                 }
             }
         }
@@ -433,7 +491,7 @@ impl Sim<'_> {
     }
 
     /// A switch routes a packet and offers it to the chosen egress port.
-    #[inline]
+    #[inline(always)]
     fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let info = self.fabric.switches[sw as usize];
         let flow_hash =
@@ -476,7 +534,144 @@ impl Sim<'_> {
                 }
             },
         };
-        self.transmit(info.port_base + local, p, true);
+        self.deliver_to_egress(sw, info.port_base + in_local, info.port_base + local, p);
+    }
+
+    /// Takes a routed packet to its egress port `gout`, across ASICs if it entered at port
+    /// `gin` on another one.
+    #[inline(always)]
+    fn deliver_to_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
+        if self.asic.is_none() {
+            self.transmit(gout, p, true);
+        } else {
+            self.multi_asic_egress(sw, gin, gout, p);
+        }
+    }
+
+    /// [`Self::deliver_to_egress`] inside a multi-ASIC switch (kept out of the plain
+    /// switch's inlined path).
+    #[inline(never)]
+    fn multi_asic_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
+        let a = self.asic.as_mut().expect("multi-ASIC");
+        match a.route(sw, gin, gout, p.bytes, self.now) {
+            Hop::Direct => self.transmit(gout, p, true),
+            Hop::Internal(id) => self.cross(id, gin, gout, p),
+        }
+    }
+
+    /// Offers a packet to the internal link port `id` (inter-ASIC link or fabric).
+    #[inline(never)]
+    fn cross(&mut self, id: u32, gin: u32, gout: u32, mut pkt: Packet) {
+        // As at egress ports: with trimming, headers and control packets bypass the buffer
+        // and a data packet that does not fit is cut to its header.
+        let trim = self.p.overflow == Overflow::Trim;
+        let control = trim && is_control(&pkt);
+        let a = self.asic.as_mut().expect("multi-ASIC");
+        if pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
+            let backlog = a.link_backlog_bytes(id, self.now);
+            self.mark_ecn(backlog, &mut pkt);
+        }
+        let a = self.asic.as_mut().expect("multi-ASIC");
+        match a.enqueue_link(id, gin, gout, pkt.bytes, self.now, !control) {
+            Some(t) => {
+                self.c.packet_hops += 1;
+                // Internal links are FIFO: strict priority is modelled at egress ports.
+                self.push_wire(id, t, pkt, false);
+            }
+            None if trim && pkt.kind == PacketKind::Data => {
+                pkt.trimmed = true;
+                pkt.bytes = self.p.link.header_bytes;
+                self.c.trims += 1;
+                self.cross(id, gin, gout, pkt);
+            }
+            None => {
+                a.stats.drops += 1;
+                self.c.dropped += 1;
+            }
+        }
+    }
+
+    /// A packet reached the end of an internal port: the egress ASIC (or the fabric's
+    /// downlink), or the ingress ASIC after waiting in a moved port's hold FIFO.
+    #[inline(never)]
+    fn internal_arrival(&mut self, id: u32, pkt: Packet) {
+        let a = self
+            .asic
+            .as_mut()
+            .expect("internal ports exist only with multi-ASIC");
+        if let Some(gin) = a.hold_port(id) {
+            let (sw, in_local) = a.owner(gin);
+            self.forward(sw, in_local, pkt);
+            return;
+        }
+        match a.link_arrival(id) {
+            (gout, gin, Some(down)) => self.cross(down, gin, gout, pkt),
+            (gout, _, None) => self.transmit(gout, pkt, true),
+        }
+    }
+
+    /// Fastroute: a packet arriving at a dark moved port, or behind packets still held there,
+    /// waits in the port's hold FIFO. Returns whether it was held.
+    #[inline(never)]
+    fn circuit_hold(&mut self, sw: u32, in_local: u32, pkt: Packet) -> bool {
+        let a = self.asic.as_mut().expect("multi-ASIC");
+        let gin = self.fabric.switches[sw as usize].port_base + in_local;
+        let Some((id, busy)) = a.hold_of(gin, self.now) else {
+            return false;
+        };
+        if !busy && self.wire[id as usize].is_empty() {
+            return false;
+        }
+        let t = a.enqueue_hold(gin, pkt.bytes, self.now);
+        self.push_wire(id, t, pkt, false);
+        true
+    }
+
+    /// The circuit layer's controller (Fastroute).
+    fn circuit(&mut self, apply: bool) {
+        let a = self.asic.as_mut().expect("the circuit layer is multi-ASIC");
+        let c = a.p.circuit.clone().expect("Fastroute");
+        if apply {
+            let (ports, delay) = (&mut self.ports, self.p.link.delay_ps);
+            a.apply(&self.fabric, self.now, |feeder, resume| {
+                // PAUSE: the sender starts nothing that would reach the dark port.
+                let b = &mut ports.busy_until[feeder as usize];
+                *b = (*b).max(resume.saturating_sub(delay));
+            });
+            return;
+        }
+        if a.control(&self.fabric) {
+            self.queue.push(
+                self.now + c.compute_delay_ps,
+                Event::Circuit { apply: true },
+            );
+        }
+        // The controller runs while anything else may still happen.
+        if !self.queue.is_empty() {
+            self.queue
+                .push(self.now + c.interval_ps, Event::Circuit { apply: false });
+        }
+    }
+
+    /// Puts an accepted packet on port `port`'s wire, arriving at `t` in FIFO order, or
+    /// ahead of the waiting data if it is `control` (strict priority, egress ports only).
+    #[inline]
+    fn push_wire(&mut self, port: u32, t: Time, pkt: Packet, control: bool) {
+        let ticket = self.queue.ticket();
+        let wire = &mut self.wire[port as usize];
+        if wire.is_empty() {
+            self.queue.push_ticketed(t, ticket, Event::Arrive { port });
+            wire.push_back((t, ticket, pkt));
+        } else if control {
+            let ser = self.ports.serialization(pkt.bytes);
+            let (ports, now) = (&mut self.ports, self.now);
+            let delay = ports.delay_ps();
+            jump_queue(wire, (t, ticket, pkt), ser, now, delay, |b| {
+                ports.serialization(b)
+            });
+        } else {
+            wire.push_back((t, ticket, pkt));
+        }
     }
 
     /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
@@ -491,8 +686,9 @@ impl Sim<'_> {
         } else {
             None
         };
-        if bounded && pkt.kind == PacketKind::Data {
-            self.mark_ecn(port, &mut pkt);
+        if bounded && pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
+            let backlog = self.ports.backlog_bytes(port, self.now);
+            self.mark_ecn(backlog, &mut pkt);
         }
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
@@ -500,21 +696,7 @@ impl Sim<'_> {
                     conga.on_transmit(port, pkt.bytes, self.now);
                 }
                 self.c.packet_hops += 1;
-                let ticket = self.queue.ticket();
-                let wire = &mut self.wire[port as usize];
-                if wire.is_empty() {
-                    self.queue.push_ticketed(t, ticket, Event::Arrive { port });
-                    wire.push_back((t, ticket, pkt));
-                } else if control {
-                    let ser = self.ports.serialization(pkt.bytes);
-                    let (ports, now) = (&mut self.ports, self.now);
-                    let delay = ports.delay_ps();
-                    jump_queue(wire, (t, ticket, pkt), ser, now, delay, |b| {
-                        ports.serialization(b)
-                    });
-                } else {
-                    wire.push_back((t, ticket, pkt));
-                }
+                self.push_wire(port, t, pkt, control);
             }
             Enqueue::Overflow => {
                 if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
@@ -531,13 +713,13 @@ impl Sim<'_> {
         }
     }
 
-    /// ECN: mark a data packet by the backlog it finds (RED-like ramp from kmin to kmax).
+    /// ECN: mark a data packet by the `backlog` bytes it finds (RED-like ramp from kmin to
+    /// kmax).
     #[inline]
-    fn mark_ecn(&mut self, port: u32, pkt: &mut Packet) {
+    fn mark_ecn(&mut self, backlog: u64, pkt: &mut Packet) {
         let Some((kmin, kmax)) = self.p.ecn else {
             return;
         };
-        let backlog = self.ports.backlog_bytes(port, self.now);
         let mark = if backlog >= kmax {
             true
         } else if backlog > kmin {
@@ -560,8 +742,13 @@ impl Sim<'_> {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
-                    if self.flows[p.flow as usize].received.set(p.seq, true) {
+                    let f = &mut self.flows[p.flow as usize];
+                    if f.received.set(p.seq, true) {
                         self.c.duplicates += 1;
+                    } else if p.seq < f.rx_next {
+                        self.c.reordered += 1;
+                    } else {
+                        f.rx_next = p.seq + 1;
                     }
                 }
                 self.c.created += 1;

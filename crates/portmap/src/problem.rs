@@ -123,6 +123,25 @@ pub struct TmView<'a> {
 }
 
 impl<'a> TmView<'a> {
+    /// Borrows `data` (row-major, `ports x asics`) as a matrix, with the same
+    /// checks as [`TrafficMatrix::new`] but without copying: the simulator's
+    /// controller solves its live counters every interval.
+    pub fn new(ports: usize, asics: usize, data: &'a [u64]) -> Result<Self, Error> {
+        check_dims(ports, asics)?;
+        if Some(data.len()) != ports.checked_mul(asics) {
+            return Err(Error::Shape {
+                field: "data",
+                expected: ports.saturating_mul(asics),
+                got: data.len(),
+            });
+        }
+        let total: u128 = data.iter().map(|&x| x as u128).sum();
+        if total > MAX_TOTAL_BYTES as u128 {
+            return Err(Error::TooLarge { total });
+        }
+        Ok(Self { ports, asics, data })
+    }
+
     /// Number of ingress ports (rows).
     pub fn ports(&self) -> usize {
         self.ports

@@ -151,7 +151,7 @@ impl SwitchLb {
     }
 
     /// Picks an uplink (an index in `0..uplinks`) for the packet described by `d`.
-    #[inline]
+    #[inline(always)]
     pub fn choose(&mut self, fabric: &Fabric, ports: &Ports, d: Decision, now: Time) -> u32 {
         let info = fabric.switches[d.sw as usize];
         let w = info.uplinks();

@@ -1,5 +1,6 @@
 //! The network: packets, topologies and egress ports.
 
+pub mod asic;
 mod port;
 mod topology;
 

@@ -91,7 +91,9 @@ impl Ports {
 
     /// Offers a packet of `bytes` to `port` at `now`.
     /// `limit` is the buffer in bytes, `None` for unbounded.
-    #[inline]
+    // Always inlined: the multi-ASIC model calls it too, and an out-of-line call on every
+    // hop cost the plain switch 5% of its instructions.
+    #[inline(always)]
     pub fn enqueue(&mut self, port: u32, bytes: u32, now: Time, limit: Option<u64>) -> Enqueue {
         let p = port as usize;
         let busy = self.busy_until[p];

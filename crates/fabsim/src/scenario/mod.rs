@@ -15,11 +15,13 @@ use toml::Value;
 
 use crate::engine::{Time, PS_PER_NS, PS_PER_US};
 use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, INTER_ASIC_BUFFER_PER_100G};
 use crate::net::TopologySpec;
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
 use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
-use crate::workload::WorkloadSpec;
+use crate::workload::{FastrouteWorkload, Pattern, WorkloadSpec};
+use portmap::{Constraints, Solver};
 
 /// A scenario problem, naming where it came from and which key.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +104,67 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "an integer >= ecn_kmin_bytes",
     ),
     (
+        "switch.arch",
+        Some("\"ideal\""),
+        "one of ideal, sota, oversubscribed, fastroute (multi-ASIC switches)",
+    ),
+    (
+        "switch.asics",
+        Some("2"),
+        "an integer from 2 to 255 dividing every switch's port count",
+    ),
+    (
+        "switch.inter_asic_oversub",
+        Some("2"),
+        "a number >= 1 (inter-ASIC capacity = port capacity / this; sota: 1)",
+    ),
+    (
+        "switch.asic_capacity_gbps",
+        None,
+        "a number > 0 (default: what gives oversubscribed ports link.rate_gbps)",
+    ),
+    (
+        "switch.host_count",
+        Some("\"fixed\""),
+        "fixed (same radix, slower State-of-the-Art ports) or variable (Fastroute A.2: same port speed, fewer State-of-the-Art ports and hosts)",
+    ),
+    (
+        "switch.reconfig_interval_us",
+        Some("100"),
+        "a number > 0 (fastroute controller period)",
+    ),
+    (
+        "switch.compute_delay_us",
+        Some("10"),
+        "a number >= 0 and below reconfig_interval_us",
+    ),
+    (
+        "switch.downtime_us",
+        Some("1"),
+        "a number >= 0 (a moved port is dark this long)",
+    ),
+    ("switch.solver", Some("\"greedy\""), "greedy or exact"),
+    (
+        "switch.bundle",
+        Some("1"),
+        "an integer >= 1 (fastroute: ports moved together; bundle x asics x circuit_switches must divide every switch's port count)",
+    ),
+    (
+        "switch.circuit_switches",
+        Some("1"),
+        "an integer >= 1 (fastroute: independent circuit switches over contiguous ports)",
+    ),
+    (
+        "switch.circuit_mode",
+        Some("\"optical\""),
+        "optical (PAUSE the upstream sender) or electrical (buffer at the switch)",
+    ),
+    (
+        "switch.util_sample_us",
+        Some("10"),
+        "a number > 0 (inter-ASIC utilization series period)",
+    ),
+    (
         "host.lb",
         Some("\"none\""),
         "one of none, host-ecmp, rps, oblivious, reps, drb, ethereal",
@@ -124,7 +187,7 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     (
         "host.rto_us",
         Some("\"auto\""),
-        "a number > 0, \"off\", or \"auto\" (on with drop-tail buffers)",
+        "a number > 0, \"off\", or \"auto\" (on with drop-tail or inter-ASIC buffers)",
     ),
     (
         "host.swift_ai",
@@ -169,7 +232,7 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     (
         "workload.kind",
         Some("\"permutation\""),
-        "permutation, all-to-all or incast",
+        "permutation, all-to-all, incast, stride, shuffle, ring, web, hadoop or fast",
     ),
     ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
     (
@@ -182,8 +245,43 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         Some("2"),
         "an integer >= 1 (incast: hosts 1..=senders send to host 0)",
     ),
+    (
+        "workload.stride",
+        None,
+        "an integer >= 1 (stride/shuffle offset; default: hosts per rack)",
+    ),
+    (
+        "workload.shuffle_k",
+        Some("4"),
+        "an integer >= 1 (shuffle: peers per host)",
+    ),
+    (
+        "workload.load",
+        Some("0.5"),
+        "a number > 0 (web/hadoop: offered load, fraction of host capacity)",
+    ),
+    (
+        "workload.intra_rack",
+        None,
+        "a number from 0 to 1 (web/hadoop; default 0.18 web, 0.14 hadoop)",
+    ),
+    (
+        "workload.skew",
+        Some("0"),
+        "a number from 0 to 1 (web/hadoop: fraction of flows to a hot tenth of hosts)",
+    ),
+    (
+        "workload.phase_us",
+        Some("100"),
+        "a number > 0 (fast: phase period)",
+    ),
     ("run.seed", Some("1"), "an integer >= 0"),
     ("run.seeds", Some("1"), "an integer >= 1"),
+    (
+        "run.duration_us",
+        None,
+        "a number > 0 (stop the run at this time; required by web and hadoop)",
+    ),
 ];
 
 /// The built-in default: the Ofan paper's Fig. 1 setup (432-host 3-tier fat tree, k = 12,
@@ -559,8 +657,9 @@ impl Scenario {
     }
 
     /// The retransmission timeout. `auto`: on only where packets can vanish (drop-tail
-    /// buffers), at the base RTT plus twice the time to drain a full buffer at every hop of the
-    /// longest path, so that queueing alone never fires it.
+    /// buffers, including the inter-ASIC buffers of multi-ASIC switches), at the base RTT
+    /// plus twice the time to drain a full buffer at every hop of the longest path, so that
+    /// queueing alone never fires it.
     fn rto<'v>(
         &self,
         get: &impl Fn(&str) -> Option<&'v Value>,
@@ -568,21 +667,263 @@ impl Scenario {
         hops: u32,
         buffer_bytes: Option<u64>,
         overflow: Overflow,
+        multi_asic: bool,
     ) -> Result<Option<Time>, ScenarioError> {
         match get("host.rto_us") {
             Some(Value::String(s)) if s == "off" => Ok(None),
-            Some(Value::String(s)) if s == "auto" => Ok(match (buffer_bytes, overflow) {
-                (Some(buffer), Overflow::Drop) => {
-                    let drain = buffer as u128 * 8_000_000_000_000 / link.rate_bps as u128;
-                    Some(link.base_rtt_ps(hops) + 2 * hops as Time * drain as Time)
-                }
-                _ => None,
-            }),
+            Some(Value::String(s)) if s == "auto" => {
+                let drain = |bytes: u64, bps: u64| {
+                    (bytes as u128 * 8_000_000_000_000 / bps as u128) as Time
+                };
+                let port = match (buffer_bytes, overflow) {
+                    (Some(buffer), Overflow::Drop) => Some(drain(buffer, link.rate_bps)),
+                    _ => None,
+                };
+                // An inter-ASIC buffer drains in the same time at any link rate.
+                let asic = multi_asic.then(|| drain(INTER_ASIC_BUFFER_PER_100G, 100_000_000_000));
+                Ok((port.is_some() || asic.is_some()).then(|| {
+                    let per_hop = port.unwrap_or(0) + asic.unwrap_or(0);
+                    link.base_rtt_ps(hops) + 2 * hops as Time * per_hop
+                }))
+            }
             _ => {
                 let us = self.float(get, "host.rto_us", true)?;
                 Ok(Some((us * PS_PER_US as f64).round() as Time))
             }
         }
+    }
+
+    /// An optional duration in us, as picoseconds (> 0).
+    fn opt_us<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+    ) -> Result<Option<Time>, ScenarioError> {
+        get(key).map(|_| self.us(get, key, true)).transpose()
+    }
+
+    fn us<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        positive: bool,
+    ) -> Result<Time, ScenarioError> {
+        let us = self.float(get, key, positive)?;
+        Ok((us * PS_PER_US as f64).round() as Time)
+    }
+
+    /// A number in `[lo, hi]`.
+    fn float_in<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        key: &str,
+        lo: f64,
+        hi: f64,
+    ) -> Result<f64, ScenarioError> {
+        let x = self.float(get, key, false)?;
+        if (lo..=hi).contains(&x) {
+            Ok(x)
+        } else {
+            Err(self.error(key, get(key).unwrap(), Self::allowed(key)))
+        }
+    }
+
+    /// The switch architecture and the port speed it leaves (Fastroute section 5.1, A.2: the
+    /// ASIC capacity is shared by the ports and the internal links; fixed port count).
+    fn arch<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        topology: &TopologySpec,
+        rate_bps: u64,
+    ) -> Result<(ArchParams, u64), ScenarioError> {
+        let kind = self.choice(get, "switch.arch", Arch::from_name)?;
+        let asics = self.u32_at_most(get, "switch.asics", 2, portmap::MAX_ASICS)?;
+        let oversub = self.float_in(get, "switch.inter_asic_oversub", 1.0, f64::MAX)?;
+        let capacity = get("switch.asic_capacity_gbps")
+            .map(|_| self.float(get, "switch.asic_capacity_gbps", true))
+            .transpose()?;
+        let circuit = CircuitParams {
+            interval_ps: self.us(get, "switch.reconfig_interval_us", true)?,
+            compute_delay_ps: self.us(get, "switch.compute_delay_us", false)?,
+            downtime_ps: self.us(get, "switch.downtime_us", false)?,
+            solver: self.choice(get, "switch.solver", |s| match s {
+                "greedy" => Some(Solver::Greedy),
+                "exact" => Some(Solver::Exact),
+                _ => None,
+            })?,
+            mode: self.choice(get, "switch.circuit_mode", CircuitMode::from_name)?,
+            constraints: Constraints {
+                bundle: self.u32(get, "switch.bundle", 1)? as usize,
+                circuit_switches: self.u32(get, "switch.circuit_switches", 1)? as usize,
+            },
+        };
+        if circuit.compute_delay_ps >= circuit.interval_ps {
+            let key = "switch.compute_delay_us";
+            return Err(self.error(key, get(key).unwrap(), Self::allowed(key)));
+        }
+        let params = ArchParams {
+            arch: kind,
+            asics,
+            oversub,
+            circuit: (kind == Arch::Fastroute).then_some(circuit),
+            sample_ps: self.us(get, "switch.util_sample_us", true)?,
+        };
+        if kind == Arch::Ideal {
+            return Ok((params, rate_bps));
+        }
+        // Every switch splits evenly over the ASICs; the radix is the leaves' (edges') port
+        // count.
+        let (radix, other) = match *topology {
+            TopologySpec::FatTree { k } => (k, k),
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                uplinks,
+            } => (hosts_per_leaf + uplinks, leaves),
+        };
+        if radix % asics != 0 || other % asics != 0 {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: "switch.asics".into(),
+                message: format!(
+                    "{asics} ASICs do not divide the switches' port counts ({radix}, {other}); allowed: {}",
+                    Self::allowed("switch.asics")
+                ),
+            });
+        }
+        if let Some(c) = &params.circuit {
+            for ports in [radix, other] {
+                if let Err(e) = c.constraints.check(ports as usize, asics as usize) {
+                    let key = if c.constraints.bundle > 1 {
+                        "switch.bundle"
+                    } else {
+                        "switch.circuit_switches"
+                    };
+                    return Err(ScenarioError {
+                        source: self.source.clone(),
+                        key: key.into(),
+                        message: format!(
+                            "invalid value {}: {e} (switches with {ports} ports); allowed: {}",
+                            display(get(key).unwrap()),
+                            Self::allowed(key)
+                        ),
+                    });
+                }
+            }
+        }
+        let per_asic = (radix / asics) as f64;
+        let capacity_bps = capacity.map_or(
+            per_asic * rate_bps as f64 * (1.0 + Arch::Oversubscribed.internal_share(oversub)),
+            |gbps| gbps * 1e9,
+        );
+        let port = kind.port_rate_bps(capacity_bps, per_asic, oversub).round() as u64;
+        Ok((params, port.max(1)))
+    }
+
+    /// `switch.host_count`: `fixed` (the paper's default: every design keeps the radix, so
+    /// State-of-the-Art's ports slow down) or `variable` (Fastroute A.2: ports keep the link
+    /// speed and State-of-the-Art's switches get fewer of them, rounded down to a multiple of
+    /// 2 x asics; the fabric shrinks with them).
+    fn host_count<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        topology: TopologySpec,
+        link: LinkModel,
+        port_rate_bps: u64,
+        asics: u32,
+        explicit: &[&str],
+    ) -> Result<(TopologySpec, LinkModel), ScenarioError> {
+        let variable = self.choice(get, "switch.host_count", |s| match s {
+            "fixed" => Some(false),
+            "variable" => Some(true),
+            _ => None,
+        })?;
+        if !variable || port_rate_bps >= link.rate_bps {
+            let link = LinkModel {
+                rate_bps: port_rate_bps,
+                ..link
+            };
+            return Ok((topology, link));
+        }
+        if let Some(key) = explicit.iter().find(|k| get(k).is_some()) {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: key.to_string(),
+                message: "switch.host_count = \"variable\" derives the fabric from topology.k; leave the explicit leaf-spine keys out".into(),
+            });
+        }
+        let k = match topology {
+            TopologySpec::FatTree { k } => k,
+            TopologySpec::LeafSpine { leaves, .. } => leaves,
+        };
+        let unit = 2 * asics;
+        let scaled = (k as u128 * port_rate_bps as u128 / link.rate_bps as u128) as u32;
+        let k = (scaled / unit * unit).max(unit);
+        let topology = match topology {
+            TopologySpec::FatTree { .. } => TopologySpec::FatTree { k },
+            TopologySpec::LeafSpine { .. } => TopologySpec::LeafSpine {
+                leaves: k,
+                hosts_per_leaf: k / 2,
+                uplinks: k / 2,
+            },
+        };
+        Ok((topology, link))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fastroute_workload<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        kind: &str,
+        message_bytes: u64,
+        topology: &TopologySpec,
+        rate_bps: u64,
+        duration_ps: Option<Time>,
+    ) -> Result<FastrouteWorkload, ScenarioError> {
+        let hosts_per_rack = match *topology {
+            TopologySpec::FatTree { k } => k / 2,
+            TopologySpec::LeafSpine { hosts_per_leaf, .. } => hosts_per_leaf,
+        };
+        let pattern = match kind {
+            "stride" => Pattern::Stride,
+            "shuffle" => Pattern::Shuffle {
+                k: self.u32(get, "workload.shuffle_k", 1)?,
+            },
+            "ring" => Pattern::Ring,
+            "web" => Pattern::Web,
+            "hadoop" => Pattern::Hadoop,
+            _ => Pattern::Fast {
+                phase_ps: self.us(get, "workload.phase_us", true)?,
+            },
+        };
+        if matches!(pattern, Pattern::Web | Pattern::Hadoop) && duration_ps.is_none() {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: "run.duration_us".into(),
+                message: format!("workload.kind = \"{kind}\" needs a duration (Poisson arrivals until then); allowed: {}", Self::allowed("run.duration_us")),
+            });
+        }
+        let intra_default = if pattern == Pattern::Hadoop {
+            0.14
+        } else {
+            0.18
+        };
+        Ok(FastrouteWorkload {
+            pattern,
+            message_bytes,
+            stride: self
+                .opt_int(get, "workload.stride", 1)?
+                .map_or(hosts_per_rack, |s| s as u32),
+            hosts_per_rack,
+            rate_bps,
+            duration_ps,
+            load: self.float(get, "workload.load", true)?,
+            intra_rack: match get("workload.intra_rack") {
+                Some(_) => self.float_in(get, "workload.intra_rack", 0.0, 1.0)?,
+                None => intra_default,
+            },
+            skew: self.float_in(get, "workload.skew", 0.0, 1.0)?,
+        })
     }
 
     fn point_params<'v>(
@@ -643,20 +984,42 @@ impl Scenario {
             _ => Some(self.int(get, "switch.buffer_bytes", 1)?),
         };
         let message_bytes = self.int(get, "workload.message_bytes", 1)?;
+        let (arch, port_rate_bps) = self.arch(get, &topology, link.rate_bps)?;
+        let (topology, link) =
+            self.host_count(get, topology, link, port_rate_bps, arch.asics, &explicit)?;
+        let stop_ps = self.opt_us(get, "run.duration_us")?;
         let workload = match self.choice(get, "workload.kind", |s| {
-            ["permutation", "all-to-all", "incast"]
-                .into_iter()
-                .find(|&k| k == s)
+            [
+                "permutation",
+                "all-to-all",
+                "incast",
+                "stride",
+                "shuffle",
+                "ring",
+                "web",
+                "hadoop",
+                "fast",
+            ]
+            .into_iter()
+            .find(|&k| k == s)
         })? {
             "permutation" => WorkloadSpec::Permutation { message_bytes },
             "incast" => WorkloadSpec::Incast {
                 message_bytes,
                 senders: self.u32(get, "workload.senders", 1)?,
             },
-            _ => WorkloadSpec::AllToAll {
+            "all-to-all" => WorkloadSpec::AllToAll {
                 message_bytes,
                 flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
             },
+            kind => WorkloadSpec::Fastroute(self.fastroute_workload(
+                get,
+                kind,
+                message_bytes,
+                &topology,
+                link.rate_bps,
+                stop_ps,
+            )?),
         };
         let longest_path = if tiers == 3 { 6 } else { 4 };
         let lb = self.choice(get, "switch.lb", SwitchLbKind::from_name)?;
@@ -714,11 +1077,20 @@ impl Scenario {
             lb,
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
-            rto_ps: self.rto(get, &link, longest_path, buffer_bytes, overflow)?,
+            rto_ps: self.rto(
+                get,
+                &link,
+                longest_path,
+                buffer_bytes,
+                overflow,
+                arch.arch != Arch::Ideal,
+            )?,
             cc,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
             combining: self.combining(get)?,
             workload,
+            arch,
+            stop_ps,
             seed: 0,
         })
     }
@@ -868,6 +1240,78 @@ mod tests {
             s.set(bad).unwrap();
             let key = bad.split('=').next().unwrap();
             assert_eq!(s.expand().unwrap_err().key, key, "{bad}");
+        }
+    }
+
+    #[test]
+    fn multi_asic_port_speeds_and_errors() {
+        let params = |sets: &[&str]| {
+            let mut s = Scenario::default_scenario();
+            s.set("switch.lb=ecmp").unwrap();
+            for a in sets {
+                s.set(a).unwrap();
+            }
+            s.expand().map(|mut r| r.remove(0).params)
+        };
+        // Fixed radix (Fastroute A.2): oversubscribed ports keep the ideal speed; State-of-the-
+        // Art spends half of each ASIC on the non-blocking fabric: 800 * (1 + 1/2) / 2 = 600.
+        let rate = |sets: &[&str]| params(sets).unwrap().link.rate_bps;
+        assert_eq!(rate(&["switch.arch=oversubscribed"]), 800_000_000_000);
+        assert_eq!(rate(&["switch.arch=sota"]), 600_000_000_000);
+        assert_eq!(
+            rate(&["switch.arch=sota", "switch.inter_asic_oversub=4"]),
+            500_000_000_000
+        );
+        // An explicit ASIC capacity sets the ports of every multi-ASIC design: k = 12, 2 ASICs,
+        // 6 ports per ASIC: 3.6 Tb/s / (6 * 1.5) = 400 Gb/s with 2:1 oversubscription.
+        assert_eq!(
+            rate(&["switch.arch=fastroute", "switch.asic_capacity_gbps=3600"]),
+            400_000_000_000
+        );
+        let p = params(&["switch.arch=fastroute", "switch.solver=exact"]).unwrap();
+        let c = p.arch.circuit.unwrap();
+        assert_eq!(
+            (c.interval_ps, c.compute_delay_ps, c.downtime_ps),
+            (100_000_000, 10_000_000, 1_000_000)
+        );
+        assert_eq!(c.solver, Solver::Exact);
+        assert!(params(&["switch.arch=oversubscribed"])
+            .unwrap()
+            .arch
+            .circuit
+            .is_none());
+        assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+        // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
+        // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
+        let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
+        assert_eq!(
+            (v.topology, v.link.rate_bps),
+            (TopologySpec::FatTree { k: 8 }, 800_000_000_000)
+        );
+        let v = params(&["switch.arch=fastroute", "switch.host_count=variable"]).unwrap();
+        assert_eq!(v.topology, TopologySpec::FatTree { k: 12 });
+        for (bad, key) in [
+            ("switch.arch=chiplet", "switch.arch"),
+            ("switch.asics=5", "switch.asics"),
+            ("switch.asics=1", "switch.asics"),
+            ("switch.inter_asic_oversub=0.5", "switch.inter_asic_oversub"),
+            ("switch.compute_delay_us=100", "switch.compute_delay_us"),
+            ("switch.solver=hungarian", "switch.solver"),
+            ("switch.circuit_mode=magic", "switch.circuit_mode"),
+            ("workload.kind=web", "run.duration_us"),
+            ("workload.intra_rack=2", "workload.intra_rack"),
+            ("switch.bundle=4", "switch.bundle"),
+            ("switch.circuit_switches=5", "switch.circuit_switches"),
+            ("switch.host_count=some", "switch.host_count"),
+        ] {
+            let sets = ["switch.arch=fastroute", "workload.kind=stride", bad];
+            let e = params(&sets).unwrap_err();
+            assert_eq!(e.key, key, "{bad}: {e}");
+            let value = bad.split('=').nth(1).unwrap();
+            assert!(
+                key == "run.duration_us" || e.to_string().contains(value),
+                "{e}"
+            );
         }
     }
 

@@ -6,6 +6,9 @@
 
 use crate::engine::{Rng, Time};
 
+pub mod fastroute;
+pub use fastroute::{FastrouteWorkload, Pattern};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlowSpec {
     pub src: u32,
@@ -27,6 +30,8 @@ pub enum WorkloadSpec {
     },
     /// Incast: hosts `1..=senders` each send `message_bytes` to host 0.
     Incast { message_bytes: u64, senders: u32 },
+    /// Fastroute's patterns: stride, shuffle, ring, web, hadoop, fast.
+    Fastroute(FastrouteWorkload),
 }
 
 impl WorkloadSpec {
@@ -35,6 +40,7 @@ impl WorkloadSpec {
             WorkloadSpec::Permutation { .. } => "permutation",
             WorkloadSpec::AllToAll { .. } => "all-to-all",
             WorkloadSpec::Incast { .. } => "incast",
+            WorkloadSpec::Fastroute(w) => w.pattern.name(),
         }
     }
 
@@ -43,6 +49,7 @@ impl WorkloadSpec {
             WorkloadSpec::Permutation { message_bytes }
             | WorkloadSpec::AllToAll { message_bytes, .. }
             | WorkloadSpec::Incast { message_bytes, .. } => message_bytes,
+            WorkloadSpec::Fastroute(ref w) => w.message_bytes,
         }
     }
 
@@ -95,6 +102,7 @@ impl WorkloadSpec {
                     start_ps: 0,
                 })
                 .collect(),
+            WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
         }
     }
 }

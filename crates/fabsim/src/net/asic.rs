@@ -1,0 +1,502 @@
+//! Multi-ASIC switches (Fastroute paper sections 2-3 and 5.1, Table 1; DESIGN.md section 6).
+//!
+//! Every switch of the fabric is built the same way (`switch.arch`):
+//! - `ideal`: one big ASIC; the simulator takes no detour (this module is not even built).
+//! - `sota`: `n` ASICs with a non-blocking inter-ASIC link (n = 2) or fabric (n > 2). The
+//!   ASIC capacity that goes to the internal links is missing from the ports: same port
+//!   count, slower ports (paper A.2, "fixed radix").
+//! - `oversubscribed`: the internal capacity is cut by `inter_asic_oversub`; the ports keep
+//!   the Ideal switch's speed.
+//! - `fastroute`: oversubscribed plus the circuit-switched indirection layer: every
+//!   `reconfig_interval` the controller reads the ingress-port x egress-ASIC byte counts of
+//!   the last interval, calls [`portmap::solve`], and applies the mapping `compute_delay`
+//!   later; each moved ingress port is dark for `downtime`.
+//!
+//! A switch with `P` ports has `P/n` ports per ASIC. Egress port `e` belongs to ASIC
+//! `e / (P/n)`, fixed. Ingress port `p` enters ASIC `p / (P/n)` until the controller moves it.
+//! A packet whose egress is on another ASIC first crosses an internal port: for n = 2 the
+//! direct link from its ASIC to the other one; for n > 2 its ASIC's uplink into the fabric,
+//! then the fabric's downlink to the egress ASIC. Each internal port is a FIFO like the
+//! fabric's ports (serializer, 10 ns delay, 0.3 MB of buffer per 100 Gb/s of its rate).
+//!
+//! Moved ports and ordering. The packets of a moved port that reach it while it is dark, or
+//! while earlier held packets still wait, enter a per-port hold FIFO (drained at link rate).
+//! It opens at the end of the downtime, or later if a packet that entered through this port
+//! before the move is still crossing to its egress ASIC: a packet entering the new ASIC
+//! could otherwise reach the egress before it (the paper's "last packet before
+//! reconfiguration" marking, as a barrier). Optical mode also PAUSEs the upstream sender
+//! for the downtime (no new packet reaches the dark port; those already committed to the
+//! wire land in the hold FIFO, as in a PFC headroom buffer). Electrical mode does not
+//! pause: the circuit switch buffers everything that arrives meanwhile. Nothing is lost in
+//! either mode.
+
+use std::collections::VecDeque;
+
+use portmap::{Constraints, Solver, TmView, Workspace};
+
+use super::{Fabric, Ports};
+use crate::engine::Time;
+
+/// Inter-ASIC link / fabric delay (paper Table 1).
+pub const INTER_ASIC_DELAY_PS: Time = 10_000;
+/// Inter-ASIC buffer per 100 Gb/s of capacity (paper Table 1, Tomahawk 5).
+pub const INTER_ASIC_BUFFER_PER_100G: u64 = 300_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    Ideal,
+    Sota,
+    Oversubscribed,
+    Fastroute,
+}
+
+impl Arch {
+    pub const ALL: [Arch; 4] = [
+        Arch::Ideal,
+        Arch::Sota,
+        Arch::Oversubscribed,
+        Arch::Fastroute,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Ideal => "ideal",
+            Arch::Sota => "sota",
+            Arch::Oversubscribed => "oversubscribed",
+            Arch::Fastroute => "fastroute",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.name() == s)
+    }
+
+    /// Internal capacity over port capacity, per ASIC: 1 (non-blocking) for State-of-the-Art,
+    /// `1 / oversub` for the oversubscribed designs.
+    pub fn internal_share(self, oversub: f64) -> f64 {
+        match self {
+            Arch::Sota => 1.0,
+            _ => 1.0 / oversub,
+        }
+    }
+
+    /// Port speed of a switch whose ASICs have `asic_capacity_bps` each for `ports_per_asic`
+    /// ports: the ASIC capacity is split between the ports and the internal link(s).
+    pub fn port_rate_bps(self, asic_capacity_bps: f64, ports_per_asic: f64, oversub: f64) -> f64 {
+        asic_capacity_bps / (ports_per_asic * (1.0 + self.internal_share(oversub)))
+    }
+}
+
+/// How a moved port spends its downtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CircuitMode {
+    /// Optical circuit switch: PAUSE the upstream sender (lossless).
+    Optical,
+    /// Electrical circuit switch: buffer at the switch.
+    Electrical,
+}
+
+impl CircuitMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            CircuitMode::Optical => "optical",
+            CircuitMode::Electrical => "electrical",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        [CircuitMode::Optical, CircuitMode::Electrical]
+            .into_iter()
+            .find(|m| m.name() == s)
+    }
+}
+
+/// The circuit layer's parameters (Fastroute).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CircuitParams {
+    pub interval_ps: Time,
+    pub compute_delay_ps: Time,
+    pub downtime_ps: Time,
+    pub solver: Solver,
+    pub mode: CircuitMode,
+    /// Port bundles and independent circuit switches (paper A.1, 3.1, 6.3).
+    pub constraints: Constraints,
+}
+
+/// A multi-ASIC switch design, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchParams {
+    pub arch: Arch,
+    pub asics: u32,
+    pub oversub: f64,
+    /// Fastroute only.
+    pub circuit: Option<CircuitParams>,
+    /// Sampling period of the inter-ASIC utilization series.
+    pub sample_ps: Time,
+}
+
+/// What a packet does after its egress port is chosen.
+pub enum Hop {
+    /// Same ASIC: straight to the egress port.
+    Direct,
+    /// Into this internal port (global id) first.
+    Internal(u32),
+}
+
+/// An internal port (global id `base + i`).
+#[derive(Clone, Copy)]
+enum Internal {
+    /// Inter-ASIC link (n = 2) or fabric uplink from this ASIC / downlink to it (n > 2).
+    Link { sw: u32, idx: u32 },
+    /// Hold FIFO of the switch port with this global id.
+    Hold { port: u32 },
+}
+
+/// Run-time state of every multi-ASIC switch.
+pub struct Asics {
+    pub p: ArchParams,
+    /// First internal port id (= the fabric's port count).
+    pub base: u32,
+    n: u32,
+    /// Per switch: ports per ASIC, first internal link index, its link ports.
+    per_asic: Vec<u32>,
+    port_base: Vec<u32>,
+    link_first: Vec<u32>,
+    pub links: Vec<Ports>,
+    link_buffer_bytes: Vec<u64>,
+    /// Per internal port (by `id - base`): what it is, and per link port the queued packets'
+    /// (egress port, ingress port) in FIFO order.
+    kinds: Vec<Internal>,
+    side: Vec<VecDeque<(u32, u32)>>,
+    /// Per switch port (global id): ingress ASIC, owning switch, the port feeding it.
+    mapping: Vec<u8>,
+    owner: Vec<u32>,
+    feeder: Vec<u32>,
+    /// Fastroute: per switch port, bytes to each egress ASIC this interval (row-major); the
+    /// last arrival time at the egress ASIC of a packet that crossed from it; hold FIFOs.
+    tm: Vec<u64>,
+    crossing_until: Vec<Time>,
+    pub hold: Ports,
+    hold_first: u32,
+    /// Per switch: the mapping computed by the controller, waiting for its apply time.
+    pending: Vec<Option<Vec<usize>>>,
+    ws: Workspace,
+    solved: Vec<usize>,
+    pub stats: AsicStats,
+}
+
+/// The switch's local ports in the order `portmap` sees them: circuit switch by circuit
+/// switch, each a contiguous block there. Circuit switch `c` takes bundles `c, c + C, ...`
+/// (interleaved over the front panel), so every circuit switch holds the same share of each
+/// ASIC's ports and the static mapping (port `l` on the ASIC of egress `l`) is valid.
+fn circuit_order(ports: usize, k: &Constraints) -> Vec<usize> {
+    let (b, cs) = (k.bundle, k.circuit_switches);
+    (0..cs)
+        .flat_map(|c| (c..ports / b).step_by(cs))
+        .flat_map(|bundle| bundle * b..bundle * b + b)
+        .collect()
+}
+
+/// Counters for reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AsicStats {
+    /// Bytes that crossed to another ASIC (counted once per packet).
+    pub inter_asic_bytes: u64,
+    /// Per sampling period: inter-ASIC bytes.
+    pub series_bytes: Vec<u64>,
+    /// Sum over switches of the inter-ASIC capacity leaving the ASICs, bits per second.
+    pub capacity_bps: f64,
+    /// Switch reconfigurations applied (a switch with at least one moved port).
+    pub reconfigurations: u64,
+    pub ports_moved: u64,
+    /// Total time moved ports held their packets (downtime plus ordering barrier).
+    pub dark_ps: u64,
+    /// Packets that went through a hold FIFO.
+    pub held_packets: u64,
+    /// Packets dropped by a full inter-ASIC buffer (data trimmed there is not counted).
+    pub drops: u64,
+}
+
+impl Asics {
+    /// The multi-ASIC state of `fabric`'s switches; `None` for `ideal`.
+    pub fn new(p: &ArchParams, fabric: &Fabric, rate_bps: u64) -> Option<Self> {
+        if p.arch == Arch::Ideal {
+            return None;
+        }
+        let n = p.asics;
+        let base = fabric.ports() as u32;
+        let share = p.arch.internal_share(p.oversub);
+        let mut kinds = Vec::new();
+        let mut port_base = Vec::new();
+        let (mut per_asic, mut link_first, mut links, mut link_buffer_bytes) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut owner = vec![u32::MAX; fabric.ports()];
+        let mut mapping = vec![0u8; fabric.ports()];
+        let mut capacity_bps = 0.0;
+        for (sw, info) in fabric.switches.iter().enumerate() {
+            let pa = info.ports / n;
+            let link_bps = (pa as f64 * rate_bps as f64 * share).round() as u64;
+            capacity_bps += n as f64 * link_bps as f64;
+            per_asic.push(pa);
+            port_base.push(info.port_base);
+            link_first.push(kinds.len() as u32);
+            let count = if n == 2 { 2 } else { 2 * n };
+            for idx in 0..count {
+                kinds.push(Internal::Link { sw: sw as u32, idx });
+            }
+            links.push(Ports::new(count as usize, link_bps, INTER_ASIC_DELAY_PS));
+            link_buffer_bytes.push(
+                (link_bps as u128 * INTER_ASIC_BUFFER_PER_100G as u128 / 100_000_000_000) as u64,
+            );
+            for l in 0..info.ports {
+                owner[(info.port_base + l) as usize] = sw as u32;
+                mapping[(info.port_base + l) as usize] = (l / pa) as u8;
+            }
+        }
+        let mut feeder = vec![u32::MAX; fabric.ports()];
+        for (g, &node) in fabric.port_to_node.iter().enumerate() {
+            if node >= fabric.hosts {
+                let info = fabric.switches[fabric.switch_of(node) as usize];
+                feeder[(info.port_base + fabric.port_to_local[g]) as usize] = g as u32;
+            }
+        }
+        let hold_first = kinds.len() as u32;
+        let circuit = p.circuit.is_some();
+        if circuit {
+            kinds.extend((0..fabric.ports() as u32).map(|port| Internal::Hold { port }));
+        }
+        let side = vec![VecDeque::new(); hold_first as usize];
+        let ports = fabric.ports();
+        Some(Self {
+            p: p.clone(),
+            base,
+            n,
+            per_asic,
+            port_base,
+            link_first,
+            links,
+            link_buffer_bytes,
+            kinds,
+            side,
+            mapping,
+            owner,
+            feeder,
+            tm: if circuit {
+                vec![0; ports * n as usize]
+            } else {
+                Vec::new()
+            },
+            crossing_until: if circuit { vec![0; ports] } else { Vec::new() },
+            hold: Ports::new(if circuit { ports } else { 0 }, rate_bps, 0),
+            hold_first,
+            pending: vec![None; fabric.switches.len()],
+            ws: Workspace::new(),
+            solved: Vec::new(),
+            stats: AsicStats {
+                capacity_bps,
+                ..AsicStats::default()
+            },
+        })
+    }
+
+    /// Number of internal ports (they follow the fabric's ports in the wire array).
+    pub fn internal_ports(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The hold FIFO of switch port `gin`, if the switches have a circuit layer: its global
+    /// id and whether it is busy at `now` (dark, or draining).
+    #[inline]
+    pub fn hold_of(&self, gin: u32, now: Time) -> Option<(u32, bool)> {
+        self.p.circuit.as_ref()?;
+        let id = self.base + self.hold_first + gin;
+        Some((id, self.hold.busy_until[gin as usize] > now))
+    }
+
+    /// The switch port whose hold FIFO `id` is, if it is one.
+    pub fn hold_port(&self, id: u32) -> Option<u32> {
+        match self.kinds[(id - self.base) as usize] {
+            Internal::Hold { port } => Some(port),
+            Internal::Link { .. } => None,
+        }
+    }
+
+    /// The switch of switch port `g` and its local index.
+    pub fn owner(&self, g: u32) -> (u32, u32) {
+        let sw = self.owner[g as usize];
+        (sw, g - self.port_base[sw as usize])
+    }
+
+    /// A packet of `bytes` entered switch `sw` at port `gin` (global) for egress `gout`:
+    /// counts it for the controller and says whether it must cross ASICs.
+    #[inline]
+    pub fn route(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32, now: Time) -> Hop {
+        let pa = self.per_asic[sw as usize];
+        let to = (gout - self.port_base[sw as usize]) / pa;
+        if !self.tm.is_empty() {
+            self.tm[(gin * self.n + to) as usize] += bytes as u64;
+        }
+        let from = self.mapping[gin as usize] as u32;
+        if from == to {
+            return Hop::Direct;
+        }
+        self.stats.inter_asic_bytes += bytes as u64;
+        let bucket = (now / self.p.sample_ps) as usize;
+        if self.stats.series_bytes.len() <= bucket {
+            self.stats.series_bytes.resize(bucket + 1, 0);
+        }
+        self.stats.series_bytes[bucket] += bytes as u64;
+        Hop::Internal(self.base + self.link_first[sw as usize] + from)
+    }
+
+    /// Offers a crossing packet to internal link port `id` (`bounded`: subject to the
+    /// inter-ASIC buffer); returns its arrival time at the far end, or `None` if the buffer
+    /// is full. The ECN backlog is read by the caller from [`Self::link_backlog_bytes`].
+    pub fn enqueue_link(
+        &mut self,
+        id: u32,
+        gin: u32,
+        gout: u32,
+        bytes: u32,
+        now: Time,
+        bounded: bool,
+    ) -> Option<Time> {
+        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
+            unreachable!("a link port")
+        };
+        let ports = &mut self.links[sw as usize];
+        let limit = bounded.then_some(self.link_buffer_bytes[sw as usize]);
+        match ports.enqueue(idx, bytes, now, limit) {
+            super::Enqueue::Arrives(t) => {
+                self.side[(id - self.base) as usize].push_back((gout, gin));
+                if !self.crossing_until.is_empty() {
+                    let c = &mut self.crossing_until[gin as usize];
+                    *c = (*c).max(t);
+                }
+                Some(t)
+            }
+            super::Enqueue::Overflow => None,
+        }
+    }
+
+    pub fn link_backlog_bytes(&self, id: u32, now: Time) -> u64 {
+        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
+            return 0;
+        };
+        self.links[sw as usize].backlog_bytes(idx, now)
+    }
+
+    /// A packet reached the far end of link port `id`: returns (egress port, ingress port)
+    /// and, for a fabric uplink (n > 2), the fabric downlink it continues on.
+    pub fn link_arrival(&mut self, id: u32) -> (u32, u32, Option<u32>) {
+        let (gout, gin) = self.side[(id - self.base) as usize]
+            .pop_front()
+            .expect("a link arrival has its packet's ports");
+        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
+            unreachable!("a link port")
+        };
+        let next = (self.n > 2 && idx < self.n).then(|| {
+            let to = (gout - self.port_base[sw as usize]) / self.per_asic[sw as usize];
+            id - idx + self.n + to
+        });
+        (gout, gin, next)
+    }
+
+    /// Arrival of the first bit of a packet of `bytes` in the hold FIFO of `gin`.
+    pub fn enqueue_hold(&mut self, gin: u32, bytes: u32, now: Time) -> Time {
+        self.stats.held_packets += 1;
+        match self.hold.enqueue(gin, bytes, now, None) {
+            super::Enqueue::Arrives(t) => t,
+            super::Enqueue::Overflow => unreachable!("hold FIFOs are unbounded"),
+        }
+    }
+
+    /// The controller, every interval: solves each switch's traffic matrix of the last
+    /// interval and keeps the mappings that lower its inter-ASIC bytes, to be applied after
+    /// the compute delay. Returns whether any switch has a pending mapping.
+    pub fn control(&mut self, fabric: &Fabric) -> bool {
+        let c = self
+            .p
+            .circuit
+            .as_ref()
+            .expect("Fastroute has a circuit layer");
+        let n = self.n as usize;
+        let mut any = false;
+        let (mut current, mut rows) = (Vec::new(), Vec::new());
+        for (sw, info) in fabric.switches.iter().enumerate() {
+            let a = info.port_base as usize;
+            let order = circuit_order(info.ports as usize, &c.constraints);
+            rows.clear();
+            for &l in &order {
+                rows.extend_from_slice(&self.tm[(a + l) * n..(a + l + 1) * n]);
+            }
+            let view = TmView::new(info.ports as usize, n, &rows)
+                .expect("switch ports are a multiple of the ASIC count, counts far below 2^52");
+            portmap::solve(
+                view,
+                &c.constraints,
+                c.solver,
+                &mut self.ws,
+                &mut self.solved,
+            )
+            .expect("the scenario checked the constraints against every switch");
+            current.clear();
+            current.extend(order.iter().map(|&l| self.mapping[a + l] as usize));
+            if portmap::inter_asic_bytes(view, &self.solved)
+                < portmap::inter_asic_bytes(view, &current)
+            {
+                let mut new = vec![0; order.len()];
+                for (&l, &asic) in order.iter().zip(&self.solved) {
+                    new[l] = asic;
+                }
+                self.pending[sw] = Some(new);
+                any = true;
+            }
+        }
+        self.tm.fill(0);
+        any
+    }
+
+    /// Applies the pending mappings at `now`. Moved ports go dark for the downtime; `pause`
+    /// gets each PAUSEd upstream port with the time its sender may resume.
+    pub fn apply(&mut self, fabric: &Fabric, now: Time, mut pause: impl FnMut(u32, Time)) {
+        let c = self
+            .p
+            .circuit
+            .clone()
+            .expect("Fastroute has a circuit layer");
+        for (sw, info) in fabric.switches.iter().enumerate() {
+            let Some(new) = self.pending[sw].take() else {
+                continue;
+            };
+            let mut moved = 0;
+            for (l, &a) in new.iter().enumerate() {
+                let g = info.port_base as usize + l;
+                if self.mapping[g] as usize == a {
+                    continue;
+                }
+                moved += 1;
+                self.mapping[g] = a as u8;
+                let open = (now + c.downtime_ps).max(self.crossing_until[g]);
+                let busy = &mut self.hold.busy_until[g];
+                let held_from = (*busy).max(now);
+                *busy = (*busy).max(open);
+                self.stats.dark_ps += open.saturating_sub(held_from);
+                if c.mode == CircuitMode::Optical {
+                    pause(self.feeder[g], now + c.downtime_ps);
+                }
+            }
+            if moved > 0 {
+                self.stats.reconfigurations += 1;
+                self.stats.ports_moved += moved;
+            }
+        }
+    }
+
+    /// Closes the port statistics of the internal ports.
+    pub fn finish(&mut self, end: Time) {
+        for l in &mut self.links {
+            l.finish(end);
+        }
+    }
+}
