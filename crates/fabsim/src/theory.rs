@@ -99,6 +99,23 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
     last_ack_end + link.latency_after_send(link.ack_bytes, hops)
 }
 
+/// The least time from a flow's first bit on its sender's NIC until its last byte reaches
+/// the receiver: every packet serialized back to back, then the last one crosses `hops` links.
+pub fn flow_time_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
+    let mut ser = 0;
+    let mut last = 0;
+    for size in link.packet_sizes(bytes) {
+        ser += link.ser(size);
+        last = size;
+    }
+    ser + link.latency_after_send(last, hops)
+}
+
+/// An ACK's trip back over `hops` links, serialization included.
+pub fn ack_return_ps(link: &LinkModel, hops: u32) -> Time {
+    link.ser(link.ack_bytes) + link.latency_after_send(link.ack_bytes, hops)
+}
+
 /// A naive bound for any workload: the busiest NIC must put `nic_bytes_max` on the wire (its
 /// data and the ACKs it owes); then its last data packet (at least `min_data_bytes`) still
 /// crosses `min_hops` links and its ACK comes back.
@@ -109,10 +126,7 @@ pub fn naive_bound_ps(
     min_hops: u32,
 ) -> Time {
     let nic = (nic_bytes_max as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
-    nic as Time
-        + link.latency_after_send(min_data_bytes, min_hops)
-        + link.ser(link.ack_bytes)
-        + link.latency_after_send(link.ack_bytes, min_hops)
+    nic as Time + link.latency_after_send(min_data_bytes, min_hops) + ack_return_ps(link, min_hops)
 }
 
 #[cfg(test)]

@@ -86,6 +86,20 @@ pub struct Decision {
     pub in_local: u32,
     /// Per-flow hash input for ECMP (flow, direction and host entropy).
     pub flow_hash: u64,
+    /// Bitmask of the uplinks the packet may take ([`ALL_UPLINKS`] without failures).
+    pub valid: u64,
+}
+
+/// Every uplink valid (no link failures).
+pub const ALL_UPLINKS: u64 = u64::MAX;
+
+/// The `n`-th set bit of `mask` (counting from 0).
+#[inline]
+fn nth_set_bit(mut mask: u64, n: u32) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
 }
 
 pub struct SwitchLb {
@@ -156,38 +170,66 @@ impl SwitchLb {
         let info = fabric.switches[d.sw as usize];
         let w = info.uplinks();
         let first_up = info.port_base + info.down;
+        // With failures, schemes that pick by index choose among the valid uplinks only;
+        // rotating schemes (RR, Ofan) step past invalid ones; JSQ/AR ignore them.
+        let all = d.valid == ALL_UPLINKS;
+        let (valid, count) = if all {
+            (u64::MAX, w)
+        } else {
+            (d.valid, d.valid.count_ones())
+        };
+        debug_assert!(count > 0, "no valid uplink");
+        let ok = |u: u32| valid >> u & 1 == 1;
+        let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
         match self.kind {
             SwitchLbKind::Ecmp => {
                 let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);
-                ((h as u128 * w as u128) >> 64) as u32
+                pick(((h as u128 * count as u128) >> 64) as u32)
             }
-            SwitchLbKind::Rsq => self.rng.below(w as u64) as u32,
+            SwitchLbKind::Rsq => pick(self.rng.below(count as u64) as u32),
             SwitchLbKind::Rr => {
                 let c = &mut self.rr[2 * d.sw as usize + (d.kind != PacketKind::Data) as usize];
-                let u = *c % w;
-                *c = c.wrapping_add(1);
-                u
+                loop {
+                    let u = *c % w;
+                    *c = c.wrapping_add(1);
+                    if ok(u) {
+                        break u;
+                    }
+                }
             }
-            SwitchLbKind::Jsq => {
-                self.argmin_random_ties(w, |u| ports.backlog_ps(first_up + u, now))
-            }
+            SwitchLbKind::Jsq => self.argmin_random_ties(w, |u| {
+                if ok(u) {
+                    ports.backlog_ps(first_up + u, now)
+                } else {
+                    Time::MAX
+                }
+            }),
             SwitchLbKind::Ar => {
                 let levels = self.ar_levels_ps;
                 self.argmin_random_ties(w, |u| {
                     let b = ports.backlog_ps(first_up + u, now);
-                    levels.iter().take_while(|&&l| b >= l).count() as Time
+                    if ok(u) {
+                        levels.iter().take_while(|&&l| b >= l).count() as Time
+                    } else {
+                        Time::MAX
+                    }
                 })
             }
             SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
                 let ofan = self.ofan.as_mut().expect("ofan state");
                 debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
-                match &mut self.cycles {
-                    None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
-                    Some(cycles) => ofan.next_uplink_combining(
-                        cycles,
-                        now,
-                        (d.sw, info.tier, d.key, d.kind, d.in_local),
-                    ),
+                loop {
+                    let u = match &mut self.cycles {
+                        None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
+                        Some(cycles) => ofan.next_uplink_combining(
+                            cycles,
+                            now,
+                            (d.sw, info.tier, d.key, d.kind, d.in_local),
+                        ),
+                    };
+                    if ok(u) {
+                        break u;
+                    }
                 }
             }
             SwitchLbKind::Conga => unreachable!("CONGA's uplinks are chosen by lb::Conga"),
