@@ -60,6 +60,10 @@ pub struct RunReport {
     pub rho_max: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed_links: Vec<String>,
+    /// Incremental deployment: the load balancer of every switch that differs from `lb`, as
+    /// "tier index=scheme" counts, e.g. `{"edge:pofan": 36}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deployment: BTreeMap<String, u32>,
     /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combining: Option<crate::hw::CycleStats>,
@@ -254,6 +258,33 @@ pub fn collective_bound_ps(
     ))
 }
 
+/// Switches per (tier, scheme) whose scheme differs from `switch.lb`.
+fn deployment_counts(params: &SimParams, f: &Fabric) -> BTreeMap<String, u32> {
+    let mut out = BTreeMap::new();
+    if params.deployment.is_uniform() {
+        return out;
+    }
+    let kinds = params.deployment.per_switch(params.lb, f, params.seed);
+    for (s, k) in f.switches.iter().zip(kinds) {
+        if k != params.lb {
+            let tier = Stage::name(
+                match s.tier {
+                    crate::net::Tier::Edge => Stage::EdgeUp,
+                    crate::net::Tier::Agg => Stage::AggUp,
+                    crate::net::Tier::Core => Stage::CoreDown,
+                },
+                f.tiers,
+            )
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_string();
+            *out.entry(format!("{tier}:{}", k.name())).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
 fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveReport> {
     o.collectives
         .iter()
@@ -364,6 +395,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         packet_hops: c.packet_hops,
         collectives: collective_reports(params, o),
         rho_max: o.failures.as_ref().map(|f| f.1),
+        deployment: deployment_counts(params, &o.fabric),
         failed_links: o
             .failures
             .as_ref()

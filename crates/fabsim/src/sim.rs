@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
 use crate::lb::{
-    Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind, ALL_UPLINKS,
+    Conga, CongaTag, Decision, Deployment, HostLb, HostLbKind, SwitchLb, SwitchLbKind, ALL_UPLINKS,
 };
 use crate::net::{
     Enqueue, Fabric, FailureSpec, Failures, Packet, PacketKind, Ports, Route, Tier, TopologySpec,
@@ -62,6 +62,8 @@ pub struct SimParams {
     pub buffer_bytes: Option<u64>,
     pub overflow: Overflow,
     pub lb: SwitchLbKind,
+    /// Per-tier and upgraded-switch load balancers (incremental deployment).
+    pub deployment: Deployment,
     pub pipe_ports: u32,
     /// Ofan/pOfan pointer steps through the combining pipeline of this width
     /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
@@ -267,6 +269,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         p.buffer_bytes,
         p.pipe_ports,
         p.combining,
+        (!p.deployment.is_uniform()).then(|| p.deployment.per_switch(p.lb, &fabric, p.seed)),
         p.seed,
     );
     let traffic = p.workload.traffic(fabric.hosts, p.seed);

@@ -314,3 +314,22 @@ fn new_keys_validate_and_round_trip() {
         assert_eq!(again[0].params, r.params);
     }
 }
+
+/// Incremental deployment: per-tier schemes that cover every choosing switch equal the
+/// uniform fabric; upgrading half the switches lands between the two uniform fabrics.
+#[test]
+fn per_tier_load_balancers_compose() {
+    let cct = |sets: &[&str]| run(&params(sets)[0]).cct_us.unwrap();
+    let ofan = cct(&["switch.lb=ofan"]);
+    assert_eq!(
+        cct(&["switch.lb=ar", "switch.lb_edge=ofan", "switch.lb_agg=ofan"]),
+        ofan
+    );
+    let ecmp = cct(&["switch.lb=ecmp"]);
+    let half = cct(&[
+        "switch.lb=ecmp",
+        "switch.upgrade=edge",
+        "switch.upgrade_lb=ofan",
+    ]);
+    assert!(half < ecmp && half >= ofan, "{ofan} <= {half} < {ecmp}");
+}

@@ -4,10 +4,12 @@
 //! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
 
 mod conga;
+pub mod deploy;
 mod host;
 mod ofan;
 
 pub use conga::{Conga, CongaTag};
+pub use deploy::{Deployment, Strategy};
 pub use host::{HostLb, HostLbKind};
 
 pub use ofan::{OfanPointers, PortOrders};
@@ -104,6 +106,8 @@ fn nth_set_bit(mut mask: u64, n: u32) -> u32 {
 
 pub struct SwitchLb {
     kind: SwitchLbKind,
+    /// Per switch, when switches differ (incremental deployment, [`Deployment`]).
+    per_switch: Option<Vec<SwitchLbKind>>,
     rng: Rng,
     salt: u64,
     /// SIMPLE RR counters, one per (switch, size class). A single counter shared by data
@@ -126,14 +130,19 @@ impl SwitchLb {
         buffer_bytes: Option<u64>,
         pipe_ports: u32,
         combining_width: Option<u32>,
+        per_switch: Option<Vec<SwitchLbKind>>,
         seed: u64,
     ) -> Self {
         let mut rng = Rng::stream(seed, "switch-lb");
         let salt = rng.next_u64();
-        let ofan = match kind {
-            SwitchLbKind::Ofan => Some(OfanPointers::new(fabric, None, &mut rng)),
-            SwitchLbKind::Pofan => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
-            _ => None,
+        // Mixed deployments hold one Ofan flavour at most (the scenario checks).
+        let ofan_kind = std::iter::once(kind)
+            .chain(per_switch.iter().flatten().copied())
+            .find(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
+        let ofan = match ofan_kind {
+            Some(SwitchLbKind::Ofan) => Some(OfanPointers::new(fabric, None, &mut rng)),
+            Some(_) => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
+            None => None,
         };
         let cycles = ofan
             .as_ref()
@@ -146,6 +155,7 @@ impl SwitchLb {
         });
         Self {
             kind,
+            per_switch,
             rng,
             salt,
             rr: vec![0; 2 * fabric.switches.len()],
@@ -181,7 +191,11 @@ impl SwitchLb {
         debug_assert!(count > 0, "no valid uplink");
         let ok = |u: u32| valid >> u & 1 == 1;
         let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
-        match self.kind {
+        let kind = match &self.per_switch {
+            None => self.kind,
+            Some(kinds) => kinds[d.sw as usize],
+        };
+        match kind {
             SwitchLbKind::Ecmp => {
                 let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);
                 pick(((h as u128 * count as u128) >> 64) as u32)

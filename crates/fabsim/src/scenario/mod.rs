@@ -14,7 +14,7 @@ use std::fmt;
 use toml::Value;
 
 use crate::engine::{Time, PS_PER_NS, PS_PER_US};
-use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::lb::{Deployment, HostLbKind, Strategy, SwitchLbKind};
 use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
@@ -73,6 +73,26 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "switch.lb",
         Some("\"ofan\""),
         "one of ecmp, rsq, rr, jsq, ar, ofan, pofan, conga (2 tiers)",
+    ),
+    (
+        "switch.lb_edge",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (edge/leaf switches; default switch.lb)",
+    ),
+    (
+        "switch.lb_agg",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (aggregation switches; default switch.lb)",
+    ),
+    (
+        "switch.upgrade",
+        None,
+        "edge, agg, pods or random (half the edge and aggregation switches run switch.upgrade_lb)",
+    ),
+    (
+        "switch.upgrade_lb",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (upgraded switches; default pofan)",
     ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
     (
@@ -761,6 +781,57 @@ impl Scenario {
         })
     }
 
+    /// Per-tier and upgraded-switch load balancers.
+    fn deployment<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        base: SwitchLbKind,
+    ) -> Result<Deployment, ScenarioError> {
+        let kind = |key: &str| -> Result<Option<SwitchLbKind>, ScenarioError> {
+            match get(key) {
+                None => Ok(None),
+                Some(_) => self
+                    .choice(get, key, |s| {
+                        SwitchLbKind::from_name(s).filter(|&k| k != SwitchLbKind::Conga)
+                    })
+                    .map(Some),
+            }
+        };
+        let upgrade = match get("switch.upgrade") {
+            None => None,
+            Some(_) => Some((
+                self.choice(get, "switch.upgrade", Strategy::from_name)?,
+                kind("switch.upgrade_lb")?.unwrap_or(SwitchLbKind::Pofan),
+            )),
+        };
+        let d = Deployment {
+            edge: kind("switch.lb_edge")?,
+            agg: kind("switch.lb_agg")?,
+            upgrade,
+        };
+        let err = |message: &str| ScenarioError {
+            source: self.source.clone(),
+            key: "switch.lb".into(),
+            message: message.into(),
+        };
+        if !d.is_uniform() {
+            if base == SwitchLbKind::Conga {
+                return Err(err(
+                    "conga cannot be mixed with other switch load balancers",
+                ));
+            }
+            let mut ofans = std::iter::once(base)
+                .chain(d.kinds())
+                .filter(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
+            if let Some(first) = ofans.next() {
+                if ofans.any(|k| k != first) {
+                    return Err(err("a mixed deployment may use ofan or pofan, not both"));
+                }
+            }
+        }
+        Ok(d)
+    }
+
     /// `failures.links`: a count, or names checked against the fabric.
     fn failures<'v>(
         &self,
@@ -912,6 +983,7 @@ impl Scenario {
         let failures = self.failures(get, &topology)?;
         let longest_path = if tiers == 3 { 6 } else { 4 };
         let lb = self.choice(get, "switch.lb", SwitchLbKind::from_name)?;
+        let deployment = self.deployment(get, lb)?;
         if lb == SwitchLbKind::Conga && get("failures.links").is_some() {
             return Err(ScenarioError {
                 source: self.source.clone(),
@@ -971,6 +1043,7 @@ impl Scenario {
             buffer_bytes,
             overflow,
             lb,
+            deployment,
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
             rto_ps: self.rto(get, &link, longest_path, buffer_bytes, overflow)?,
