@@ -64,6 +64,9 @@ pub struct SimParams {
     pub lb: SwitchLbKind,
     /// Per-tier and upgraded-switch load balancers (incremental deployment).
     pub deployment: Deployment,
+    /// Ofan/pOfan pointers start at the shortest queue and rotate unshuffled (paper F.5,
+    /// `switch.ofan_first = "shortest"`).
+    pub ofan_dynamic_first: bool,
     pub pipe_ports: u32,
     /// Ofan/pOfan pointer steps through the combining pipeline of this width
     /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
@@ -271,7 +274,8 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         p.combining,
         (!p.deployment.is_uniform()).then(|| p.deployment.per_switch(p.lb, &fabric, p.seed)),
         p.seed,
-    );
+    )
+    .with_dynamic_first(p.ofan_dynamic_first);
     let traffic = p.workload.traffic(fabric.hosts, p.seed);
     let specs = traffic.flows;
     let failures = p.failures.as_ref().map(|spec| {

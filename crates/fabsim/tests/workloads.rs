@@ -333,3 +333,23 @@ fn per_tier_load_balancers_compose() {
     ]);
     assert!(half < ecmp && half >= ofan, "{ofan} <= {half} < {ecmp}");
 }
+
+/// F.5: the dynamic first pointer completes every flow above the bound, on its own and
+/// with failed links (the rotation skips invalid uplinks).
+#[test]
+fn dynamic_first_pointer_runs() {
+    for p in params(&[
+        "switch.lb=ofan,pofan",
+        "switch.ofan_first=shortest",
+        "failures.links=0,3",
+    ]) {
+        let o = simulate(&p);
+        assert_eq!(o.flows_completed, o.flows_total);
+        let (f, _) = o.failures.as_ref().unwrap();
+        for (port, &dead) in f.dead.iter().enumerate() {
+            assert!(!dead || o.ports.stats[port].busy_ps == 0);
+        }
+        let r = run(&p);
+        assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+    }
+}

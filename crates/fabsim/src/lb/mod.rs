@@ -165,6 +165,14 @@ impl SwitchLb {
         }
     }
 
+    /// Ofan/pOfan with the dynamic first pointer of paper F.5 (`switch.ofan_first`).
+    pub fn with_dynamic_first(mut self, on: bool) -> Self {
+        if let (true, Some(ofan)) = (on, &mut self.ofan) {
+            ofan.dynamic_first();
+        }
+        self
+    }
+
     /// Counts of the combining pipeline, when Ofan/pOfan steps go through it.
     pub fn combining_stats(&self) -> Option<CycleStats> {
         self.cycles.as_ref().map(|c| c.stats())
@@ -232,17 +240,33 @@ impl SwitchLb {
             SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
                 let ofan = self.ofan.as_mut().expect("ofan state");
                 debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
-                loop {
-                    let u = match &mut self.cycles {
-                        None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
-                        Some(cycles) => ofan.next_uplink_combining(
-                            cycles,
-                            now,
-                            (d.sw, info.tier, d.key, d.kind, d.in_local),
-                        ),
+                let step = (d.sw, info.tier, d.key, d.kind, d.in_local);
+                if ofan.is_dynamic_first() {
+                    let shortest = || {
+                        (0..w)
+                            .filter(|&u| ok(u))
+                            .min_by_key(|&u| (ports.backlog_ps(first_up + u, now), u))
+                            .expect("a valid uplink")
                     };
-                    if ok(u) {
-                        break u;
+                    loop {
+                        let u = ofan.next_uplink_dynamic(step, w, shortest);
+                        if ok(u) {
+                            break u;
+                        }
+                    }
+                } else {
+                    loop {
+                        let u = match &mut self.cycles {
+                            None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
+                            Some(cycles) => ofan.next_uplink_combining(
+                                cycles,
+                                now,
+                                (d.sw, info.tier, d.key, d.kind, d.in_local),
+                            ),
+                        };
+                        if ok(u) {
+                            break u;
+                        }
                     }
                 }
             }

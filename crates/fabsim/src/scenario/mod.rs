@@ -96,6 +96,11 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
     (
+        "switch.ofan_first",
+        None,
+        "random or shortest (ofan/pofan: pointers start at random and follow shuffled orders, or start at the shortest queue and rotate unshuffled, paper F.5; default random)",
+    ),
+    (
         "switch.combining",
         Some("false"),
         "true or false (ofan/pofan pointer steps through the combining pipeline)",
@@ -1044,6 +1049,24 @@ impl Scenario {
             overflow,
             lb,
             deployment,
+            ofan_dynamic_first: match get("switch.ofan_first") {
+                None => false,
+                Some(_) => {
+                    let dynamic = self.choice(get, "switch.ofan_first", |s| match s {
+                        "random" => Some(false),
+                        "shortest" => Some(true),
+                        _ => None,
+                    })?;
+                    if dynamic && get("switch.combining") == Some(&Value::Boolean(true)) {
+                        return Err(ScenarioError {
+                            source: self.source.clone(),
+                            key: "switch.ofan_first".into(),
+                            message: "the dynamic first pointer does not go through the combining pipeline (switch.combining = false)".into(),
+                        });
+                    }
+                    dynamic
+                }
+            },
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
             rto_ps: self.rto(get, &link, longest_path, buffer_bytes, overflow)?,
