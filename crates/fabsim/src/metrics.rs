@@ -123,7 +123,14 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
         WorkloadSpec::Htsim { .. } => {
             let all = 0..outcome.flows.len() as u32;
             let path = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
-            path.max(nic_bound_ps(link, f, &outcome.flows))
+            // The CCT runs from the first start: the earliest flow waiting on nothing.
+            let first = (outcome.flows.iter().zip(&outcome.deps.waits))
+                .filter(|(_, &w)| w == 0)
+                .map(|(fl, _)| fl.start_ps)
+                .min()
+                .unwrap_or(0);
+            path.saturating_sub(first)
+                .max(nic_bound_ps(link, f, &outcome.flows))
         }
         _ => nic_bound_ps(link, f, &outcome.flows),
     }
