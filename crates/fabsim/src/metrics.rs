@@ -101,8 +101,10 @@ pub fn run(params: &SimParams) -> RunReport {
     report
 }
 
-/// The CCT lower bound of the workload: Ofan appendix A for permutations; for collectives
-/// the longest chain of collective bounds ([`collective_bound_ps`]); naive otherwise.
+/// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
+/// all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
+/// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
+/// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
@@ -111,28 +113,32 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
         }
-        _ if !outcome.collectives.is_empty() => {
-            // Collectives come in dependency order: `after` points to earlier ones.
+        WorkloadSpec::AllToAll { .. }
+        | WorkloadSpec::Incast { .. } => nic_bound_ps(link, f, &outcome.flows),
+        _ => {
+            // Three lower bounds, the largest wins: the longest chain of collective bounds
+            // (collectives come in dependency order: `after` points to earlier ones), the
+            // flow-level dependency chain, and the busiest NIC over the whole run (which
+            // alone sees collectives that overlap share a NIC).
             let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
             for c in &outcome.collectives {
                 let before = c.after.iter().map(|&a| path[a as usize]).max().unwrap_or(0);
                 path.push(before + collective_bound_ps(link, f, &outcome.flows, &outcome.deps, c));
             }
-            path.into_iter().max().unwrap_or(0)
-        }
-        WorkloadSpec::Htsim { .. } => {
             let all = 0..outcome.flows.len() as u32;
-            let path = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
+            let chain = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
             // The CCT runs from the first start: the earliest flow waiting on nothing.
             let first = (outcome.flows.iter().zip(&outcome.deps.waits))
                 .filter(|(_, &w)| w == 0)
                 .map(|(fl, _)| fl.start_ps)
                 .min()
                 .unwrap_or(0);
-            path.saturating_sub(first)
+            path.into_iter()
+                .max()
+                .unwrap_or(0)
+                .max(chain.saturating_sub(first))
                 .max(nic_bound_ps(link, f, &outcome.flows))
         }
-        _ => nic_bound_ps(link, f, &outcome.flows),
     }
 }
 
