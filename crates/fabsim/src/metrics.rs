@@ -113,8 +113,9 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
         }
-        WorkloadSpec::AllToAll { .. }
-        | WorkloadSpec::Incast { .. } => nic_bound_ps(link, f, &outcome.flows),
+        WorkloadSpec::AllToAll { .. } | WorkloadSpec::Incast { .. } => {
+            nic_bound_ps(link, f, &outcome.flows)
+        }
         _ => {
             // Three lower bounds, the largest wins: the longest chain of collective bounds
             // (collectives come in dependency order: `after` points to earlier ones), the
