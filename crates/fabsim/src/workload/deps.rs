@@ -103,8 +103,12 @@ impl DepsBuilder {
         self.targets.push((gate, flow));
     }
 
-    /// A gate firing once every listed completion happened, releasing `targets`.
+    /// A gate firing once every listed completion happened, releasing `targets` (nothing
+    /// to wait for: no gate, the targets start on their own).
     pub fn after_all(&mut self, signals: &[(u32, Signal)], targets: &[u32]) {
+        if signals.is_empty() {
+            return;
+        }
         let g = self.gate(signals.len() as u32, 0);
         for &(flow, on) in signals {
             self.signal(flow, on, g);
@@ -158,5 +162,8 @@ mod tests {
         assert_eq!(d.send_done.row(2), &[1]);
         assert_eq!(d.targets.row(0), &[2, 3]);
         assert_eq!(d.delay_ps[1], 5);
+        let mut b = DepsBuilder::default();
+        b.after_all(&[], &[0]);
+        assert_eq!(b.build(1).waits, vec![0], "nothing to wait for");
     }
 }
