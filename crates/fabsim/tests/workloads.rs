@@ -166,6 +166,18 @@ fn htsim_triggers_are_respected() {
         &format!("workload.file=\"{}\"", path.display()),
         "switch.lb=ofan,ecmp",
     ]);
+    // A run spec names the resolved file and expands to the same run.
+    let mut s = Scenario::default_scenario();
+    s.set("topology.k=4").unwrap();
+    s.set("workload.kind=htsim").unwrap();
+    s.set(&format!("workload.file=\"{}\"", path.display()))
+        .unwrap();
+    let run0 = s.expand().unwrap().remove(0);
+    let again = Scenario::parse(&run0.to_toml().unwrap(), "spec")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params, run0.params);
     std::fs::remove_file(&path).unwrap();
     for p in p {
         let o = simulate(p);

@@ -452,6 +452,11 @@ impl Scenario {
                 .map(|((k, _), c)| match *k {
                     // The seed is filled in per run by `to_toml`.
                     "run.seeds" => (*k, Value::Integer(1)),
+                    // The file as resolved, so a run spec written elsewhere finds it.
+                    "workload.file" => match &point_params.workload {
+                        WorkloadSpec::Htsim { file, .. } => (*k, Value::String(file.clone())),
+                        _ => (*k, c.unwrap().clone()),
+                    },
                     _ => (*k, c.unwrap().clone()),
                 })
                 .collect();
@@ -922,7 +927,10 @@ impl Scenario {
             )));
         }
         Ok(WorkloadSpec::Htsim {
-            file: file.to_string(),
+            file: std::fs::canonicalize(&path)
+                .unwrap_or(path)
+                .display()
+                .to_string(),
             matrix,
         })
     }
