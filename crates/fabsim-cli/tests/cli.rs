@@ -20,7 +20,46 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
     let bad_toml = dir.join("bad.toml");
     std::fs::write(&bad_toml, "[topology\nk = 4").unwrap();
     let bad_toml = bad_toml.to_str().unwrap();
-    let cases: [(&[&str], &[&str]); 9] = [
+    let bad_tm = dir.join("bad.tm");
+    std::fs::write(
+        &bad_tm,
+        "Nodes 16\nConnections 1\n0->1 id 1 start 0 size 10 trigger 3\n",
+    )
+    .unwrap();
+    let bad_tm = format!("workload.file={}", bad_tm.to_str().unwrap());
+    let cases: [(&[&str], &[&str]); 12] = [
+        (
+            &[
+                "run",
+                "--set",
+                "topology.k=4",
+                "--set",
+                "workload.kind=htsim",
+                "--set",
+                &bad_tm,
+            ],
+            &["workload.file", "bad.tm", "line 3", "trigger"],
+        ),
+        (
+            &[
+                "run",
+                "--set",
+                "topology.k=4",
+                "--set",
+                "failures.links=edge0-agg0,edge0-agg1",
+            ],
+            &["failures.links", "edge0-agg1", "cut"],
+        ),
+        (
+            &[
+                "run",
+                "--set",
+                "workload.kind=all-reduce",
+                "--set",
+                "workload.group=0-999",
+            ],
+            &["workload.group", "0-999", "432 hosts"],
+        ),
         (
             &["run", "--set", "topology.kk=4"],
             &["topology.kk", "allowed keys"],

@@ -12,10 +12,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{ps_to_us, Time};
+use crate::net::Fabric;
 use crate::net::Stage;
 use crate::sim::{simulate, RunOutcome, SimParams};
-use crate::theory::{naive_bound_ps, permutation_bound_ps};
-use crate::workload::WorkloadSpec;
+use crate::theory::{ack_return_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel};
+use crate::workload::deps::Deps;
+use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -84,6 +86,21 @@ pub struct RunReport {
     pub inter_asic_sample_us: f64,
     pub events: u64,
     pub packet_hops: u64,
+    /// Per collective (collective workloads, FSDP, MoE): CCT from its first packet to its
+    /// last ACK, and its lower bound.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collectives: Vec<CollectiveReport>,
+    /// With `failures.links`: the largest uniform host rate the surviving valid shortest
+    /// paths carry, perfectly balanced (`net::failures`), and the failed links. The CCT
+    /// inflation stays measured against the failure-free lower bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rho_max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_links: Vec<String>,
+    /// Incremental deployment: the load balancer of every switch that differs from `lb`, as
+    /// "tier index=scheme" counts, e.g. `{"edge:pofan": 36}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deployment: BTreeMap<String, u32>,
     /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combining: Option<crate::hw::CycleStats>,
@@ -138,6 +155,17 @@ fn mean_throughput_gbps(o: &RunOutcome) -> Option<f64> {
     (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
 }
 
+/// One collective of a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CollectiveReport {
+    pub name: String,
+    /// `None` if some flow of it did not complete.
+    pub cct_us: Option<f64>,
+    pub lower_bound_us: f64,
+    /// Bytes its flows carry.
+    pub bytes: u64,
+}
+
 /// Wall-clock measurements: the only part of a report that may differ between two runs.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Perf {
@@ -158,7 +186,10 @@ pub fn run(params: &SimParams) -> RunReport {
     report
 }
 
-/// The CCT lower bound of the workload (Ofan appendix A for permutations, naive otherwise).
+/// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
+/// all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
+/// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
+/// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
@@ -169,31 +200,217 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
         }
         WorkloadSpec::AllToAll { .. }
         | WorkloadSpec::Incast { .. }
-        | WorkloadSpec::Fastroute(_) => {
-            // Per host and direction: its NIC sends its data and the ACKs it owes; its
-            // downlink brings the data sent to it and the ACKs of its own data.
-            let mut out = vec![0u64; f.hosts as usize];
-            let mut into = vec![0u64; f.hosts as usize];
-            let mut min_data = u32::MAX;
-            for fl in &outcome.flows {
-                for size in link.packet_sizes(fl.bytes) {
-                    out[fl.src as usize] += size as u64;
-                    out[fl.dst as usize] += link.ack_bytes as u64;
-                    into[fl.dst as usize] += size as u64;
-                    into[fl.src as usize] += link.ack_bytes as u64;
-                    min_data = min_data.min(size);
-                }
+        | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, f, &outcome.flows),
+        _ => {
+            // Three lower bounds, the largest wins: the longest chain of collective bounds
+            // (collectives come in dependency order: `after` points to earlier ones), the
+            // flow-level dependency chain, and the busiest NIC over the whole run (which
+            // alone sees collectives that overlap share a NIC).
+            let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
+            for c in &outcome.collectives {
+                let before = c.after.iter().map(|&a| path[a as usize]).max().unwrap_or(0);
+                path.push(before + collective_bound_ps(link, f, &outcome.flows, &outcome.deps, c));
             }
-            let nic = out.into_iter().chain(into);
-            let min_hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();
-            naive_bound_ps(
-                link,
-                nic.max().unwrap_or(0),
-                min_data,
-                min_hops.unwrap_or(2),
-            )
+            let all = 0..outcome.flows.len() as u32;
+            let chain = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
+            // The CCT runs from the first start: the earliest flow waiting on nothing.
+            let first = (outcome.flows.iter().zip(&outcome.deps.waits))
+                .filter(|(_, &w)| w == 0)
+                .map(|(fl, _)| fl.start_ps)
+                .min()
+                .unwrap_or(0);
+            path.into_iter()
+                .max()
+                .unwrap_or(0)
+                .max(chain.saturating_sub(first))
+                .max(nic_bound_ps(link, f, &outcome.flows))
         }
     }
+}
+
+/// The dependency chain bound of the flows `subset`: the latest earliest completion (last
+/// ACK back) when every flow takes at least [`flow_time_ps`] from its start to its last
+/// byte and [`ack_return_ps`] more to its last ACK, and starts when its gates fired (a gate
+/// fires at its `need`-th signal; signals of flows outside the subset count as time 0,
+/// the subset's start). With `absolute`, flows also respect their own start times. Flows
+/// that can never start are ignored.
+pub fn critical_path_ps(
+    link: &LinkModel,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    subset: std::ops::Range<u32>,
+    absolute: bool,
+) -> Time {
+    let inside = |x: u32| subset.contains(&x);
+    let gates = deps.need.len();
+    // Per gate: its signal times so far, and the in-subset signals still to come.
+    let mut times: Vec<Vec<Time>> = vec![Vec::new(); gates];
+    let mut pending = vec![0u32; gates];
+    for fl in subset.clone() {
+        for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
+            pending[g as usize] += 1;
+        }
+    }
+    for fl in 0..flows.len() as u32 {
+        if !inside(fl) {
+            for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
+                times[g as usize].push(0);
+            }
+        }
+    }
+    let mut waits: Vec<u32> = deps.waits.clone();
+    let mut start: Vec<Time> = flows
+        .iter()
+        .map(|s| if absolute { s.start_ps } else { 0 })
+        .collect();
+    let mut ready: Vec<u32> = subset.clone().filter(|&x| waits[x as usize] == 0).collect();
+    let mut end = 0;
+    // Gates with no signal from the subset fire at once.
+    let fire = |g: usize,
+                times: &mut Vec<Vec<Time>>,
+                waits: &mut Vec<u32>,
+                start: &mut Vec<Time>,
+                ready: &mut Vec<u32>| {
+        let t = &mut times[g];
+        t.sort_unstable();
+        let need = deps.need[g] as usize;
+        let Some(&at) = t.get(need.max(1) - 1) else {
+            return;
+        };
+        for &x in deps.targets.row(g as u32) {
+            let s = &mut start[x as usize];
+            *s = (*s).max(at + deps.delay_ps[g]);
+            waits[x as usize] -= 1;
+            if waits[x as usize] == 0 && inside(x) {
+                ready.push(x);
+            }
+        }
+    };
+    let idle: Vec<usize> = (0..gates).filter(|&g| pending[g] == 0).collect();
+    for g in idle {
+        fire(g, &mut times, &mut waits, &mut start, &mut ready);
+    }
+    while let Some(x) = ready.pop() {
+        let fl = &flows[x as usize];
+        let hops = f.hops(fl.src, fl.dst);
+        let recv = start[x as usize] + flow_time_ps(link, fl.bytes, hops);
+        let send = recv + ack_return_ps(link, hops);
+        end = end.max(send);
+        for (list, t) in [(&deps.send_done, send), (&deps.recv_done, recv)] {
+            for &g in list.row(x) {
+                let g = g as usize;
+                times[g].push(t);
+                pending[g] -= 1;
+                if pending[g] == 0 {
+                    fire(g, &mut times, &mut waits, &mut start, &mut ready);
+                }
+            }
+        }
+    }
+    end
+}
+
+/// Naive bound: the busiest NIC sends its data and the ACKs it owes (or receives the data
+/// sent to it and the ACKs of its own data), then a last packet and its ACK cross the
+/// shortest path.
+fn nic_bound_ps(link: &LinkModel, f: &Fabric, flows: &[FlowSpec]) -> Time {
+    let mut out = vec![0u64; f.hosts as usize];
+    let mut into = vec![0u64; f.hosts as usize];
+    let mut min_data = u32::MAX;
+    for fl in flows {
+        for size in link.packet_sizes(fl.bytes) {
+            out[fl.src as usize] += size as u64;
+            out[fl.dst as usize] += link.ack_bytes as u64;
+            into[fl.dst as usize] += size as u64;
+            into[fl.src as usize] += link.ack_bytes as u64;
+            min_data = min_data.min(size);
+        }
+    }
+    let nic = out.into_iter().chain(into);
+    let min_hops = flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();
+    naive_bound_ps(
+        link,
+        nic.max().unwrap_or(0),
+        min_data,
+        min_hops.unwrap_or(2),
+    )
+}
+
+/// A collective's CCT lower bound, from its first packet: the larger of the naive NIC bound
+/// of its flows and its dependency chain ([`critical_path_ps`]: a ring step waits for the
+/// data of the previous one, so N-1 steps each cost at least a shard's serialization and
+/// one path).
+pub fn collective_bound_ps(
+    link: &LinkModel,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    c: &Collective,
+) -> Time {
+    let all = c.flows();
+    let chain = critical_path_ps(link, f, flows, deps, all.clone(), false);
+    chain.max(nic_bound_ps(
+        link,
+        f,
+        &flows[all.start as usize..all.end as usize],
+    ))
+}
+
+/// Switches per (tier, scheme) whose scheme differs from `switch.lb`.
+fn deployment_counts(params: &SimParams, f: &Fabric) -> BTreeMap<String, u32> {
+    let mut out = BTreeMap::new();
+    if params.deployment.is_uniform() {
+        return out;
+    }
+    let kinds = params.deployment.per_switch(params.lb, f, params.seed);
+    for (s, k) in f.switches.iter().zip(kinds) {
+        if k != params.lb {
+            let tier = Stage::name(
+                match s.tier {
+                    crate::net::Tier::Edge => Stage::EdgeUp,
+                    crate::net::Tier::Agg => Stage::AggUp,
+                    crate::net::Tier::Core => Stage::CoreDown,
+                },
+                f.tiers,
+            )
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_string();
+            *out.entry(format!("{tier}:{}", k.name())).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveReport> {
+    o.collectives
+        .iter()
+        .map(|c| {
+            let ids = c.flows();
+            let ids = ids.start as usize..ids.end as usize;
+            let first = o.first_tx_ps[ids.clone()].iter().flatten().min();
+            let done: Option<Vec<Time>> = o.finish_ps[ids.clone()].iter().copied().collect();
+            let end = done.and_then(|d| d.into_iter().max());
+            let cct = match (first, end) {
+                (Some(&a), Some(b)) => Some(ps_to_us(b - a)),
+                _ => None,
+            };
+            CollectiveReport {
+                name: c.name.clone(),
+                cct_us: cct,
+                lower_bound_us: ps_to_us(collective_bound_ps(
+                    &params.link,
+                    &o.fabric,
+                    &o.flows,
+                    &o.deps,
+                    c,
+                )),
+                bytes: o.flows[ids].iter().map(|f| f.bytes).sum(),
+            }
+        })
+        .collect()
 }
 
 fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
@@ -316,6 +533,13 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         flows_total: o.flows_total,
         events: c.events,
         packet_hops: c.packet_hops,
+        collectives: collective_reports(params, o),
+        rho_max: o.failures.as_ref().map(|f| f.1),
+        deployment: deployment_counts(params, &o.fabric),
+        failed_links: o
+            .failures
+            .as_ref()
+            .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
         perf: Perf::default(),
     }

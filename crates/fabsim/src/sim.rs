@@ -7,7 +7,8 @@
 //! - `NicFree { host }`: the host's NIC finished its data packet; the host hands it the next
 //!   one (work-conserving, at line rate). ACKs go to the NIC as soon as they are generated and
 //!   wait at most for the packet in service.
-//! - `FlowStart { flow }`: a message becomes ready to send.
+//! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
+//!   gates it waits for fired: see `workload::deps`).
 //!
 //! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
 //!
@@ -23,12 +24,17 @@ use std::collections::VecDeque;
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
-use crate::lb::{Conga, CongaTag, Decision, HostLb, HostLbKind, SwitchLb, SwitchLbKind};
+use crate::lb::{
+    Conga, CongaTag, Decision, Deployment, HostLb, HostLbKind, SwitchLb, SwitchLbKind, ALL_UPLINKS,
+};
 use crate::net::asic::{ArchParams, AsicStats, Asics, Hop};
-use crate::net::{Enqueue, Fabric, Packet, PacketKind, Ports, Route, Tier, TopologySpec};
+use crate::net::{
+    Enqueue, Fabric, FailureSpec, Failures, Packet, PacketKind, Ports, Route, Tier, TopologySpec,
+};
 use crate::theory::LinkModel;
 use crate::transport::{AckInfo, Cc, CcParams};
-use crate::workload::{FlowSpec, WorkloadSpec};
+use crate::workload::deps::{Csr, Deps};
+use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 
 /// What a port does with a packet its buffer cannot take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +62,11 @@ pub struct SimParams {
     pub buffer_bytes: Option<u64>,
     pub overflow: Overflow,
     pub lb: SwitchLbKind,
+    /// Per-tier and upgraded-switch load balancers (incremental deployment).
+    pub deployment: Deployment,
+    /// Ofan/pOfan pointers start at the shortest queue and rotate unshuffled (paper F.5,
+    /// `switch.ofan_first = "shortest"`).
+    pub ofan_dynamic_first: bool,
     pub pipe_ports: u32,
     /// Ofan/pOfan pointer steps through the combining pipeline of this width
     /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
@@ -74,6 +85,10 @@ pub struct SimParams {
     pub arch: ArchParams,
     /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
     pub stop_ps: Option<Time>,
+    /// Failed links (`failures.links`), and whether hosts pace at rho_max
+    /// (`failures.pace`).
+    pub failures: Option<FailureSpec>,
+    pub pace: bool,
     pub seed: u64,
 }
 
@@ -153,6 +168,12 @@ struct Flow {
     /// A `Timeout` event is pending; the last time an ACK brought news.
     timer_armed: bool,
     last_progress_ps: Time,
+    /// Gates still to fire before the flow may start.
+    waiting: u32,
+    /// Distinct data packets the receiver holds.
+    recvd: u32,
+    /// When its first data packet left the sender (`Time::MAX`: not yet).
+    first_tx_ps: Time,
 }
 
 /// A fixed-size bit set, one bit per packet of a flow.
@@ -213,12 +234,20 @@ pub struct RunOutcome {
     pub flows: Vec<FlowSpec>,
     /// Completion time of each flow (last ACK minus start), if it completed.
     pub fct_ps: Vec<Option<Time>>,
+    /// Per flow: when its first packet left, and when its last ACK arrived.
+    pub first_tx_ps: Vec<Option<Time>>,
+    pub finish_ps: Vec<Option<Time>>,
+    /// The workload's collectives (flow ranges into `flows`) and dependencies.
+    pub collectives: Vec<Collective>,
+    pub deps: Deps,
     /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
     pub combining: Option<crate::hw::CycleStats>,
     /// Payload bytes acknowledged per flow.
     pub acked_bytes: Vec<u64>,
     /// Multi-ASIC counters (`None` for the ideal switch).
     pub asic: Option<AsicStats>,
+    /// With failures: the failed links and rho_max (see `net::failures`).
+    pub failures: Option<(Failures, f64)>,
 }
 
 struct Sim<'a> {
@@ -244,6 +273,14 @@ struct Sim<'a> {
     now: Time,
     c: Counters,
     completed: u64,
+    /// Flow dependencies, and per gate the signals it still needs.
+    deps: Deps,
+    gate_left: Vec<u32>,
+    failures: Option<Failures>,
+    /// Pacing at rho_max: line-rate time over paced time, and per host the earliest next
+    /// data packet.
+    pace: Option<f64>,
+    next_tx: Vec<Time>,
 }
 
 /// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs).
@@ -300,9 +337,19 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         p.buffer_bytes,
         p.pipe_ports,
         p.combining,
+        (!p.deployment.is_uniform()).then(|| p.deployment.per_switch(p.lb, &fabric, p.seed)),
         p.seed,
-    );
-    let specs = p.workload.flows(fabric.hosts, p.seed);
+    )
+    .with_dynamic_first(p.ofan_dynamic_first);
+    let traffic = p.workload.traffic(fabric.hosts, p.seed);
+    let specs = traffic.flows;
+    let failures = p.failures.as_ref().map(|spec| {
+        // The scenario layer validated named links; random ones never disconnect.
+        let f = Failures::new(&fabric, spec, p.seed).expect("valid failures");
+        let rho = f.rho_max(&fabric, &specs);
+        (f, rho)
+    });
+    let rho_max = failures.as_ref().map(|f| f.1);
     let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
     let asic = Asics::new(&p.arch, &fabric, p.link.rate_bps);
@@ -324,6 +371,11 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
         now: 0,
         c: Counters::default(),
         completed: 0,
+        gate_left: traffic.deps.need.clone(),
+        deps: traffic.deps,
+        pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
+        next_tx: vec![0; hosts],
+        failures: failures.map(|f| f.0),
         fabric,
     };
     for (i, f) in specs.iter().enumerate() {
@@ -349,9 +401,14 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             rx_next: 0,
             timer_armed: false,
             last_progress_ps: 0,
+            waiting: sim.deps.waits[i],
+            recvd: 0,
+            first_tx_ps: Time::MAX,
         });
-        sim.queue
-            .push(f.start_ps, Event::FlowStart { flow: i as u32 });
+        if sim.deps.waits[i] == 0 {
+            sim.queue
+                .push(f.start_ps, Event::FlowStart { flow: i as u32 });
+        }
     }
     if let Some(c) = p.arch.circuit.as_ref() {
         sim.queue
@@ -392,6 +449,14 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             .iter()
             .map(|f| f.finish_ps.map(|t| t - f.start_ps))
             .collect(),
+        first_tx_ps: sim
+            .flows
+            .iter()
+            .map(|f| (f.first_tx_ps != Time::MAX).then_some(f.first_tx_ps))
+            .collect(),
+        finish_ps: sim.flows.iter().map(|f| f.finish_ps).collect(),
+        collectives: traffic.collectives,
+        deps: sim.deps,
         flows: specs,
         combining: sim.lb.combining_stats(),
         acked_bytes: sim
@@ -405,6 +470,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
             })
             .collect(),
         asic: sim.asic.map(|a| a.stats),
+        failures: sim.failures.zip(rho_max),
     }
 }
 
@@ -453,7 +519,9 @@ impl Sim<'_> {
                 }
                 Event::FlowStart { flow } => {
                     self.queue.pop();
-                    let src = self.flows[flow as usize].src;
+                    let f = &mut self.flows[flow as usize];
+                    f.start_ps = self.now;
+                    let src = f.src;
                     self.tx[src as usize].push(flow);
                     self.arm_nic(src);
                 }
@@ -509,12 +577,11 @@ impl Sim<'_> {
                 }
                 l
             }
-            Route::Up { .. } if !p.up.is_none() => {
-                info.down
-                    + match info.tier {
-                        Tier::Edge => p.up.edge(),
-                        _ => p.up.agg(),
-                    }
+            Route::Up { key }
+                if !p.up.is_none()
+                    && self.valid_uplinks(sw, key) >> p.up.at(info.tier) & 1 == 1 =>
+            {
+                info.down + p.up.at(info.tier)
             }
             Route::Up { key } => match &mut self.conga {
                 Some(conga) => {
@@ -529,6 +596,7 @@ impl Sim<'_> {
                         kind: p.kind,
                         in_local,
                         flow_hash,
+                        valid: self.valid_uplinks(sw, key),
                     };
                     info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
                 }
@@ -674,6 +742,14 @@ impl Sim<'_> {
         }
     }
 
+    /// Uplinks of `sw` valid toward `key` (all without failures).
+    #[inline]
+    fn valid_uplinks(&self, sw: u32, key: u32) -> u64 {
+        self.failures
+            .as_ref()
+            .map_or(ALL_UPLINKS, |f| f.valid(sw, key))
+    }
+
     /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
     #[inline]
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
@@ -745,10 +821,16 @@ impl Sim<'_> {
                     let f = &mut self.flows[p.flow as usize];
                     if f.received.set(p.seq, true) {
                         self.c.duplicates += 1;
-                    } else if p.seq < f.rx_next {
-                        self.c.reordered += 1;
                     } else {
-                        f.rx_next = p.seq + 1;
+                        if p.seq < f.rx_next {
+                            self.c.reordered += 1;
+                        } else {
+                            f.rx_next = p.seq + 1;
+                        }
+                        f.recvd += 1;
+                        if f.recvd == f.pkts {
+                            self.signal(|d| &d.recv_done, p.flow);
+                        }
                     }
                 }
                 self.c.created += 1;
@@ -798,6 +880,7 @@ impl Sim<'_> {
                 if f.acked == f.pkts {
                     f.finish_ps = Some(self.now);
                     self.completed += 1;
+                    self.signal(|d| &d.send_done, p.flow);
                 }
                 // The window may have opened.
                 self.arm_nic(host);
@@ -815,6 +898,31 @@ impl Sim<'_> {
                 f.cc.on_loss(bytes, self.now);
                 self.requeue(p.flow, p.seq);
                 self.arm_nic(host);
+            }
+        }
+    }
+
+    /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
+    /// start the flows whose last gate fired.
+    fn signal(&mut self, list: fn(&Deps) -> &Csr, flow: u32) {
+        for &g in list(&self.deps).row(flow) {
+            let left = &mut self.gate_left[g as usize];
+            if *left == 0 {
+                // A gate fires once (htsim's multishot triggers restart nothing here).
+                continue;
+            }
+            *left -= 1;
+            if *left > 0 {
+                continue;
+            }
+            let delay = self.deps.delay_ps[g as usize];
+            for &t in self.deps.targets.row(g) {
+                let f = &mut self.flows[t as usize];
+                f.waiting -= 1;
+                if f.waiting == 0 {
+                    let at = (self.now + delay).max(f.start_ps);
+                    self.queue.push(at, Event::FlowStart { flow: t });
+                }
             }
         }
     }
@@ -869,7 +977,9 @@ impl Sim<'_> {
     fn arm_nic(&mut self, host: u32) {
         if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
             self.nic_armed[host as usize] = true;
-            let at = self.ports.busy_until[host as usize].max(self.now);
+            let at = self.ports.busy_until[host as usize]
+                .max(self.now)
+                .max(self.next_tx[host as usize]);
             self.queue.push(at, Event::NicFree { host });
         }
     }
@@ -900,6 +1010,9 @@ impl Sim<'_> {
                 seq
             }
             None => {
+                if f.next_seq == 0 {
+                    f.first_tx_ps = self.now;
+                }
                 f.next_seq += 1;
                 f.next_seq - 1
             }
@@ -936,6 +1049,11 @@ impl Sim<'_> {
             conga: CongaTag::default(),
         };
         self.c.created += 1;
+        if let Some(stretch) = self.pace {
+            // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.
+            let ser = crate::engine::serialization_ps(wire, self.p.link.rate_bps);
+            self.next_tx[h] = self.now + (ser as f64 * stretch).round() as Time;
+        }
         self.transmit(host, pkt, false);
         self.arm_nic(host);
     }

@@ -99,6 +99,23 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
     last_ack_end + link.latency_after_send(link.ack_bytes, hops)
 }
 
+/// The least time from a flow's first bit on its sender's NIC until its last byte reaches
+/// the receiver: every packet serialized back to back, then the last one crosses `hops` links.
+pub fn flow_time_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
+    let mut ser = 0;
+    let mut last = 0;
+    for size in link.packet_sizes(bytes) {
+        ser += link.ser(size);
+        last = size;
+    }
+    ser + link.latency_after_send(last, hops)
+}
+
+/// An ACK's trip back over `hops` links, serialization included.
+pub fn ack_return_ps(link: &LinkModel, hops: u32) -> Time {
+    link.ser(link.ack_bytes) + link.latency_after_send(link.ack_bytes, hops)
+}
+
 /// A naive bound for any workload: the busiest NIC must put `nic_bytes_max` on the wire (its
 /// data and the ACKs it owes); then its last data packet (at least `min_data_bytes`) still
 /// crosses `min_hops` links and its ACK comes back.
@@ -109,15 +126,93 @@ pub fn naive_bound_ps(
     min_hops: u32,
 ) -> Time {
     let nic = (nic_bytes_max as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
-    nic as Time
-        + link.latency_after_send(min_data_bytes, min_hops)
-        + link.ser(link.ack_bytes)
-        + link.latency_after_send(link.ack_bytes, min_hops)
+    nic as Time + link.latency_after_send(min_data_bytes, min_hops) + ack_return_ps(link, min_hops)
+}
+
+/// The CCT model behind Thm. 6 (appendix G), without the zero-load RTT and the common
+/// factor 1/C: sending `m` payload bytes in packets of `p` wire bytes, `h` of them header
+/// (and `a` more per packet for the ACK each data packet costs its receiver's NIC: 0 in the
+/// paper), costs `m (p + a) / (p - h)`; the bounded queue a packet meets costs `alpha`
+/// packets of `p` bytes.
+pub fn packet_size_cost(m: f64, h: f64, a: f64, alpha: f64, p: f64) -> f64 {
+    m * (p + a) / (p - h) + alpha * p
+}
+
+/// Thm. 6: the packet size minimizing [`packet_size_cost`]. Its derivative
+/// `-m (h + a) / (p - h)^2 + alpha` vanishes at `p* = h + sqrt(m (h + a) / alpha)`, and the
+/// second derivative `2 m (h + a) / (p - h)^3` is positive for every `p > h`: the cost is
+/// strictly convex there, so `p*` is its minimizer.
+pub fn optimal_packet_bytes(m: f64, h: f64, a: f64, alpha: f64) -> f64 {
+    h + (m * (h + a) / alpha).sqrt()
+}
+
+/// Appendix F.3: pointers feeding one destination aggregation switch under random inter-pod
+/// traffic in a k-ary fat tree, `(ofan, drb)`. DRB keeps a pointer per destination host at
+/// every sender: each of the k^2/4 hosts below the switch's pod has one remote sender. Ofan
+/// consolidates at aggregation switches per destination pod: one pointer at the matching
+/// aggregation switch of each of the k - 1 other pods. The ratio is k^2 / (4 (k - 1)) > k/4.
+pub fn f3_pointers(k: u64) -> (u64, u64) {
+    (k - 1, k * k / 4)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thm6_optimum_minimizes_the_convex_cost() {
+        for (m, h, a, alpha) in [(1048576.0, 64.0, 0.0, 1.0), (65536.0, 64.0, 64.0, 6.0)] {
+            let p = optimal_packet_bytes(m, h, a, alpha);
+            let f = |x: f64| packet_size_cost(m, h, a, alpha, x);
+            for d in [1.0, 10.0, 100.0] {
+                assert!(f(p) < f(p - d) && f(p) < f(p + d), "{p} {d}");
+            }
+            // The derivative vanishes at the optimum.
+            let slope = (f(p + 1e-3) - f(p - 1e-3)) / 2e-3;
+            assert!(slope.abs() < 1e-3, "{slope}");
+        }
+        // Larger messages favour larger packets; larger queues smaller ones.
+        assert!(
+            optimal_packet_bytes(4e6, 64.0, 0.0, 4.0) > optimal_packet_bytes(1e6, 64.0, 0.0, 4.0)
+        );
+        assert!(
+            optimal_packet_bytes(1e6, 64.0, 0.0, 8.0) < optimal_packet_bytes(1e6, 64.0, 0.0, 4.0)
+        );
+    }
+
+    /// F.3 against a count on the fabric: every host of pod 0 receives from another pod;
+    /// count, per destination aggregation switch, the distinct DRB pointers
+    /// (sender, destination host) and Ofan pointers (aggregation switch, destination pod)
+    /// whose packets can reach it.
+    #[test]
+    fn f3_counts_match_a_fabric_count() {
+        use crate::net::{Fabric, Route, Tier, TopologySpec};
+        use std::collections::BTreeSet;
+        for k in [4u32, 6, 8] {
+            let f = Fabric::new(&TopologySpec::FatTree { k }, 1, 1);
+            let per_pod = k * k / 4;
+            // Destination aggregation switch: pod 0, index 0 (switch id after the edges).
+            let target = f.switches.iter().position(|s| s.tier == Tier::Agg).unwrap() as u32;
+            let (mut drb, mut ofan) = (BTreeSet::new(), BTreeSet::new());
+            // Host i of pod 0 receives from pod 1 + i mod (k - 1): inter-pod traffic from
+            // every other pod.
+            for dst in 0..per_pod {
+                let src = (1 + dst % (k - 1)) * per_pod + dst;
+                drb.insert((src, dst));
+                // The source pod's aggregation switch with the target's index sends there.
+                let edge = f.port_to_node[src as usize];
+                let info = f.switches[f.switch_of(edge) as usize];
+                let agg = f.switch_of(f.port_to_node[(info.port_base + info.down) as usize]);
+                if let Route::Up { key } = f.route(agg, dst) {
+                    ofan.insert((agg, key));
+                }
+                assert_eq!(f.switches[target as usize].group, 0);
+            }
+            let (o, d) = f3_pointers(k as u64);
+            assert_eq!((ofan.len() as u64, drb.len() as u64), (o, d), "k = {k}");
+            assert!(d as f64 / o as f64 > k as f64 / 4.0);
+        }
+    }
 
     fn ofan_default() -> LinkModel {
         LinkModel {

@@ -4,10 +4,12 @@
 //! One enum chooses the scheme; per-scheme state lives in flat vectors indexed by switch.
 
 mod conga;
+pub mod deploy;
 mod host;
 mod ofan;
 
 pub use conga::{Conga, CongaTag};
+pub use deploy::{Deployment, Strategy};
 pub use host::{HostLb, HostLbKind};
 
 pub use ofan::{OfanPointers, PortOrders};
@@ -86,10 +88,26 @@ pub struct Decision {
     pub in_local: u32,
     /// Per-flow hash input for ECMP (flow, direction and host entropy).
     pub flow_hash: u64,
+    /// Bitmask of the uplinks the packet may take ([`ALL_UPLINKS`] without failures).
+    pub valid: u64,
+}
+
+/// Every uplink valid (no link failures).
+pub const ALL_UPLINKS: u64 = u64::MAX;
+
+/// The `n`-th set bit of `mask` (counting from 0).
+#[inline]
+fn nth_set_bit(mut mask: u64, n: u32) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
 }
 
 pub struct SwitchLb {
     kind: SwitchLbKind,
+    /// Per switch, when switches differ (incremental deployment, [`Deployment`]).
+    per_switch: Option<Vec<SwitchLbKind>>,
     rng: Rng,
     salt: u64,
     /// SIMPLE RR counters, one per (switch, size class). A single counter shared by data
@@ -112,14 +130,19 @@ impl SwitchLb {
         buffer_bytes: Option<u64>,
         pipe_ports: u32,
         combining_width: Option<u32>,
+        per_switch: Option<Vec<SwitchLbKind>>,
         seed: u64,
     ) -> Self {
         let mut rng = Rng::stream(seed, "switch-lb");
         let salt = rng.next_u64();
-        let ofan = match kind {
-            SwitchLbKind::Ofan => Some(OfanPointers::new(fabric, None, &mut rng)),
-            SwitchLbKind::Pofan => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
-            _ => None,
+        // Mixed deployments hold one Ofan flavour at most (the scenario checks).
+        let ofan_kind = std::iter::once(kind)
+            .chain(per_switch.iter().flatten().copied())
+            .find(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
+        let ofan = match ofan_kind {
+            Some(SwitchLbKind::Ofan) => Some(OfanPointers::new(fabric, None, &mut rng)),
+            Some(_) => Some(OfanPointers::new(fabric, Some(pipe_ports), &mut rng)),
+            None => None,
         };
         let cycles = ofan
             .as_ref()
@@ -132,6 +155,7 @@ impl SwitchLb {
         });
         Self {
             kind,
+            per_switch,
             rng,
             salt,
             rr: vec![0; 2 * fabric.switches.len()],
@@ -139,6 +163,14 @@ impl SwitchLb {
             cycles,
             ar_levels_ps,
         }
+    }
+
+    /// Ofan/pOfan with the dynamic first pointer of paper F.5 (`switch.ofan_first`).
+    pub fn with_dynamic_first(mut self, on: bool) -> Self {
+        if let (true, Some(ofan)) = (on, &mut self.ofan) {
+            ofan.dynamic_first();
+        }
+        self
     }
 
     /// Counts of the combining pipeline, when Ofan/pOfan steps go through it.
@@ -156,38 +188,86 @@ impl SwitchLb {
         let info = fabric.switches[d.sw as usize];
         let w = info.uplinks();
         let first_up = info.port_base + info.down;
-        match self.kind {
+        // With failures, schemes that pick by index choose among the valid uplinks only;
+        // rotating schemes (RR, Ofan) step past invalid ones; JSQ/AR ignore them.
+        let all = d.valid == ALL_UPLINKS;
+        let (valid, count) = if all {
+            (u64::MAX, w)
+        } else {
+            (d.valid, d.valid.count_ones())
+        };
+        debug_assert!(count > 0, "no valid uplink");
+        let ok = |u: u32| valid >> u & 1 == 1;
+        let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
+        let kind = match &self.per_switch {
+            None => self.kind,
+            Some(kinds) => kinds[d.sw as usize],
+        };
+        match kind {
             SwitchLbKind::Ecmp => {
                 let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);
-                ((h as u128 * w as u128) >> 64) as u32
+                pick(((h as u128 * count as u128) >> 64) as u32)
             }
-            SwitchLbKind::Rsq => self.rng.below(w as u64) as u32,
+            SwitchLbKind::Rsq => pick(self.rng.below(count as u64) as u32),
             SwitchLbKind::Rr => {
                 let c = &mut self.rr[2 * d.sw as usize + (d.kind != PacketKind::Data) as usize];
-                let u = *c % w;
-                *c = c.wrapping_add(1);
-                u
+                loop {
+                    let u = *c % w;
+                    *c = c.wrapping_add(1);
+                    if ok(u) {
+                        break u;
+                    }
+                }
             }
-            SwitchLbKind::Jsq => {
-                self.argmin_random_ties(w, |u| ports.backlog_ps(first_up + u, now))
-            }
+            SwitchLbKind::Jsq => self.argmin_random_ties(w, |u| {
+                if ok(u) {
+                    ports.backlog_ps(first_up + u, now)
+                } else {
+                    Time::MAX
+                }
+            }),
             SwitchLbKind::Ar => {
                 let levels = self.ar_levels_ps;
                 self.argmin_random_ties(w, |u| {
                     let b = ports.backlog_ps(first_up + u, now);
-                    levels.iter().take_while(|&&l| b >= l).count() as Time
+                    if ok(u) {
+                        levels.iter().take_while(|&&l| b >= l).count() as Time
+                    } else {
+                        Time::MAX
+                    }
                 })
             }
             SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
                 let ofan = self.ofan.as_mut().expect("ofan state");
                 debug_assert!(matches!(info.tier, Tier::Edge | Tier::Agg));
-                match &mut self.cycles {
-                    None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
-                    Some(cycles) => ofan.next_uplink_combining(
-                        cycles,
-                        now,
-                        (d.sw, info.tier, d.key, d.kind, d.in_local),
-                    ),
+                let step = (d.sw, info.tier, d.key, d.kind, d.in_local);
+                if ofan.is_dynamic_first() {
+                    let shortest = || {
+                        (0..w)
+                            .filter(|&u| ok(u))
+                            .min_by_key(|&u| (ports.backlog_ps(first_up + u, now), u))
+                            .expect("a valid uplink")
+                    };
+                    loop {
+                        let u = ofan.next_uplink_dynamic(step, w, shortest);
+                        if ok(u) {
+                            break u;
+                        }
+                    }
+                } else {
+                    loop {
+                        let u = match &mut self.cycles {
+                            None => ofan.next_uplink(d.sw, info.tier, d.key, d.kind, d.in_local),
+                            Some(cycles) => ofan.next_uplink_combining(
+                                cycles,
+                                now,
+                                (d.sw, info.tier, d.key, d.kind, d.in_local),
+                            ),
+                        };
+                        if ok(u) {
+                            break u;
+                        }
+                    }
                 }
             }
             SwitchLbKind::Conga => unreachable!("CONGA's uplinks are chosen by lb::Conga"),

@@ -142,6 +142,8 @@ pub struct OfanPointers {
     /// Port orders for edge and aggregation uplink counts.
     edge_orders: PortOrders,
     agg_orders: PortOrders,
+    /// F.5's dynamic first pointer: per pointer, whether it has been used.
+    started: Option<Vec<bool>>,
 }
 
 /// Chooses the port order of a pointer: a multiplicative hash of its index.
@@ -183,7 +185,39 @@ impl OfanPointers {
             pipes,
             edge_orders,
             agg_orders,
+            started: None,
         }
+    }
+
+    /// Switches to the dynamic-first-pointer variant (paper F.5): a pointer's first packet
+    /// takes the uplink with the shortest queue, and the pointer then cycles through the
+    /// uplinks in plain (unshuffled) round-robin order from there.
+    pub fn dynamic_first(&mut self) {
+        self.started = Some(vec![false; self.ptr.len()]);
+    }
+
+    pub fn is_dynamic_first(&self) -> bool {
+        self.started.is_some()
+    }
+
+    /// [`Self::next_uplink`] in the dynamic-first-pointer variant; `shortest` names the
+    /// uplink with the shortest queue, asked only at the pointer's first use.
+    pub fn next_uplink_dynamic(
+        &mut self,
+        d: (u32, Tier, u32, PacketKind, u32),
+        w: u32,
+        shortest: impl FnOnce() -> u32,
+    ) -> u32 {
+        let (sw, _, key, kind, in_local) = d;
+        let i = self.index(sw, key, kind, in_local) as usize;
+        let started = self.started.as_mut().expect("dynamic first pointer");
+        if !started[i] {
+            started[i] = true;
+            self.ptr[i] = shortest();
+        }
+        let uplink = self.ptr[i];
+        self.ptr[i] = if uplink + 1 == w { 0 } else { uplink + 1 };
+        uplink
     }
 
     /// Index of the pointer for this key, class and ingress port at switch `sw`.

@@ -1,9 +1,11 @@
 //! The network: packets, topologies and egress ports.
 
 pub mod asic;
+pub mod failures;
 mod port;
 mod topology;
 
+pub use failures::{FailureSpec, Failures};
 pub use port::{Enqueue, PortStats, Ports};
 pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
@@ -66,5 +68,14 @@ impl UpPath {
 
     pub fn agg(self) -> u32 {
         (self.0 >> 8) as u32
+    }
+
+    /// The uplink to take at a switch of `tier` (edge: the first, else the second).
+    #[inline]
+    pub fn at(self, tier: Tier) -> u32 {
+        match tier {
+            Tier::Edge => self.edge(),
+            _ => self.agg(),
+        }
     }
 }

@@ -14,13 +14,16 @@ use std::fmt;
 use toml::Value;
 
 use crate::engine::{Time, PS_PER_NS, PS_PER_US};
-use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::lb::{Deployment, HostLbKind, Strategy, SwitchLbKind};
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, INTER_ASIC_BUFFER_PER_100G};
-use crate::net::TopologySpec;
+use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
 use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
-use crate::workload::{FastrouteWorkload, Pattern, WorkloadSpec};
+use crate::workload::{
+    Algorithm, CollectiveKind, FastrouteWorkload, Group, HtsimMatrix, ModelShape, Pattern,
+    WorkloadSpec,
+};
 use portmap::{Constraints, Solver};
 
 /// A scenario problem, naming where it came from and which key.
@@ -76,7 +79,32 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         Some("\"ofan\""),
         "one of ecmp, rsq, rr, jsq, ar, ofan, pofan, conga (2 tiers)",
     ),
+    (
+        "switch.lb_edge",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (edge/leaf switches; default switch.lb)",
+    ),
+    (
+        "switch.lb_agg",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (aggregation switches; default switch.lb)",
+    ),
+    (
+        "switch.upgrade",
+        None,
+        "edge, agg, pods or random (half the edge and aggregation switches run switch.upgrade_lb)",
+    ),
+    (
+        "switch.upgrade_lb",
+        None,
+        "one of ecmp, rsq, rr, jsq, ar, ofan, pofan (upgraded switches; default pofan)",
+    ),
     ("switch.pipe_ports", Some("4"), "an integer >= 1"),
+    (
+        "switch.ofan_first",
+        None,
+        "random or shortest (ofan/pofan: pointers start at random and follow shuffled orders, or start at the shortest queue and rotate unshuffled, paper F.5; default random)",
+    ),
     (
         "switch.combining",
         Some("false"),
@@ -232,7 +260,7 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
     (
         "workload.kind",
         Some("\"permutation\""),
-        "permutation, all-to-all, incast, stride, shuffle, ring, web, hadoop or fast",
+        "permutation, all-to-all, incast, all-gather, reduce-scatter, all-reduce, fsdp, moe, htsim, stride, shuffle, ring, web, hadoop or fast (all-to-all with workload.algorithm or workload.group: the collective)",
     ),
     ("workload.message_bytes", Some("1048576"), "an integer >= 1"),
     (
@@ -266,14 +294,60 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "a number from 0 to 1 (web/hadoop; default 0.18 web, 0.14 hadoop)",
     ),
     (
-        "workload.skew",
-        Some("0"),
-        "a number from 0 to 1 (web/hadoop: fraction of flows to a hot tenth of hosts)",
-    ),
-    (
         "workload.phase_us",
         Some("100"),
         "a number > 0 (fast: phase period)",
+    ),
+    (
+        "workload.algorithm",
+        None,
+        "ring or direct (collectives and fsdp; default ring)",
+    ),
+    (
+        "workload.group",
+        None,
+        "\"all\", \"A-B\" or \"A-B:S\" (hosts A to B, every S-th; collectives, fsdp, moe; default all)",
+    ),
+    ("workload.model", None, "llama3-405b (fsdp; the default)"),
+    (
+        "workload.layers",
+        None,
+        "an integer from 0 to the model's layers (fsdp: blocks simulated; default all)",
+    ),
+    (
+        "workload.size_scale",
+        None,
+        "a number > 0 (fsdp: multiplies every message; default 1)",
+    ),
+    (
+        "workload.skew",
+        None,
+        "a number >= 0 (moe: Zipf exponent of expert popularity, default 1; web/hadoop: from 0 to 1, the fraction of flows to a hot tenth of hosts, default 0)",
+    ),
+    (
+        "workload.balance",
+        None,
+        "true or false (moe: expert-parallel load balancing; default false)",
+    ),
+    (
+        "workload.experts_per_host",
+        None,
+        "an integer >= 1 (moe; default 4)",
+    ),
+    (
+        "workload.file",
+        None,
+        "a path to an htsim connection matrix (htsim; relative to the working directory or the scenario file)",
+    ),
+    (
+        "failures.links",
+        None,
+        "an integer >= 0 (random links, seeded) or link names like \"edge0-agg1\", \"agg3-core2\", \"leaf0-spine1\" (a list of names is one failure set; a list of lists sweeps)",
+    ),
+    (
+        "failures.pace",
+        None,
+        "true or false (with failures.links: hosts send data at rho_max; default true)",
     ),
     ("run.seed", Some("1"), "an integer >= 0"),
     ("run.seeds", Some("1"), "an integer >= 1"),
@@ -417,6 +491,10 @@ impl Scenario {
             return Err(format!("unknown key; allowed keys: {}", keys()));
         };
         let list = match value {
+            // A list of link names is one failure set.
+            Value::Array(items) if name == "failures.links" && items.iter().all(|v| v.is_str()) => {
+                vec![Value::Array(items)]
+            }
             Value::Array(items) if items.is_empty() => {
                 return Err("an empty list sweeps nothing".into());
             }
@@ -470,6 +548,11 @@ impl Scenario {
                 .map(|((k, _), c)| match *k {
                     // The seed is filled in per run by `to_toml`.
                     "run.seeds" => (*k, Value::Integer(1)),
+                    // The file as resolved, so a run spec written elsewhere finds it.
+                    "workload.file" => match &point_params.workload {
+                        WorkloadSpec::Htsim { file, .. } => (*k, Value::String(file.clone())),
+                        _ => (*k, c.unwrap().clone()),
+                    },
                     _ => (*k, c.unwrap().clone()),
                 })
                 .collect();
@@ -922,7 +1005,286 @@ impl Scenario {
                 Some(_) => self.float_in(get, "workload.intra_rack", 0.0, 1.0)?,
                 None => intra_default,
             },
-            skew: self.float_in(get, "workload.skew", 0.0, 1.0)?,
+            skew: match get("workload.skew") {
+                None => 0.0,
+                Some(_) => self.float_in(get, "workload.skew", 0.0, 1.0)?,
+            },
+        })
+    }
+
+    fn workload<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        topology: &TopologySpec,
+        rate_bps: u64,
+        stop_ps: Option<Time>,
+    ) -> Result<WorkloadSpec, ScenarioError> {
+        let hosts = match *topology {
+            TopologySpec::FatTree { k } => k as u64 * k as u64 * k as u64 / 4,
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                ..
+            } => leaves as u64 * hosts_per_leaf as u64,
+        };
+        let message_bytes = self.int(get, "workload.message_bytes", 1)?;
+        let kinds = [
+            "permutation",
+            "all-to-all",
+            "incast",
+            "all-gather",
+            "reduce-scatter",
+            "all-reduce",
+            "fsdp",
+            "moe",
+            "htsim",
+            "stride",
+            "shuffle",
+            "ring",
+            "web",
+            "hadoop",
+            "fast",
+        ];
+        let kind = self.choice(get, "workload.kind", |s| {
+            kinds.into_iter().find(|&k| k == s)
+        })?;
+        let algorithm = match get("workload.algorithm") {
+            None => Algorithm::Ring,
+            Some(_) => self.choice(get, "workload.algorithm", Algorithm::from_name)?,
+        };
+        let group = || -> Result<Group, ScenarioError> {
+            let key = "workload.group";
+            let Some(v) = get(key) else {
+                return Ok(Group::All);
+            };
+            let g = match v {
+                Value::Integer(n) if *n >= 2 => Some(Group::Hosts {
+                    first: 0,
+                    count: u32::try_from(*n).unwrap_or(u32::MAX),
+                    stride: 1,
+                }),
+                _ => v.as_str().and_then(Group::parse),
+            };
+            let fits = g.and_then(|g| g.hosts(hosts.min(u32::MAX as u64) as u32));
+            match (g, fits) {
+                (Some(g), Some(h)) if h.len() >= 2 => Ok(g),
+                _ => Err(self.error(
+                    key,
+                    v,
+                    &format!(
+                        "{}, with at least 2 of the fabric's {hosts} hosts",
+                        Self::allowed(key)
+                    ),
+                )),
+            }
+        };
+        let opt_float = |key: &str, default: f64, positive: bool| match get(key) {
+            None => Ok(default),
+            Some(_) => self.float(get, key, positive),
+        };
+        let opt_bool = |key: &str, default: bool| match get(key) {
+            None => Ok(default),
+            Some(Value::Boolean(b)) => Ok(*b),
+            Some(v) => Err(self.error(key, v, Self::allowed(key))),
+        };
+        Ok(match kind {
+            "permutation" => WorkloadSpec::Permutation { message_bytes },
+            "incast" => WorkloadSpec::Incast {
+                message_bytes,
+                senders: self.u32(get, "workload.senders", 1)?,
+            },
+            "all-to-all"
+                if get("workload.algorithm").is_none() && get("workload.group").is_none() =>
+            {
+                WorkloadSpec::AllToAll {
+                    message_bytes,
+                    flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
+                }
+            }
+            "fsdp" => {
+                let model = match get("workload.model") {
+                    None => crate::workload::fsdp::LLAMA3_405B,
+                    Some(_) => self.choice(get, "workload.model", ModelShape::from_name)?,
+                };
+                let layers = match self.opt_int(get, "workload.layers", 0)? {
+                    None => model.layers,
+                    Some(l) if l <= model.layers as u64 => l as u32,
+                    Some(_) => {
+                        let key = "workload.layers";
+                        return Err(self.error(key, get(key).unwrap(), Self::allowed(key)));
+                    }
+                };
+                WorkloadSpec::Fsdp {
+                    model,
+                    layers,
+                    size_scale: opt_float("workload.size_scale", 1.0, true)?,
+                    algorithm,
+                    group: group()?,
+                }
+            }
+            "moe" => WorkloadSpec::Moe {
+                message_bytes,
+                skew: opt_float("workload.skew", 1.0, false)?,
+                balance: opt_bool("workload.balance", false)?,
+                experts_per_host: self
+                    .opt_int(get, "workload.experts_per_host", 1)?
+                    .map_or(4, |e| e.min(u32::MAX as u64) as u32),
+                group: group()?,
+            },
+            "htsim" => self.htsim(get, hosts)?,
+            "stride" | "shuffle" | "ring" | "web" | "hadoop" | "fast" => WorkloadSpec::Fastroute(
+                self.fastroute_workload(get, kind, message_bytes, topology, rate_bps, stop_ps)?,
+            ),
+            collective => WorkloadSpec::Collective {
+                kind: CollectiveKind::from_name(collective).expect("a collective name"),
+                algorithm,
+                message_bytes,
+                group: group()?,
+            },
+        })
+    }
+
+    /// Per-tier and upgraded-switch load balancers.
+    fn deployment<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        base: SwitchLbKind,
+    ) -> Result<Deployment, ScenarioError> {
+        let kind = |key: &str| -> Result<Option<SwitchLbKind>, ScenarioError> {
+            match get(key) {
+                None => Ok(None),
+                Some(_) => self
+                    .choice(get, key, |s| {
+                        SwitchLbKind::from_name(s).filter(|&k| k != SwitchLbKind::Conga)
+                    })
+                    .map(Some),
+            }
+        };
+        let upgrade = match get("switch.upgrade") {
+            None => None,
+            Some(_) => Some((
+                self.choice(get, "switch.upgrade", Strategy::from_name)?,
+                kind("switch.upgrade_lb")?.unwrap_or(SwitchLbKind::Pofan),
+            )),
+        };
+        let d = Deployment {
+            edge: kind("switch.lb_edge")?,
+            agg: kind("switch.lb_agg")?,
+            upgrade,
+        };
+        let err = |message: &str| ScenarioError {
+            source: self.source.clone(),
+            key: "switch.lb".into(),
+            message: message.into(),
+        };
+        if !d.is_uniform() {
+            if base == SwitchLbKind::Conga {
+                return Err(err(
+                    "conga cannot be mixed with other switch load balancers",
+                ));
+            }
+            let mut ofans = std::iter::once(base)
+                .chain(d.kinds())
+                .filter(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
+            if let Some(first) = ofans.next() {
+                if ofans.any(|k| k != first) {
+                    return Err(err("a mixed deployment may use ofan or pofan, not both"));
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    /// `failures.links`: a count, or names checked against the fabric.
+    fn failures<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        topology: &TopologySpec,
+    ) -> Result<Option<FailureSpec>, ScenarioError> {
+        let key = "failures.links";
+        let Some(v) = get(key) else {
+            return Ok(None);
+        };
+        let spec = match v {
+            Value::Integer(n) if *n >= 0 => {
+                FailureSpec::Count(u32::try_from(*n).unwrap_or(u32::MAX))
+            }
+            Value::String(s) => FailureSpec::Links(vec![s.clone()]),
+            Value::Array(items) => FailureSpec::Links(
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(String::from))
+                    .collect(),
+            ),
+            _ => return Err(self.error(key, v, Self::allowed(key))),
+        };
+        let fabric = Fabric::new(topology, 1, 1);
+        match spec {
+            FailureSpec::Count(n) => {
+                let links = crate::net::failures::links(&fabric).len();
+                if n as usize > links {
+                    return Err(self.error(
+                        key,
+                        v,
+                        &format!("at most the fabric's {links} switch-to-switch links"),
+                    ));
+                }
+            }
+            FailureSpec::Links(_) => {
+                Failures::new(&fabric, &spec, 0).map_err(|m| ScenarioError {
+                    source: self.source.clone(),
+                    key: key.into(),
+                    message: format!("invalid value {}: {m}", display(v)),
+                })?;
+            }
+        }
+        Ok(Some(spec))
+    }
+
+    /// Reads and parses `workload.file` (relative to the working directory, else to the
+    /// scenario file's directory).
+    fn htsim<'v>(
+        &self,
+        get: &impl Fn(&str) -> Option<&'v Value>,
+        hosts: u64,
+    ) -> Result<WorkloadSpec, ScenarioError> {
+        let key = "workload.file";
+        let err = |message: String| ScenarioError {
+            source: self.source.clone(),
+            key: key.into(),
+            message,
+        };
+        let Some(v) = get(key) else {
+            return Err(err(
+                "workload.kind = \"htsim\" needs workload.file = PATH".into()
+            ));
+        };
+        let Some(file) = v.as_str() else {
+            return Err(self.error(key, v, Self::allowed(key)));
+        };
+        let mut path = std::path::PathBuf::from(file);
+        if !path.exists() {
+            if let Some(dir) = std::path::Path::new(&self.source).parent() {
+                if dir.join(file).exists() {
+                    path = dir.join(file);
+                }
+            }
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| err(format!("cannot read htsim file {file:?}: {e}")))?;
+        let matrix = HtsimMatrix::parse(&text).map_err(|e| err(format!("{file}: {e}")))?;
+        if matrix.nodes as u64 > hosts {
+            return Err(err(format!(
+                "{file}: `Nodes {}` exceeds the fabric's {hosts} hosts",
+                matrix.nodes
+            )));
+        }
+        Ok(WorkloadSpec::Htsim {
+            file: std::fs::canonicalize(&path)
+                .unwrap_or(path)
+                .display()
+                .to_string(),
+            matrix,
         })
     }
 
@@ -983,46 +1345,22 @@ impl Scenario {
             Some(Value::String(s)) if s == "unbounded" => None,
             _ => Some(self.int(get, "switch.buffer_bytes", 1)?),
         };
-        let message_bytes = self.int(get, "workload.message_bytes", 1)?;
         let (arch, port_rate_bps) = self.arch(get, &topology, link.rate_bps)?;
         let (topology, link) =
             self.host_count(get, topology, link, port_rate_bps, arch.asics, &explicit)?;
         let stop_ps = self.opt_us(get, "run.duration_us")?;
-        let workload = match self.choice(get, "workload.kind", |s| {
-            [
-                "permutation",
-                "all-to-all",
-                "incast",
-                "stride",
-                "shuffle",
-                "ring",
-                "web",
-                "hadoop",
-                "fast",
-            ]
-            .into_iter()
-            .find(|&k| k == s)
-        })? {
-            "permutation" => WorkloadSpec::Permutation { message_bytes },
-            "incast" => WorkloadSpec::Incast {
-                message_bytes,
-                senders: self.u32(get, "workload.senders", 1)?,
-            },
-            "all-to-all" => WorkloadSpec::AllToAll {
-                message_bytes,
-                flow_bytes: self.opt_int(get, "workload.flow_bytes", 1)?,
-            },
-            kind => WorkloadSpec::Fastroute(self.fastroute_workload(
-                get,
-                kind,
-                message_bytes,
-                &topology,
-                link.rate_bps,
-                stop_ps,
-            )?),
-        };
+        let workload = self.workload(get, &topology, link.rate_bps, stop_ps)?;
+        let failures = self.failures(get, &topology)?;
         let longest_path = if tiers == 3 { 6 } else { 4 };
         let lb = self.choice(get, "switch.lb", SwitchLbKind::from_name)?;
+        let deployment = self.deployment(get, lb)?;
+        if lb == SwitchLbKind::Conga && get("failures.links").is_some() {
+            return Err(ScenarioError {
+                source: self.source.clone(),
+                key: "failures.links".into(),
+                message: "link failures are not modelled with conga".into(),
+            });
+        }
         if lb == SwitchLbKind::Conga && tiers != 2 {
             return Err(ScenarioError {
                 source: self.source.clone(),
@@ -1075,6 +1413,25 @@ impl Scenario {
             buffer_bytes,
             overflow,
             lb,
+            deployment,
+            ofan_dynamic_first: match get("switch.ofan_first") {
+                None => false,
+                Some(_) => {
+                    let dynamic = self.choice(get, "switch.ofan_first", |s| match s {
+                        "random" => Some(false),
+                        "shortest" => Some(true),
+                        _ => None,
+                    })?;
+                    if dynamic && get("switch.combining") == Some(&Value::Boolean(true)) {
+                        return Err(ScenarioError {
+                            source: self.source.clone(),
+                            key: "switch.ofan_first".into(),
+                            message: "the dynamic first pointer does not go through the combining pipeline (switch.combining = false)".into(),
+                        });
+                    }
+                    dynamic
+                }
+            },
             host_lb: self.choice(get, "host.lb", HostLbKind::from_name)?,
             ecn: self.ecn(get)?,
             rto_ps: self.rto(
@@ -1091,6 +1448,14 @@ impl Scenario {
             workload,
             arch,
             stop_ps,
+            failures,
+            pace: match get("failures.pace") {
+                None => true,
+                Some(Value::Boolean(b)) => *b,
+                Some(v) => {
+                    return Err(self.error("failures.pace", v, Self::allowed("failures.pace")))
+                }
+            },
             seed: 0,
         })
     }

@@ -2,12 +2,22 @@
 //!
 //! A message (flow) is `bytes` from `src` to `dst` starting at `start_ps`. The flows of one
 //! workload that start together form a collective; its CCT runs from the first packet sent
-//! to the last ACK received.
+//! to the last ACK received. Collectives, FSDP, MoE and htsim files also give flows
+//! dependencies ([`deps`]): a flow may wait for other flows to complete.
+
+pub mod collective;
+pub mod deps;
+pub mod fastroute;
+pub mod fsdp;
+pub mod htsim;
+pub mod moe;
+
+pub use collective::{Algorithm, Collective, CollectiveKind, Group, Traffic, TrafficBuilder};
+pub use fastroute::{FastrouteWorkload, Pattern};
+pub use fsdp::ModelShape;
+pub use htsim::HtsimMatrix;
 
 use crate::engine::{Rng, Time};
-
-pub mod fastroute;
-pub use fastroute::{FastrouteWorkload, Pattern};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlowSpec {
@@ -32,6 +42,31 @@ pub enum WorkloadSpec {
     Incast { message_bytes: u64, senders: u32 },
     /// Fastroute's patterns: stride, shuffle, ring, web, hadoop, fast.
     Fastroute(FastrouteWorkload),
+    /// One collective over a group (`workload.kind` = its name).
+    Collective {
+        kind: CollectiveKind,
+        algorithm: Algorithm,
+        message_bytes: u64,
+        group: Group,
+    },
+    /// One FSDP2 training iteration's collectives over the data-parallel group.
+    Fsdp {
+        model: ModelShape,
+        layers: u32,
+        size_scale: f64,
+        algorithm: Algorithm,
+        group: Group,
+    },
+    /// MoE dispatch: an all-to-all-v skewed by expert popularity.
+    Moe {
+        message_bytes: u64,
+        skew: f64,
+        balance: bool,
+        experts_per_host: u32,
+        group: Group,
+    },
+    /// An htsim connection matrix (`workload.file`), parsed by the scenario layer.
+    Htsim { file: String, matrix: HtsimMatrix },
 }
 
 impl WorkloadSpec {
@@ -41,19 +76,89 @@ impl WorkloadSpec {
             WorkloadSpec::AllToAll { .. } => "all-to-all",
             WorkloadSpec::Incast { .. } => "incast",
             WorkloadSpec::Fastroute(w) => w.pattern.name(),
+            WorkloadSpec::Collective { kind, .. } => kind.name(),
+            WorkloadSpec::Fsdp { .. } => "fsdp",
+            WorkloadSpec::Moe { .. } => "moe",
+            WorkloadSpec::Htsim { .. } => "htsim",
         }
     }
 
+    /// The per-host message (FSDP: one block's parameter bytes; htsim: all bytes).
     pub fn message_bytes(&self) -> u64 {
-        match *self {
+        match self {
             WorkloadSpec::Permutation { message_bytes }
             | WorkloadSpec::AllToAll { message_bytes, .. }
-            | WorkloadSpec::Incast { message_bytes, .. } => message_bytes,
-            WorkloadSpec::Fastroute(ref w) => w.message_bytes,
+            | WorkloadSpec::Incast { message_bytes, .. }
+            | WorkloadSpec::Collective { message_bytes, .. }
+            | WorkloadSpec::Moe { message_bytes, .. } => *message_bytes,
+            WorkloadSpec::Fastroute(w) => w.message_bytes,
+            WorkloadSpec::Fsdp {
+                model, size_scale, ..
+            } => {
+                ((model.block_params() * model.bytes_per_param) as f64 * size_scale).round() as u64
+            }
+            WorkloadSpec::Htsim { matrix, .. } => matrix.total_bytes(),
         }
     }
 
-    /// The flows of this workload on `hosts` hosts, drawn from the run's workload stream.
+    /// The flows, dependencies and collectives of this workload on `hosts` hosts.
+    pub fn traffic(&self, hosts: u32, seed: u64) -> Traffic {
+        let group = |g: &Group| g.hosts(hosts).expect("the scenario checks the group");
+        let mut b = TrafficBuilder::default();
+        match self {
+            WorkloadSpec::Collective {
+                kind,
+                algorithm,
+                message_bytes,
+                group: g,
+            } => {
+                b.collective(
+                    kind.name().into(),
+                    *kind,
+                    *algorithm,
+                    *message_bytes,
+                    &group(g),
+                    &[],
+                );
+            }
+            WorkloadSpec::Fsdp {
+                model,
+                layers,
+                size_scale,
+                algorithm,
+                group: g,
+            } => fsdp::iteration(&mut b, model, *layers, *size_scale, &group(g), *algorithm),
+            WorkloadSpec::Moe {
+                message_bytes,
+                skew,
+                balance,
+                experts_per_host,
+                group: g,
+            } => {
+                let hosts = group(g);
+                let mut rng = Rng::stream(seed, "workload");
+                let loads = moe::host_loads(
+                    hosts.len(),
+                    *experts_per_host as usize,
+                    *skew,
+                    *balance,
+                    &mut rng,
+                );
+                b.custom(
+                    "all-to-all-v".into(),
+                    vec![moe::dispatch(&loads, *message_bytes)],
+                    &hosts,
+                    &[],
+                );
+            }
+            WorkloadSpec::Htsim { matrix, .. } => return matrix.traffic(),
+            _ => return Traffic::independent(self.flows(hosts, seed)),
+        }
+        b.build()
+    }
+
+    /// The flows of a workload without dependencies on `hosts` hosts, drawn from the run's
+    /// workload stream (see [`WorkloadSpec::traffic`] for every workload).
     pub fn flows(&self, hosts: u32, seed: u64) -> Vec<FlowSpec> {
         let mut rng = Rng::stream(seed, "workload");
         match *self {
@@ -103,6 +208,7 @@ impl WorkloadSpec {
                 })
                 .collect(),
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
+            _ => self.traffic(hosts, seed).flows,
         }
     }
 }

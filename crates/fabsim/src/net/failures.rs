@@ -1,0 +1,353 @@
+//! Link failures: which switch-to-switch links are down, which uplinks stay valid, and the
+//! rate `rho_max` hosts can sustain on what is left.
+//!
+//! Links are named by their upper end's tier and index within the tier: `edge5-agg3`,
+//! `agg3-core7` (3 tiers), `leaf2-spine1` (2 tiers). A failed link is down in both
+//! directions. Host links never fail.
+//!
+//! Valid uplinks. A switch may send a packet up only toward a shortest path that still
+//! reaches the destination:
+//! - an aggregation switch, for a destination pod: the uplink and the core's link down to
+//!   that pod are alive (below that, the down path depends on the edge, which the edge
+//!   switch already checked);
+//! - an edge (leaf) switch, for a destination edge: the uplink is alive and from its far end
+//!   some valid way down reaches the destination edge.
+//!
+//! Every load balancer picks among the valid uplinks only (and a source-routed up path that
+//! hits an invalid uplink falls back to the switch's own choice), so no packet is ever sent
+//! on a dead link. A failure set that leaves some edge without any valid uplink toward some
+//! destination is refused.
+//!
+//! `rho_max`. Split each flow, at each switch, evenly over its valid uplinks toward the
+//! destination (the perfectly balanced split Ofan's rotation produces; the down path is
+//! unique), and let every host send at a common rate rho, shared by its flows in proportion
+//! to their bytes. A switch-to-switch link then carries rho times the sum of its flows'
+//! fractions; `rho_max = min(1, min over links of 1 / that sum)` is the largest rate no
+//! link exceeds. Data packets only; exact for permutations, where each host has one flow.
+
+use crate::engine::Rng;
+
+use super::topology::{Fabric, Route, Tier};
+use crate::workload::FlowSpec;
+
+/// Which links fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FailureSpec {
+    /// This many links, drawn at random from the run's `failures` stream (links whose
+    /// failure would disconnect a pair of hosts are skipped).
+    Count(u32),
+    /// These links, by name.
+    Links(Vec<String>),
+}
+
+/// The failed links of one run and the valid uplinks they leave.
+#[derive(Debug)]
+pub struct Failures {
+    /// Per global port: the link is down.
+    pub dead: Vec<bool>,
+    /// Names of the failed links, in failing order.
+    pub names: Vec<String>,
+    /// Per switch, the offset of its keys in `valid`; `valid[off + key]` is the bitmask of
+    /// valid uplinks toward the key.
+    off: Vec<usize>,
+    valid: Vec<u64>,
+    /// A host under each edge switch, and in each pod (3 tiers), to route toward a key.
+    rep_edge: Vec<Option<u32>>,
+    rep_pod: Vec<Option<u32>>,
+}
+
+/// Every switch-to-switch link as (name, upward port).
+pub fn links(f: &Fabric) -> Vec<(String, u32)> {
+    let mut first = [None; 3];
+    for (i, s) in f.switches.iter().enumerate() {
+        let t = s.tier as usize;
+        first[t] = first[t].or(Some(i as u32));
+    }
+    let name = |sw: u32| -> String {
+        let s = &f.switches[sw as usize];
+        let tier = match (s.tier, f.tiers) {
+            (Tier::Edge, 2) => "leaf",
+            (Tier::Core, 2) => "spine",
+            (Tier::Edge, _) => "edge",
+            (Tier::Agg, _) => "agg",
+            (Tier::Core, _) => "core",
+        };
+        format!("{tier}{}", sw - first[s.tier as usize].unwrap())
+    };
+    let mut out = Vec::new();
+    for (sw, s) in f.switches.iter().enumerate() {
+        for u in 0..s.uplinks() {
+            let port = s.port_base + s.down + u;
+            let far = f.switch_of(f.port_to_node[port as usize]);
+            out.push((format!("{}-{}", name(sw as u32), name(far)), port));
+        }
+    }
+    out
+}
+
+impl Failures {
+    /// The failures of `spec` on `f`; `Err` names an unknown link, or the hosts a named set
+    /// disconnects.
+    pub fn new(f: &Fabric, spec: &FailureSpec, seed: u64) -> Result<Self, String> {
+        let all = links(f);
+        let mut fs = Failures {
+            dead: vec![false; f.ports()],
+            names: Vec::new(),
+            off: Vec::new(),
+            valid: Vec::new(),
+            rep_edge: vec![None; f.edge_keys as usize],
+            rep_pod: vec![None; f.agg_keys as usize],
+        };
+        let core = f.switches.iter().position(|s| s.tier == Tier::Core);
+        for h in (0..f.hosts).rev() {
+            fs.rep_edge[f.edge_of(h) as usize] = Some(h);
+            if let (3, Some(c)) = (f.tiers, core) {
+                if let Route::Down(pod) = f.route(c as u32, h) {
+                    fs.rep_pod[pod as usize] = Some(h);
+                }
+            }
+        }
+        let mut off = 0;
+        for s in &f.switches {
+            fs.off.push(off);
+            off += match s.tier {
+                Tier::Edge => f.edge_keys,
+                Tier::Agg => f.agg_keys,
+                Tier::Core => 0,
+            } as usize;
+        }
+        fs.valid = vec![0; off];
+        match spec {
+            FailureSpec::Links(names) => {
+                for n in names {
+                    let Some((_, port)) = all.iter().find(|(name, _)| name == n) else {
+                        let some: Vec<&str> = all.iter().take(4).map(|l| l.0.as_str()).collect();
+                        return Err(format!(
+                            "unknown link {n:?}; links are named like {}",
+                            some.join(", ")
+                        ));
+                    };
+                    fs.kill(f, *port, true);
+                    fs.names.push(n.clone());
+                }
+                fs.compute(f);
+                if let Some((e, key)) = fs.disconnected(f) {
+                    return Err(format!(
+                        "these failures cut edge switch {e} off from edge switch {key}"
+                    ));
+                }
+            }
+            FailureSpec::Count(n) => {
+                let mut order: Vec<usize> = (0..all.len()).collect();
+                Rng::stream(seed, "failures").shuffle(&mut order);
+                for i in order {
+                    if fs.names.len() == *n as usize {
+                        break;
+                    }
+                    fs.kill(f, all[i].1, true);
+                    fs.compute(f);
+                    if fs.disconnected(f).is_some() {
+                        fs.kill(f, all[i].1, false);
+                    } else {
+                        fs.names.push(all[i].0.clone());
+                    }
+                }
+                fs.compute(f);
+            }
+        }
+        Ok(fs)
+    }
+
+    /// Marks the link of upward `port` (both directions) down or up.
+    fn kill(&mut self, f: &Fabric, port: u32, down: bool) {
+        let far = f.switch_of(f.port_to_node[port as usize]);
+        let back = f.switches[far as usize].port_base + f.port_to_local[port as usize];
+        self.dead[port as usize] = down;
+        self.dead[back as usize] = down;
+    }
+
+    fn compute(&mut self, f: &Fabric) {
+        // Aggregation switches first: edge masks look through them.
+        for tier in [Tier::Agg, Tier::Edge] {
+            for (sw, s) in f.switches.iter().enumerate() {
+                if s.tier != tier {
+                    continue;
+                }
+                let keys = if tier == Tier::Edge {
+                    f.edge_keys
+                } else {
+                    f.agg_keys
+                };
+                for key in 0..keys {
+                    let mut mask = 0u64;
+                    let rep = match tier {
+                        Tier::Agg => self.rep_pod[key as usize],
+                        _ => self.rep_edge[key as usize],
+                    };
+                    if let Some(rep) = rep.filter(|&h| f.route(sw as u32, h) == Route::Up { key }) {
+                        for u in 0..s.uplinks() {
+                            let port = s.port_base + s.down + u;
+                            let far = f.port_to_node[port as usize];
+                            let ok = !self.dead[port as usize]
+                                && match tier {
+                                    Tier::Agg => self.down_alive(f, far, rep),
+                                    _ => self.reaches(f, far, rep),
+                                };
+                            mask |= u64::from(ok) << u;
+                        }
+                    }
+                    self.valid[self.off[sw] + key as usize] = mask;
+                }
+            }
+        }
+    }
+
+    /// The next hop down from `node` toward `dst` is alive.
+    fn down_alive(&self, f: &Fabric, node: u32, dst: u32) -> bool {
+        let sw = f.switch_of(node);
+        match f.route(sw, dst) {
+            Route::Down(l) => !self.dead[(f.switches[sw as usize].port_base + l) as usize],
+            Route::Up { .. } => false,
+        }
+    }
+
+    /// Some valid shortest path leads from `node` (a switch) to host `dst`.
+    fn reaches(&self, f: &Fabric, node: u32, dst: u32) -> bool {
+        if node < f.hosts {
+            return node == dst;
+        }
+        let sw = f.switch_of(node);
+        let s = &f.switches[sw as usize];
+        match f.route(sw, dst) {
+            Route::Down(l) => {
+                let port = s.port_base + l;
+                !self.dead[port as usize] && self.reaches(f, f.port_to_node[port as usize], dst)
+            }
+            Route::Up { key } => {
+                let mask = self.valid[self.off[sw as usize] + key as usize];
+                (0..s.uplinks()).any(|u| {
+                    let port = s.port_base + s.down + u;
+                    mask >> u & 1 == 1 && self.reaches(f, f.port_to_node[port as usize], dst)
+                })
+            }
+        }
+    }
+
+    /// An edge switch and a destination edge it has no valid uplink toward.
+    fn disconnected(&self, f: &Fabric) -> Option<(u32, u32)> {
+        f.switches
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.tier == Tier::Edge)
+            .find_map(|(sw, _)| {
+                (0..f.edge_keys)
+                    .filter(|&key| key != sw as u32)
+                    .find(|&key| self.valid[self.off[sw] + key as usize] == 0)
+                    .map(|key| (sw as u32, key))
+            })
+    }
+
+    /// Bitmask of the uplinks of switch `sw` valid toward `key`.
+    #[inline]
+    pub fn valid(&self, sw: u32, key: u32) -> u64 {
+        self.valid[self.off[sw as usize] + key as usize]
+    }
+
+    /// The largest common host rate (fraction of line rate) the links carry (see the module
+    /// documentation).
+    pub fn rho_max(&self, f: &Fabric, flows: &[FlowSpec]) -> f64 {
+        let mut sent = vec![0u64; f.hosts as usize];
+        for fl in flows {
+            sent[fl.src as usize] += fl.bytes.max(1);
+        }
+        let mut load = vec![0f64; f.ports()];
+        for fl in flows {
+            let share = fl.bytes.max(1) as f64 / sent[fl.src as usize] as f64;
+            self.spread(f, f.port_to_node[fl.src as usize], fl.dst, share, &mut load);
+        }
+        load.iter()
+            .filter(|&&l| l > 0.0)
+            .fold(1.0f64, |rho, &l| rho.min(1.0 / l))
+    }
+
+    fn spread(&self, f: &Fabric, node: u32, dst: u32, x: f64, load: &mut [f64]) {
+        if node < f.hosts {
+            return;
+        }
+        let sw = f.switch_of(node);
+        let s = &f.switches[sw as usize];
+        match f.route(sw, dst) {
+            Route::Down(l) => {
+                let port = s.port_base + l;
+                let next = f.port_to_node[port as usize];
+                if next >= f.hosts {
+                    load[port as usize] += x;
+                }
+                self.spread(f, next, dst, x, load);
+            }
+            Route::Up { key } => {
+                let mask = self.valid(sw, key);
+                let share = x / mask.count_ones() as f64;
+                for u in (0..s.uplinks()).filter(|u| mask >> u & 1 == 1) {
+                    let port = s.port_base + s.down + u;
+                    load[port as usize] += share;
+                    self.spread(f, f.port_to_node[port as usize], dst, share, load);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::TopologySpec;
+
+    fn k4() -> Fabric {
+        Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, 1)
+    }
+
+    #[test]
+    fn links_are_named_and_fail_both_ways() {
+        let f = k4();
+        let all = links(&f);
+        // 8 edges x 2 uplinks + 8 aggregation switches x 2 uplinks.
+        assert_eq!(all.len(), 32);
+        assert_eq!(all[0].0, "edge0-agg0");
+        assert!(all.iter().any(|l| l.0 == "agg7-core3"));
+        let fs = Failures::new(&f, &FailureSpec::Links(vec!["edge0-agg0".into()]), 1).unwrap();
+        assert_eq!(fs.dead.iter().filter(|&&d| d).count(), 2);
+        // Edge 0 may only use uplink 1 toward every other edge.
+        for key in 1..8 {
+            assert_eq!(fs.valid(0, key), 0b10);
+        }
+        // Edge 2 (pod 1) avoids aggregation index 0 toward edge 0: agg0 cannot reach it.
+        assert_eq!(fs.valid(2, 0), 0b10);
+        assert_eq!(fs.valid(2, 1), 0b11);
+        assert!(Failures::new(&f, &FailureSpec::Links(vec!["edge0-agg9".into()]), 1).is_err());
+        let cut = FailureSpec::Links(vec!["edge0-agg0".into(), "edge0-agg1".into()]);
+        assert!(Failures::new(&f, &cut, 1).unwrap_err().contains("cut"));
+    }
+
+    #[test]
+    fn rho_max_follows_the_lost_capacity() {
+        let f = k4();
+        // Hosts 0, 1 under edge 0 send to pod 1: two flows over one surviving uplink.
+        let flows: Vec<FlowSpec> = (0..2)
+            .map(|src| FlowSpec {
+                src,
+                dst: 4 + src,
+                bytes: 1000,
+                start_ps: 0,
+            })
+            .collect();
+        let none = Failures::new(&f, &FailureSpec::Count(0), 1).unwrap();
+        assert_eq!(none.rho_max(&f, &flows), 1.0);
+        let one = Failures::new(&f, &FailureSpec::Links(vec!["edge0-agg0".into()]), 1).unwrap();
+        assert!((one.rho_max(&f, &flows) - 0.5).abs() < 1e-12);
+        // Random failures never disconnect and fail exactly the count asked.
+        let many = Failures::new(&f, &FailureSpec::Count(6), 7).unwrap();
+        assert_eq!(many.names.len(), 6);
+        assert!(many.disconnected(&f).is_none());
+    }
+}

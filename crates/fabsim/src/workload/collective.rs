@@ -1,0 +1,385 @@
+//! Collectives (all-gather, reduce-scatter, all-reduce, all-to-all) as steps of flows with
+//! dependencies, and the [`Traffic`] every workload produces.
+//!
+//! Sizes. `bytes` is the per-host buffer: the gathered output of an all-gather, the input of
+//! a reduce-scatter, the vector of an all-reduce, the send buffer of an all-to-all. It splits
+//! into N shards (the first `bytes % N` one byte larger); a host keeps its own shard local.
+//!
+//! Algorithms over the group's hosts `g[0..N]`:
+//! - ring: N-1 steps (2(N-1) for all-reduce: a reduce-scatter then an all-gather), in each
+//!   step host `g[i]` sends one shard to `g[i+1]`; an all-to-all's step s is the shift
+//!   permutation `g[i] -> g[i+s]`.
+//! - direct: one step in which every host sends its shards straight to their owners (two
+//!   steps for all-reduce).
+//!
+//! A host starts step s+1 once every step-s flow into it has been received (it forwards or
+//! reduces that data; as with RDMA writes, it does not wait for the ACKs of its own sends).
+//! Ring all-reduce thus moves 2(N-1)/N of the buffer out of every host.
+
+use std::ops::Range;
+
+use super::deps::{Deps, DepsBuilder, Signal};
+use super::FlowSpec;
+
+/// A workload's flows, their dependencies, and the collectives they form.
+#[derive(Clone, Debug, Default)]
+pub struct Traffic {
+    pub flows: Vec<FlowSpec>,
+    pub deps: Deps,
+    pub collectives: Vec<Collective>,
+}
+
+impl Traffic {
+    /// Flows that each start at their own time.
+    pub fn independent(flows: Vec<FlowSpec>) -> Self {
+        let deps = DepsBuilder::default().build(flows.len());
+        Traffic {
+            flows,
+            deps,
+            collectives: Vec::new(),
+        }
+    }
+}
+
+/// One collective: its name, its steps (contiguous flow index ranges) and the collectives
+/// that must complete before it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collective {
+    pub name: String,
+    pub steps: Vec<Range<u32>>,
+    pub after: Vec<u32>,
+}
+
+impl Collective {
+    pub fn flows(&self) -> Range<u32> {
+        self.steps.first().map_or(0, |s| s.start)..self.steps.last().map_or(0, |s| s.end)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectiveKind {
+    AllGather,
+    ReduceScatter,
+    AllReduce,
+    AllToAll,
+}
+
+impl CollectiveKind {
+    pub const ALL: [CollectiveKind; 4] = [
+        CollectiveKind::AllGather,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::AllReduce,
+        CollectiveKind::AllToAll,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveKind::AllGather => "all-gather",
+            CollectiveKind::ReduceScatter => "reduce-scatter",
+            CollectiveKind::AllReduce => "all-reduce",
+            CollectiveKind::AllToAll => "all-to-all",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    Ring,
+    Direct,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ring => "ring",
+            Algorithm::Direct => "direct",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        [Algorithm::Ring, Algorithm::Direct]
+            .into_iter()
+            .find(|a| a.name() == s)
+    }
+}
+
+/// The hosts taking part: all, or `count` hosts from `first` every `stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    All,
+    Hosts { first: u32, count: u32, stride: u32 },
+}
+
+impl Group {
+    /// Parses `"all"`, `"A-B"` (hosts A to B inclusive) or `"A-B:S"` (every S-th).
+    pub fn parse(s: &str) -> Option<Self> {
+        if s == "all" {
+            return Some(Group::All);
+        }
+        let (range, stride) = match s.split_once(':') {
+            Some((r, st)) => (r, st.trim().parse().ok()?),
+            None => (s, 1),
+        };
+        let (a, b) = range.split_once('-')?;
+        let (first, last): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+        (last >= first && stride >= 1).then_some(Group::Hosts {
+            first,
+            count: (last - first) / stride + 1,
+            stride,
+        })
+    }
+
+    /// The group's hosts on a fabric of `hosts` hosts, or `None` if it does not fit.
+    pub fn hosts(&self, hosts: u32) -> Option<Vec<u32>> {
+        match *self {
+            Group::All => Some((0..hosts).collect()),
+            Group::Hosts {
+                first,
+                count,
+                stride,
+            } => {
+                let last = first as u64 + (count as u64 - 1) * stride as u64;
+                (last < hosts as u64).then(|| (0..count).map(|i| first + i * stride).collect())
+            }
+        }
+    }
+}
+
+/// Shard `j` of `bytes` split `n` ways.
+pub fn shard(bytes: u64, n: usize, j: usize) -> u64 {
+    bytes / n as u64 + u64::from((j as u64) < bytes % n as u64)
+}
+
+/// The steps of a collective as `(src index, dst index, bytes)` in group positions.
+fn steps(
+    kind: CollectiveKind,
+    alg: Algorithm,
+    bytes: u64,
+    n: usize,
+) -> Vec<Vec<(usize, usize, u64)>> {
+    let ring = |chunk: &dyn Fn(usize, usize) -> usize, count: usize| -> Vec<Vec<_>> {
+        (0..count)
+            .map(|s| {
+                (0..n)
+                    .map(|i| (i, (i + 1) % n, shard(bytes, n, chunk(i, s) % n)))
+                    .collect()
+            })
+            .collect()
+    };
+    // Direct: every host sends shard `block(i, j)` to every other host j.
+    let direct = |block: &dyn Fn(usize, usize) -> usize| -> Vec<_> {
+        (0..n)
+            .flat_map(|i| {
+                (1..n)
+                    .map(move |d| (i + d) % n)
+                    .map(move |j| (i, j, shard(bytes, n, block(i, j))))
+            })
+            .collect()
+    };
+    match (kind, alg) {
+        // Step s: host i forwards the shard it got in step s-1 (its own in step 0).
+        (CollectiveKind::AllGather, Algorithm::Ring) => ring(&|i, s| i + n - s, n - 1),
+        (CollectiveKind::ReduceScatter, Algorithm::Ring) => ring(&|i, s| i + 2 * n - s - 1, n - 1),
+        (CollectiveKind::AllReduce, Algorithm::Ring) => {
+            let mut v = ring(&|i, s| i + 2 * n - s - 1, n - 1);
+            // After the reduce-scatter host i owns shard i+1; the all-gather spreads it.
+            v.extend(ring(&|i, s| i + 1 + n - s, n - 1));
+            v
+        }
+        (CollectiveKind::AllToAll, Algorithm::Ring) => (1..n)
+            .map(|s| {
+                (0..n)
+                    .map(|i| (i, (i + s) % n, shard(bytes, n, (i + s) % n)))
+                    .collect()
+            })
+            .collect(),
+        (CollectiveKind::AllGather, Algorithm::Direct) => vec![direct(&|i, _| i)],
+        (CollectiveKind::ReduceScatter | CollectiveKind::AllToAll, Algorithm::Direct) => {
+            vec![direct(&|_, j| j)]
+        }
+        (CollectiveKind::AllReduce, Algorithm::Direct) => {
+            vec![direct(&|_, j| j), direct(&|i, _| i)]
+        }
+    }
+}
+
+/// Builds a [`Traffic`] collective by collective.
+#[derive(Debug, Default)]
+pub struct TrafficBuilder {
+    pub flows: Vec<FlowSpec>,
+    pub deps: DepsBuilder,
+    pub collectives: Vec<Collective>,
+}
+
+impl TrafficBuilder {
+    /// Appends a collective over `hosts` that starts once every collective in `after` has
+    /// completed (at time 0 if `after` is empty); returns its index.
+    pub fn collective(
+        &mut self,
+        name: String,
+        kind: CollectiveKind,
+        alg: Algorithm,
+        bytes: u64,
+        hosts: &[u32],
+        after: &[u32],
+    ) -> u32 {
+        self.custom(name, steps(kind, alg, bytes, hosts.len()), hosts, after)
+    }
+
+    /// Appends a collective given as steps of `(src index, dst index, bytes)` over `hosts`.
+    pub fn custom(
+        &mut self,
+        name: String,
+        steps: Vec<Vec<(usize, usize, u64)>>,
+        hosts: &[u32],
+        after: &[u32],
+    ) -> u32 {
+        let mut ranges: Vec<Range<u32>> = Vec::with_capacity(steps.len());
+        for step in &steps {
+            let start = self.flows.len() as u32;
+            self.flows
+                .extend(step.iter().map(|&(s, d, bytes)| FlowSpec {
+                    src: hosts[s],
+                    dst: hosts[d],
+                    bytes,
+                    start_ps: 0,
+                }));
+            ranges.push(start..self.flows.len() as u32);
+        }
+        if !after.is_empty() {
+            let signals: Vec<(u32, Signal)> = after
+                .iter()
+                .flat_map(|&c| self.collectives[c as usize].flows())
+                .map(|f| (f, Signal::SendDone))
+                .collect();
+            let first: Vec<u32> = ranges.first().cloned().unwrap_or_default().collect();
+            self.deps.after_all(&signals, &first);
+        }
+        // Step s+1 at host h: after the step-s flows into h are received.
+        for pair in ranges.windows(2) {
+            for &h in hosts {
+                let flows = |r: &Range<u32>| r.clone().map(|f| (f, self.flows[f as usize]));
+                let signals: Vec<(u32, Signal)> = flows(&pair[0])
+                    .filter(|(_, f)| f.dst == h)
+                    .map(|(i, _)| (i, Signal::RecvDone))
+                    .collect();
+                let targets: Vec<u32> = flows(&pair[1])
+                    .filter(|(_, f)| f.src == h)
+                    .map(|(i, _)| i)
+                    .collect();
+                if !targets.is_empty() {
+                    self.deps.after_all(&signals, &targets);
+                }
+            }
+        }
+        self.collectives.push(Collective {
+            name,
+            steps: ranges,
+            after: after.to_vec(),
+        });
+        self.collectives.len() as u32 - 1
+    }
+
+    pub fn build(self) -> Traffic {
+        Traffic {
+            deps: self.deps.build(self.flows.len()),
+            flows: self.flows,
+            collectives: self.collectives,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent_per_host(kind: CollectiveKind, alg: Algorithm, bytes: u64, n: u32) -> Vec<u64> {
+        let mut b = TrafficBuilder::default();
+        let hosts: Vec<u32> = (0..n).collect();
+        b.collective("c".into(), kind, alg, bytes, &hosts, &[]);
+        let t = b.build();
+        let mut out = vec![0; n as usize];
+        for f in &t.flows {
+            assert_ne!(f.src, f.dst);
+            out[f.src as usize] += f.bytes;
+        }
+        out
+    }
+
+    #[test]
+    fn ring_all_reduce_moves_two_n_minus_one_over_n() {
+        for n in [2u32, 3, 8] {
+            let d = 1024 * n as u64;
+            for sent in sent_per_host(CollectiveKind::AllReduce, Algorithm::Ring, d, n) {
+                assert_eq!(sent, 2 * (n as u64 - 1) * d / n as u64, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_algorithm_moves_the_shards_it_must() {
+        let (n, d) = (5u32, 5000u64);
+        let per = d / n as u64;
+        for alg in [Algorithm::Ring, Algorithm::Direct] {
+            for (kind, expect) in [
+                (CollectiveKind::AllGather, (n as u64 - 1) * per),
+                (CollectiveKind::ReduceScatter, (n as u64 - 1) * per),
+                (CollectiveKind::AllReduce, 2 * (n as u64 - 1) * per),
+                (CollectiveKind::AllToAll, (n as u64 - 1) * per),
+            ] {
+                let sent = sent_per_host(kind, alg, d, n);
+                assert!(
+                    sent.iter().all(|&s| s == expect),
+                    "{kind:?} {alg:?} {sent:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ring_steps_chain_through_each_host() {
+        let mut b = TrafficBuilder::default();
+        b.collective(
+            "ag".into(),
+            CollectiveKind::AllGather,
+            Algorithm::Ring,
+            400,
+            &[0, 1, 2, 3],
+            &[],
+        );
+        let t = b.build();
+        let c = &t.collectives[0];
+        assert_eq!(c.steps.len(), 3);
+        // First-step flows start free; each later one waits for the flow into its host.
+        for f in c.steps[0].clone() {
+            assert_eq!(t.deps.waits[f as usize], 0);
+        }
+        for f in c.steps[1].start..c.steps[2].end {
+            assert_eq!(t.deps.waits[f as usize], 1);
+        }
+        assert!(t.deps.need.iter().all(|&n| n == 1));
+        // Host 1's step-1 flow waits for host 0's step-0 flow (0 -> 1) to be received.
+        assert_eq!(t.deps.recv_done.row(0), &[1]);
+        assert_eq!(t.deps.targets.row(1), &[c.steps[1].start + 1]);
+    }
+
+    #[test]
+    fn groups_parse_and_check_the_fabric() {
+        assert_eq!(Group::parse("all"), Some(Group::All));
+        assert_eq!(
+            Group::parse("4-7").unwrap().hosts(16),
+            Some(vec![4, 5, 6, 7])
+        );
+        assert_eq!(
+            Group::parse("0-15:4").unwrap().hosts(16),
+            Some(vec![0, 4, 8, 12])
+        );
+        assert_eq!(Group::parse("0-16").unwrap().hosts(16), None);
+        assert_eq!(Group::parse("7-4"), None);
+        assert_eq!(Group::parse("x"), None);
+    }
+}

@@ -1,0 +1,365 @@
+//! htsim connection matrices (the UEC htsim `-tm` traffic file), so existing htsim
+//! workloads run unchanged.
+//!
+//! Format, one item per line (`#` starts a comment line; tokens are separated by spaces):
+//! - header: `Nodes N`, `Connections C`, optionally `Triggers T`;
+//! - a connection: `SRC->DST` followed by attributes `id ID` (required when a trigger
+//!   refers to the flow; nonzero, unique), `start T` (picoseconds, as htsim reads it),
+//!   `size BYTES`, `trigger TID` (start when trigger TID fires; excludes `start`),
+//!   `send_done_trigger TID` (signal TID when the sender has every ACK),
+//!   `recv_done_trigger TID` (signal TID when the receiver holds every byte), `prio P`
+//!   (accepted, ignored: fabsim has one traffic class);
+//! - a trigger: `trigger id TID` followed by `oneshot`, `multishot` or `barrier` with
+//!   `count N`.
+//!
+//! Mapping onto fabsim: connection -> flow (host SRC to host DST, `size` bytes); a trigger ->
+//! a gate ([`super::deps`]) that fires on its first signal (oneshot), or after `count`
+//! signals (barrier). A multishot trigger fires on every signal in htsim; a fabsim flow
+//! runs once, so it starts on the first and later signals change nothing. `Failures` lines
+//! are not read (use `failures.links`). Node ids are fabsim host ids, so `Nodes` may not
+//! exceed the fabric's hosts.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::deps::{DepsBuilder, Signal};
+use super::{FlowSpec, Traffic};
+use crate::engine::Time;
+
+/// A parse problem: the 1-based line, the offending field, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HtsimError {
+    pub line: usize,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for HtsimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, field `{}`: {}",
+            self.line, self.field, self.message
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TriggerKind {
+    OneShot,
+    MultiShot,
+    Barrier(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Conn {
+    src: u32,
+    dst: u32,
+    bytes: u64,
+    start_ps: Option<Time>,
+    /// Trigger ids as in the file.
+    trigger: Option<u32>,
+    send_done: Option<u32>,
+    recv_done: Option<u32>,
+}
+
+/// A parsed connection matrix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HtsimMatrix {
+    pub nodes: u32,
+    conns: Vec<Conn>,
+    triggers: BTreeMap<u32, TriggerKind>,
+}
+
+fn num<T: std::str::FromStr>(line: usize, field: &str, tok: Option<&str>) -> Result<T, HtsimError> {
+    let err = |message: String| HtsimError {
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let tok = tok.ok_or_else(|| err("missing value".into()))?;
+    tok.parse().map_err(|_| {
+        err(format!(
+            "invalid value {tok:?}; expected a non-negative integer"
+        ))
+    })
+}
+
+impl HtsimMatrix {
+    pub fn parse(text: &str) -> Result<Self, HtsimError> {
+        let err = |line: usize, field: &str, message: String| HtsimError {
+            line,
+            field: field.to_string(),
+            message,
+        };
+        let (mut nodes, mut declared_conns, mut declared_trigs) = (None, None, None);
+        let mut conns = Vec::new();
+        let mut conn_lines = Vec::new();
+        let mut triggers: BTreeMap<u32, TriggerKind> = BTreeMap::new();
+        let mut ids: BTreeMap<u32, usize> = BTreeMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let mut toks = raw.split_whitespace();
+            let Some(first) = toks.next() else { continue };
+            if first.starts_with('#') {
+                continue;
+            }
+            match first {
+                "Nodes" => nodes = Some(num::<u32>(line, "Nodes", toks.next())?),
+                "Connections" => declared_conns = Some(num::<usize>(line, "Connections", toks.next())?),
+                "Triggers" => declared_trigs = Some(num::<usize>(line, "Triggers", toks.next())?),
+                "Failures" => {
+                    return Err(err(line, "Failures", "link failures in traffic files are not supported; use the scenario key failures.links".into()))
+                }
+                "trigger" => {
+                    let (mut id, mut kind, mut count) = (None, None, None);
+                    while let Some(t) = toks.next() {
+                        match t {
+                            "id" => id = Some(num::<u32>(line, "id", toks.next())?),
+                            "count" => count = Some(num::<u32>(line, "count", toks.next())?),
+                            "oneshot" | "multishot" | "barrier" if kind.is_some() => {
+                                return Err(err(line, t, "a trigger has one type".into()))
+                            }
+                            "oneshot" | "multishot" | "barrier" => kind = Some(t),
+                            _ => {
+                                return Err(err(line, t, "unknown trigger attribute; allowed: id, oneshot, multishot, barrier, count".into()))
+                            }
+                        }
+                    }
+                    let id = match id {
+                        Some(0) => return Err(err(line, "id", "trigger id 0 is not allowed".into())),
+                        Some(id) => id,
+                        None => return Err(err(line, "id", "a trigger needs an id".into())),
+                    };
+                    let kind = match (kind, count) {
+                        (Some("oneshot"), _) => TriggerKind::OneShot,
+                        (Some("multishot"), _) => TriggerKind::MultiShot,
+                        (Some(_), Some(c)) if c >= 1 => TriggerKind::Barrier(c),
+                        (Some(_), _) => {
+                            return Err(err(line, "count", "a barrier needs count >= 1".into()))
+                        }
+                        (None, _) => {
+                            return Err(err(line, "trigger", "a trigger needs a type: oneshot, multishot or barrier".into()))
+                        }
+                    };
+                    if triggers.insert(id, kind).is_some() {
+                        return Err(err(line, "id", format!("trigger {id} defined twice")));
+                    }
+                }
+                _ if first.contains("->") => {
+                    let (s, d) = first.split_once("->").unwrap();
+                    let src = num::<u32>(line, "src", Some(s))?;
+                    let dst = num::<u32>(line, "dst", Some(d))?;
+                    if src == dst {
+                        return Err(err(line, "dst", format!("a connection from host {src} to itself")));
+                    }
+                    let mut c = Conn {
+                        src,
+                        dst,
+                        bytes: 0,
+                        start_ps: None,
+                        trigger: None,
+                        send_done: None,
+                        recv_done: None,
+                    };
+                    let mut size = false;
+                    let trig = |line, field: &str, tok| -> Result<Option<u32>, HtsimError> {
+                        match num::<u32>(line, field, tok)? {
+                            0 => Err(err(line, field, "trigger id 0 is not allowed".into())),
+                            t => Ok(Some(t)),
+                        }
+                    };
+                    while let Some(t) = toks.next() {
+                        match t {
+                            "id" => {
+                                let id = num::<u32>(line, "id", toks.next())?;
+                                if id == 0 {
+                                    return Err(err(line, "id", "flow id 0 is not allowed".into()));
+                                }
+                                if let Some(other) = ids.insert(id, line) {
+                                    return Err(err(line, "id", format!("flow id {id} already used on line {other}")));
+                                }
+                            }
+                            "start" => {
+                                let tok = toks.next();
+                                let v: f64 = tok.and_then(|s| s.parse().ok()).filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
+                                    err(line, "start", format!("invalid value {:?}; expected a time >= 0 in picoseconds", tok.unwrap_or("")))
+                                })?;
+                                c.start_ps = Some(v.round() as Time);
+                            }
+                            "size" => {
+                                c.bytes = num(line, "size", toks.next())?;
+                                size = true;
+                            }
+                            "trigger" => c.trigger = trig(line, "trigger", toks.next())?,
+                            "send_done_trigger" => c.send_done = trig(line, "send_done_trigger", toks.next())?,
+                            "recv_done_trigger" => c.recv_done = trig(line, "recv_done_trigger", toks.next())?,
+                            "prio" => {
+                                num::<i64>(line, "prio", toks.next())?;
+                            }
+                            _ => {
+                                return Err(err(line, t, "unknown connection attribute; allowed: id, start, size, trigger, send_done_trigger, recv_done_trigger, prio".into()))
+                            }
+                        }
+                    }
+                    if !size {
+                        return Err(err(line, "size", "a connection needs a size".into()));
+                    }
+                    match (c.start_ps, c.trigger) {
+                        (None, None) => {
+                            return Err(err(line, "start", "a connection needs a start time or a trigger".into()))
+                        }
+                        (Some(_), Some(_)) => {
+                            return Err(err(line, "trigger", "a connection has either a start time or a trigger, not both".into()))
+                        }
+                        _ => {}
+                    }
+                    conns.push(c);
+                    conn_lines.push(line);
+                }
+                _ => {
+                    return Err(err(line, first, "unknown line; expected Nodes, Connections, Triggers, SRC->DST or trigger".into()))
+                }
+            }
+        }
+        let nodes = nodes.ok_or_else(|| err(0, "Nodes", "missing `Nodes N` header".into()))?;
+        if let Some(n) = declared_conns.filter(|&n| n != conns.len()) {
+            return Err(err(
+                0,
+                "Connections",
+                format!("header says {n} connections, the file has {}", conns.len()),
+            ));
+        }
+        if let Some(n) = declared_trigs.filter(|&n| n != triggers.len()) {
+            return Err(err(
+                0,
+                "Triggers",
+                format!("header says {n} triggers, the file has {}", triggers.len()),
+            ));
+        }
+        for (c, &line) in conns.iter().zip(&conn_lines) {
+            for (field, v) in [("src", c.src), ("dst", c.dst)] {
+                if v >= nodes {
+                    return Err(err(
+                        line,
+                        field,
+                        format!("host {v} is not below Nodes = {nodes}"),
+                    ));
+                }
+            }
+            for (field, t) in [
+                ("trigger", c.trigger),
+                ("send_done_trigger", c.send_done),
+                ("recv_done_trigger", c.recv_done),
+            ] {
+                if let Some(t) = t.filter(|t| !triggers.contains_key(t)) {
+                    return Err(err(line, field, format!("trigger {t} is not defined (`trigger id {t} oneshot|multishot|barrier`)")));
+                }
+            }
+        }
+        Ok(HtsimMatrix {
+            nodes,
+            conns,
+            triggers,
+        })
+    }
+
+    pub fn total_bytes(&self) -> u64 {
+        self.conns.iter().map(|c| c.bytes).sum()
+    }
+
+    /// Flows and gates: one gate per trigger.
+    pub fn traffic(&self) -> Traffic {
+        let mut deps = DepsBuilder::default();
+        let gate: BTreeMap<u32, u32> = self
+            .triggers
+            .iter()
+            .map(|(&id, &kind)| {
+                let need = match kind {
+                    TriggerKind::OneShot | TriggerKind::MultiShot => 1,
+                    TriggerKind::Barrier(n) => n,
+                };
+                (id, deps.gate(need, 0))
+            })
+            .collect();
+        let mut flows = Vec::with_capacity(self.conns.len());
+        for (i, c) in self.conns.iter().enumerate() {
+            let f = i as u32;
+            flows.push(FlowSpec {
+                src: c.src,
+                dst: c.dst,
+                bytes: c.bytes,
+                start_ps: c.start_ps.unwrap_or(0),
+            });
+            if let Some(t) = c.trigger {
+                deps.release(gate[&t], f);
+            }
+            if let Some(t) = c.send_done {
+                deps.signal(f, Signal::SendDone, gate[&t]);
+            }
+            if let Some(t) = c.recv_done {
+                deps.signal(f, Signal::RecvDone, gate[&t]);
+            }
+        }
+        Traffic {
+            deps: deps.build(flows.len()),
+            flows,
+            collectives: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHAIN: &str = "Nodes 4\nConnections 3\nTriggers 2\n# a chain\n\
+        0->1 id 1 start 0 size 8192 send_done_trigger 1\n\
+        1->2 id 2 trigger 1 size 4096 recv_done_trigger 2\n\
+        2->3 id 3 trigger 2 size 100\n\
+        trigger id 1 oneshot\ntrigger id 2 barrier count 1\n";
+
+    #[test]
+    fn parses_a_chain_of_triggers() {
+        let m = HtsimMatrix::parse(CHAIN).unwrap();
+        assert_eq!(m.nodes, 4);
+        let t = m.traffic();
+        assert_eq!(t.flows.len(), 3);
+        assert_eq!(t.deps.waits, vec![0, 1, 1]);
+        assert_eq!(t.deps.send_done.row(0), &[0]);
+        assert_eq!(t.deps.recv_done.row(1), &[1]);
+        assert_eq!(m.total_bytes(), 8192 + 4096 + 100);
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        let cases = [
+            ("Nodes 4\n0->9 start 0 size 1\n", 2, "dst"),
+            ("Nodes 4\n0->1 start 0 size x\n", 2, "size"),
+            ("Nodes 4\n0->1 size 1\n", 2, "start"),
+            ("Nodes 4\n0->1 start 0 size 1 speed 3\n", 2, "speed"),
+            ("Nodes 4\n0->1 id 1 trigger 5 size 1\n", 2, "trigger"),
+            (
+                "Nodes 4\n0->1 id 1 start 0 trigger 5 size 1\ntrigger id 5 oneshot\n",
+                2,
+                "trigger",
+            ),
+            ("Nodes 4\ntrigger id 5 barrier\n", 2, "count"),
+            (
+                "Nodes 4\nConnections 2\n0->1 start 0 size 1\n",
+                0,
+                "Connections",
+            ),
+            (
+                "Nodes 4\n0->1 id 1 start 0 size 1\n1->2 id 1 start 0 size 1\n",
+                3,
+                "id",
+            ),
+            ("0->1 start 0 size 1\n", 0, "Nodes"),
+        ];
+        for (text, line, field) in cases {
+            let e = HtsimMatrix::parse(text).unwrap_err();
+            assert_eq!((e.line, e.field.as_str()), (line, field), "{text:?}: {e}");
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files.
+
+use fabsim::metrics::{lower_bound_ps, run};
+use fabsim::scenario::Scenario;
+use fabsim::sim::{simulate, SimParams};
+use fabsim::theory::flow_time_ps;
+
+fn params(sets: &[&str]) -> Vec<SimParams> {
+    let mut s = Scenario::default_scenario();
+    s.set("topology.k=4").unwrap();
+    for a in sets {
+        s.set(a).unwrap();
+    }
+    s.expand().unwrap().into_iter().map(|r| r.params).collect()
+}
+
+/// Ring all-reduce: every host sends 2(N-1)/N of the buffer, and no scheme beats the bound.
+#[test]
+fn ring_all_reduce_moves_its_share_and_respects_the_bound() {
+    let n = 8u64;
+    let d = 512 * 1024u64;
+    for p in params(&[
+        "workload.kind=all-reduce",
+        "workload.group=0-7",
+        &format!("workload.message_bytes={d}"),
+        "switch.lb=ecmp,ofan",
+    ]) {
+        let o = simulate(&p);
+        let mut sent = [0u64; 16];
+        for f in &o.flows {
+            sent[f.src as usize] += f.bytes;
+        }
+        for (h, &bytes) in sent.iter().enumerate() {
+            let expect = if h < n as usize {
+                2 * (n - 1) * d / n
+            } else {
+                0
+            };
+            assert_eq!(bytes, expect, "host {h}");
+        }
+        let r = run(&p);
+        let c = &r.collectives[0];
+        assert_eq!(c.name, "all-reduce");
+        let cct = c.cct_us.expect("completes");
+        assert!(cct >= c.lower_bound_us, "{cct} < {}", c.lower_bound_us);
+        // The bound is the ring's 2(N-1) dependent steps, not the NIC time alone: each step
+        // costs at least a shard and a path.
+        let link = p.link;
+        let step = flow_time_ps(&link, d / n, 2) as f64 / 1e6;
+        assert!(
+            c.lower_bound_us >= 2.0 * (n - 1) as f64 * step,
+            "{}",
+            c.lower_bound_us
+        );
+        assert!(r.cct_us.unwrap() >= c.lower_bound_us);
+        assert!(lower_bound_ps(&p, &o) as f64 / 1e6 <= r.cct_us.unwrap());
+    }
+}
+
+/// Every collective and algorithm completes and stays above its bound.
+#[test]
+fn every_collective_completes_above_its_bound() {
+    for p in params(&[
+        "workload.kind=all-gather,reduce-scatter,all-reduce,all-to-all",
+        "workload.algorithm=ring,direct",
+        "workload.message_bytes=262144",
+        "switch.lb=ofan",
+    ]) {
+        let r = run(&p);
+        assert_eq!(r.flows_completed, r.flows_total, "{}", r.workload);
+        let c = &r.collectives[0];
+        assert!(
+            c.cct_us.unwrap() >= c.lower_bound_us,
+            "{}: {c:?}",
+            r.workload
+        );
+    }
+}
+
+/// FSDP2: one iteration of 2 scaled-down Llama-3 405B blocks completes; every collective
+/// starts after the ones it depends on and stays above its bound.
+#[test]
+fn fsdp_iteration_runs_in_order() {
+    let p = &params(&[
+        "workload.kind=fsdp",
+        "workload.layers=2",
+        "workload.size_scale=0.0001",
+        "switch.lb=ofan",
+    ])[0];
+    let o = simulate(p);
+    assert_eq!(o.flows_completed, o.flows_total);
+    let names: Vec<&str> = o.collectives.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "fwd-ag-root",
+            "fwd-ag-0",
+            "fwd-ag-1",
+            "bwd-ag-1",
+            "bwd-rs-1",
+            "bwd-ag-0",
+            "bwd-rs-0",
+            "bwd-rs-root"
+        ]
+    );
+    for c in &o.collectives {
+        let first = c
+            .flows()
+            .filter_map(|f| o.first_tx_ps[f as usize])
+            .min()
+            .unwrap();
+        for &a in &c.after {
+            let done = o.collectives[a as usize]
+                .flows()
+                .map(|f| o.finish_ps[f as usize].unwrap())
+                .max()
+                .unwrap();
+            assert!(
+                first >= done,
+                "{} starts before {} ends",
+                c.name,
+                o.collectives[a as usize].name
+            );
+        }
+    }
+    let r = run(p);
+    for c in &r.collectives {
+        assert!(c.cct_us.unwrap() >= c.lower_bound_us, "{c:?}");
+    }
+    assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+}
+
+/// MoE: skew concentrates traffic on popular hosts, balancing spreads it again.
+#[test]
+fn moe_balancing_shortens_a_skewed_dispatch() {
+    let cct = |sets: &[&str]| {
+        let mut v = vec![
+            "workload.kind=moe",
+            "workload.message_bytes=262144",
+            "switch.lb=ofan",
+        ];
+        v.extend_from_slice(sets);
+        run(&params(&v)[0]).cct_us.unwrap()
+    };
+    let uniform = cct(&["workload.skew=0"]);
+    let skewed = cct(&["workload.skew=1.5"]);
+    let balanced = cct(&["workload.skew=1.5", "workload.balance=true"]);
+    assert!(skewed > 1.5 * uniform, "{skewed} vs {uniform}");
+    assert!(balanced < skewed, "{balanced} vs {skewed}");
+}
+
+/// htsim files: triggered flows start only after their trigger fired.
+#[test]
+fn htsim_triggers_are_respected() {
+    let text = "# send_done, recv_done and a barrier\nNodes 16\nConnections 5\nTriggers 3\n\
+        0->15 id 1 start 0 size 200000 send_done_trigger 1\n\
+        1->14 id 2 start 1000000 size 50000 send_done_trigger 3\n\
+        15->3 id 3 trigger 1 size 30000 recv_done_trigger 2\n\
+        3->8 id 4 trigger 2 size 30000 send_done_trigger 3\n\
+        9->0 id 5 trigger 3 size 4096\n\
+        trigger id 1 oneshot\ntrigger id 2 multishot\ntrigger id 3 barrier count 2\n";
+    let path = std::env::temp_dir().join(format!("fabsim-htsim-{}.tm", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let p = &params(&[
+        "workload.kind=htsim",
+        &format!("workload.file=\"{}\"", path.display()),
+        "switch.lb=ofan,ecmp",
+    ]);
+    // A run spec names the resolved file and expands to the same run.
+    let mut s = Scenario::default_scenario();
+    s.set("topology.k=4").unwrap();
+    s.set("workload.kind=htsim").unwrap();
+    s.set(&format!("workload.file=\"{}\"", path.display()))
+        .unwrap();
+    let run0 = s.expand().unwrap().remove(0);
+    let again = Scenario::parse(&run0.to_toml().unwrap(), "spec")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params, run0.params);
+    std::fs::remove_file(&path).unwrap();
+    for p in p {
+        let o = simulate(p);
+        assert_eq!(o.flows_completed, 5);
+        let (first, fin) = (&o.first_tx_ps, &o.finish_ps);
+        assert_eq!(first[1], Some(1_000_000), "start is in picoseconds");
+        // send_done: flow 3 after flow 1's last ACK.
+        assert!(first[2].unwrap() >= fin[0].unwrap());
+        // recv_done: flow 4 no earlier than flow 3's data could have arrived.
+        let hops = o.fabric.hops(15, 3);
+        assert!(first[3].unwrap() >= first[2].unwrap() + flow_time_ps(&p.link, 30000, hops));
+        assert!(
+            first[3].unwrap() < fin[2].unwrap(),
+            "recv done precedes the last ACK"
+        );
+        // Barrier of two: after both flow 2 and flow 4 completed.
+        assert!(first[4].unwrap() >= fin[1].unwrap().max(fin[3].unwrap()));
+    }
+}
+
+/// Bad htsim files fail with the file, line and field.
+#[test]
+fn htsim_errors_name_file_line_and_field() {
+    let path = std::env::temp_dir().join(format!("fabsim-bad-{}.tm", std::process::id()));
+    std::fs::write(&path, "Nodes 16\n0->1 start 0 size big\n").unwrap();
+    let mut s = Scenario::default_scenario();
+    s.set("workload.kind=htsim").unwrap();
+    s.set(&format!("workload.file=\"{}\"", path.display()))
+        .unwrap();
+    s.set("topology.k=4").unwrap();
+    let e = s.expand().unwrap_err().to_string();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        e.contains("workload.file")
+            && e.contains("line 2")
+            && e.contains("size")
+            && e.contains("fabsim-bad"),
+        "{e}"
+    );
+    let mut s = Scenario::default_scenario();
+    s.set("workload.kind=htsim").unwrap();
+    s.set("workload.file=/nonexistent.tm").unwrap();
+    assert!(s.expand().unwrap_err().to_string().contains("nonexistent"));
+    let mut s = Scenario::default_scenario();
+    s.set("workload.kind=all-reduce").unwrap();
+    s.set("workload.group=0-9999").unwrap();
+    assert_eq!(s.expand().unwrap_err().key, "workload.group");
+}
+
+/// Link failures: no scheme ever sends on a dead link, every flow completes, and paced
+/// hosts stay within rho_max.
+#[test]
+fn failed_links_carry_nothing_and_hosts_keep_to_rho_max() {
+    let failed = "failures.links=[\"edge0-agg0\", \"agg5-core2\", \"edge6-agg6\"]";
+    let mut cases: Vec<SimParams> = params(&[failed, "switch.lb=ecmp,rsq,rr,jsq,ar,ofan,pofan"]);
+    cases.extend(params(&[
+        failed,
+        "switch.lb=ecmp",
+        "host.lb=rps,reps,drb,ethereal",
+    ]));
+    cases.extend(params(&[
+        "failures.links=5",
+        "switch.lb=ofan,ecmp",
+        "run.seeds=2",
+    ]));
+    for p in &cases {
+        let o = simulate(p);
+        let name = format!("{:?}/{:?}/{:?}", p.lb, p.host_lb, p.failures);
+        assert_eq!(o.flows_completed, o.flows_total, "{name}");
+        let (f, rho) = o.failures.as_ref().unwrap();
+        assert_eq!(f.dead.iter().filter(|&&d| d).count(), 2 * f.names.len());
+        for (port, &dead) in f.dead.iter().enumerate() {
+            if dead {
+                assert_eq!(
+                    o.ports.stats[port].busy_ps, 0,
+                    "{name}: port {port} is dead"
+                );
+            }
+        }
+        assert!(*rho > 0.0 && *rho <= 1.0);
+        if f.names.iter().any(|n| n == "edge0-agg0") {
+            // Hosts 0 and 1 share edge 0's one surviving uplink.
+            assert!((*rho - 0.5).abs() < 1e-9, "{name}: {rho}");
+        }
+        // Each flow's data rate, first packet to last ACK, stays below rho_max x line rate.
+        for (i, fl) in o.flows.iter().enumerate() {
+            let span = (o.finish_ps[i].unwrap() - o.first_tx_ps[i].unwrap()) as f64;
+            let wire: u64 = p.link.packet_sizes(fl.bytes).map(|s| s as u64).sum();
+            let rate = wire as f64 * 8.0 / (span * 1e-12);
+            assert!(
+                rate <= rho * p.link.rate_bps as f64 * 1.0001,
+                "{name}: {rate}"
+            );
+        }
+        let r = run(p);
+        assert_eq!(r.rho_max, Some(*rho));
+        assert!(r.cct_inflation.unwrap() > 0.0);
+    }
+}
+
+/// Failure and workload keys validate, and a run spec with them round-trips.
+#[test]
+fn new_keys_validate_and_round_trip() {
+    let bad = [
+        ("failures.links=[\"edge0-agg0\", \"edge0-agg1\"]", "cut"),
+        ("failures.links=edge0-agg9", "unknown link"),
+        ("failures.links=999", "at most"),
+        ("workload.algorithm=tree", "ring or direct"),
+        ("workload.layers=127", "layers"),
+        ("workload.skew=-1", "-1"),
+    ];
+    for (set, says) in bad {
+        let mut s = Scenario::default_scenario();
+        s.set("topology.k=4").unwrap();
+        s.set(if set.starts_with("workload.layers") {
+            "workload.kind=fsdp"
+        } else {
+            "workload.kind=moe"
+        })
+        .unwrap();
+        s.set(set).unwrap();
+        let e = s.expand().unwrap_err();
+        assert_eq!(e.key, set.split('=').next().unwrap());
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    let mut s = Scenario::default_scenario();
+    for set in [
+        "topology.k=4",
+        "switch.lb=ofan,ar",
+        "failures.links=edge0-agg0,agg5-core2",
+        "failures.pace=false",
+        "workload.kind=reduce-scatter",
+        "workload.group=0-15:2",
+        "workload.algorithm=direct",
+    ] {
+        s.set(set).unwrap();
+    }
+    let runs = s.expand().unwrap();
+    assert_eq!(runs.len(), 2, "a list of link names is one failure set");
+    for r in &runs {
+        let again = Scenario::parse(&r.to_toml().unwrap(), "spec")
+            .unwrap()
+            .expand()
+            .unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].params, r.params);
+    }
+}
+
+/// Incremental deployment: per-tier schemes that cover every choosing switch equal the
+/// uniform fabric; upgrading half the switches lands between the two uniform fabrics.
+#[test]
+fn per_tier_load_balancers_compose() {
+    let cct = |sets: &[&str]| run(&params(sets)[0]).cct_us.unwrap();
+    let ofan = cct(&["switch.lb=ofan"]);
+    assert_eq!(
+        cct(&["switch.lb=ar", "switch.lb_edge=ofan", "switch.lb_agg=ofan"]),
+        ofan
+    );
+    let ecmp = cct(&["switch.lb=ecmp"]);
+    let half = cct(&[
+        "switch.lb=ecmp",
+        "switch.upgrade=edge",
+        "switch.upgrade_lb=ofan",
+    ]);
+    assert!(half < ecmp && half >= ofan, "{ofan} <= {half} < {ecmp}");
+}
+
+/// F.5: the dynamic first pointer completes every flow above the bound, on its own and
+/// with failed links (the rotation skips invalid uplinks).
+#[test]
+fn dynamic_first_pointer_runs() {
+    for p in params(&[
+        "switch.lb=ofan,pofan",
+        "switch.ofan_first=shortest",
+        "failures.links=0,3",
+    ]) {
+        let o = simulate(&p);
+        assert_eq!(o.flows_completed, o.flows_total);
+        let (f, _) = o.failures.as_ref().unwrap();
+        for (port, &dead) in f.dead.iter().enumerate() {
+            assert!(!dead || o.ports.stats[port].busy_ps == 0);
+        }
+        let r = run(&p);
+        assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+    }
+}
