@@ -126,7 +126,8 @@ impl Group {
         };
         let (a, b) = range.split_once('-')?;
         let (first, last): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-        (last >= first && stride >= 1).then_some(Group::Hosts {
+        // Lazily: `last - first` must not be computed for a reversed range.
+        (last >= first && stride >= 1).then(|| Group::Hosts {
             first,
             count: (last - first) / stride + 1,
             stride,
