@@ -747,6 +747,16 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
             "combining.combined",
             "perf.wall_s",
             "perf.packet_hops_per_s",
+            "reordered",
+            "fct_p50_us",
+            "mean_throughput_gbps",
+            "arch",
+            "port_gbps",
+            "inter_asic_bytes",
+            "inter_asic_drops",
+            "reconfigurations",
+            "ports_moved",
+            "dark_us",
         ]
         .map(String::from),
     );
@@ -812,6 +822,18 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
         row.extend([
             r.perf.wall_s.to_string(),
             r.perf.packet_hops_per_s.to_string(),
+        ]);
+        row.extend([
+            r.reordered.to_string(),
+            opt(r.fct_p50_us),
+            opt(r.mean_throughput_gbps),
+            r.arch.clone(),
+            r.port_gbps.to_string(),
+            r.inter_asic_bytes.to_string(),
+            r.inter_asic_drops.to_string(),
+            r.reconfigurations.to_string(),
+            r.ports_moved.to_string(),
+            r.dark_us.to_string(),
         ]);
         line(&mut out, row);
     }

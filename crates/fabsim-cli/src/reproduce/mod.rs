@@ -334,6 +334,11 @@ fn results(
             for ((d, _), s) in dirs.iter().zip(sweeps) {
                 let (labels, reports) = cmd_sweep::load_results(d)?;
                 let mut t = Table::from_csv(&cmd_sweep::csv(&labels, &reports));
+                let keys: Vec<String> = labels
+                    .first()
+                    .map(|l| l.iter().map(|(k, _)| k.clone()).collect())
+                    .unwrap_or_default();
+                t.normalize_to_ideal(&keys);
                 t.header.insert(0, "sweep".into());
                 for r in &mut t.rows {
                     r.insert(0, s.name.into());
