@@ -224,12 +224,19 @@ fn remove_stale_temps(dir: &Path, i: u64) {
 }
 
 pub fn fnv1a64(parts: &[String]) -> String {
+    let bytes: Vec<u8> = parts
+        .iter()
+        .flat_map(|p| p.as_bytes().iter().copied().chain([0u8]))
+        .collect();
+    fnv1a64_bytes(&bytes)
+}
+
+/// FNV-1a (64-bit) of `bytes`, as 16 hex digits.
+pub fn fnv1a64_bytes(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for &b in p.as_bytes().iter().chain(&[0u8]) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{h:016x}")
 }

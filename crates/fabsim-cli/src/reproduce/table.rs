@@ -259,6 +259,22 @@ fn split_csv_line(line: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn throughput_is_normalized_to_the_matching_ideal_run() {
+        let mut t = Table::from_csv(
+            "switch.arch,load,seed,arch,mean_throughput_gbps\n\
+             ideal,0.5,1,ideal,50\nfastroute,0.5,1,fastroute,45\n\
+             ideal,0.5,2,ideal,40\nfastroute,0.5,2,fastroute,40\n\
+             fastroute,0.8,1,fastroute,30\n",
+        );
+        t.normalize_to_ideal(&["switch.arch".into(), "load".into()]);
+        let pct: Vec<Option<f64>> = t.iter().map(|r| r.num("thrp_pct")).collect();
+        assert_eq!(
+            pct,
+            vec![Some(100.0), Some(90.0), Some(100.0), Some(100.0), None]
+        );
+    }
+
     fn t() -> Table {
         Table::from_csv("lb,m,q\nofan,1,2\nofan,4,2\nar,1,1\nar,4,2\nar,16,4\nx,\"a,b\",\n")
     }
