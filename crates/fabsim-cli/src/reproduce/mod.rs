@@ -288,8 +288,9 @@ fn results(
 ) -> Result<Table, CliError> {
     match &exp.source {
         Source::Compute(f) => {
-            // A finished computation is kept, like a finished run.
-            let path = dir.join(format!("computed-{}.csv", ctx.size()));
+            // A finished computation is kept, like a finished run, per build of fabsim.
+            let code = cmd_sweep::fnv1a64(&[code_id().to_string()]);
+            let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
             if let Ok(text) = std::fs::read_to_string(&path) {
                 return Ok(Table::from_csv(&text));
             }
