@@ -224,12 +224,19 @@ fn remove_stale_temps(dir: &Path, i: u64) {
 }
 
 pub fn fnv1a64(parts: &[String]) -> String {
+    let bytes: Vec<u8> = parts
+        .iter()
+        .flat_map(|p| p.as_bytes().iter().copied().chain([0u8]))
+        .collect();
+    fnv1a64_bytes(&bytes)
+}
+
+/// FNV-1a (64-bit) of `bytes`, as 16 hex digits.
+pub fn fnv1a64_bytes(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for &b in p.as_bytes().iter().chain(&[0u8]) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{h:016x}")
 }
@@ -747,6 +754,16 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
             "combining.combined",
             "perf.wall_s",
             "perf.packet_hops_per_s",
+            "reordered",
+            "fct_p50_us",
+            "mean_throughput_gbps",
+            "arch",
+            "port_gbps",
+            "inter_asic_bytes",
+            "inter_asic_drops",
+            "reconfigurations",
+            "ports_moved",
+            "dark_us",
         ]
         .map(String::from),
     );
@@ -812,6 +829,18 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
         row.extend([
             r.perf.wall_s.to_string(),
             r.perf.packet_hops_per_s.to_string(),
+        ]);
+        row.extend([
+            r.reordered.to_string(),
+            opt(r.fct_p50_us),
+            opt(r.mean_throughput_gbps),
+            r.arch.clone(),
+            r.port_gbps.to_string(),
+            r.inter_asic_bytes.to_string(),
+            r.inter_asic_drops.to_string(),
+            r.reconfigurations.to_string(),
+            r.ports_moved.to_string(),
+            r.dark_us.to_string(),
         ]);
         line(&mut out, row);
     }

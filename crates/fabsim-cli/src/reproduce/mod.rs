@@ -9,6 +9,8 @@
 //! Simulation sweeps reuse `fabsim sweep`'s machinery: each sweep is planned into
 //! `DIR/ID/runs/NAME-SIZE-HASH/` (numbered run specs, atomic per-run result files), so an
 //! interrupted `reproduce` resumes where it stopped and finished runs are never rerun.
+//! HASH covers the sweep's definition and the code that runs it ([`code_id`]): results of
+//! another fabsim build are never reused.
 
 mod fastroute;
 mod ofan;
@@ -17,6 +19,7 @@ mod table;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use clap::Args;
@@ -256,6 +259,26 @@ fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
     CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
 }
 
+/// Which code produced a result: the crate version and the git commit the binary was built
+/// from (`-dirty-HASH` when it had uncommitted changes under `crates/` or `data/`; captured
+/// by `build.rs`), or, built without git, a hash of this executable.
+pub fn code_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let version = env!("CARGO_PKG_VERSION");
+        match env!("FABSIM_GIT_ID") {
+            "" => {
+                let exe = std::env::current_exe()
+                    .and_then(std::fs::read)
+                    .unwrap_or_default();
+                let hash = cmd_sweep::fnv1a64_bytes(&exe);
+                format!("{version} exe-{}", &hash[..12])
+            }
+            git => format!("{version} {git}"),
+        }
+    })
+}
+
 /// Runs (or resumes) every missing point of `exp` and returns its results table.
 fn results(
     exp: &Experiment,
@@ -265,8 +288,9 @@ fn results(
 ) -> Result<Table, CliError> {
     match &exp.source {
         Source::Compute(f) => {
-            // A finished computation is kept, like a finished run.
-            let path = dir.join(format!("computed-{}.csv", ctx.size()));
+            // A finished computation is kept, like a finished run, per build of fabsim.
+            let code = cmd_sweep::fnv1a64(&[code_id().to_string()]);
+            let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
             if let Ok(text) = std::fs::read_to_string(&path) {
                 return Ok(Table::from_csv(&text));
             }
@@ -285,10 +309,11 @@ fn results(
                 if let Some(n) = ctx.seeds {
                     set.push(format!("run.seeds={n}"));
                 }
-                // Named by its definition: an edited experiment gets a fresh directory
-                // instead of colliding with the old plan.
+                // Named by its definition and the code: an edited experiment or another
+                // fabsim build gets a fresh directory instead of reusing the old results.
                 let mut def = vec![s.scenario.to_string()];
                 def.extend(set.iter().cloned());
+                def.push(code_id().to_string());
                 let hash = cmd_sweep::fnv1a64(&def);
                 let d = dir
                     .join("runs")
@@ -334,6 +359,11 @@ fn results(
             for ((d, _), s) in dirs.iter().zip(sweeps) {
                 let (labels, reports) = cmd_sweep::load_results(d)?;
                 let mut t = Table::from_csv(&cmd_sweep::csv(&labels, &reports));
+                let keys: Vec<String> = labels
+                    .first()
+                    .map(|l| l.iter().map(|(k, _)| k.clone()).collect())
+                    .unwrap_or_default();
+                t.normalize_to_ideal(&keys);
                 t.header.insert(0, "sweep".into());
                 for r in &mut t.rows {
                     r.insert(0, s.name.into());
@@ -438,13 +468,14 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     );
     let _ = writeln!(
         s,
-        "Size: **{}** (`fabsim reproduce {}{}{}`), {} result rows, {:.1} s wall.\n",
+        "Size: **{}** (`fabsim reproduce {}{}{}`), {} result rows, {:.1} s wall, fabsim {}.\n",
         ctx.size(),
         exp.id,
         if ctx.quick { " --quick" } else { "" },
         ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
         table.rows.len(),
-        wall
+        wall,
+        code_id()
     );
     let common = match exp.paper {
         Paper::Ofan => ofan::COMMON_SETUP,
@@ -636,6 +667,16 @@ mod tests {
         let r = evaluate(&c, &t);
         assert_eq!((r.holds, r.verdict.as_str()), (None, "not comparable"));
         assert!(r.why.contains("lb=ar"));
+    }
+
+    #[test]
+    fn code_id_names_the_version_and_the_build() {
+        let id = code_id();
+        let rest = id
+            .strip_prefix(concat!(env!("CARGO_PKG_VERSION"), " "))
+            .unwrap_or_else(|| panic!("{id}"));
+        assert!(rest.len() >= 12, "{id}");
+        assert_eq!(id, code_id());
     }
 
     #[test]

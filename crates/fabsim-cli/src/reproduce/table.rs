@@ -86,6 +86,41 @@ impl Table {
         }
     }
 
+    /// Adds column `thrp_pct`: each multi-ASIC run's mean flow throughput in percent of the
+    /// Ideal run (`arch` = ideal) that agrees with it on `seed` and every column of `keys`
+    /// but `switch.arch` (the Fastroute paper's metric). Empty where there is no such run.
+    pub fn normalize_to_ideal(&mut self, keys: &[String]) {
+        let same: Vec<&str> = keys
+            .iter()
+            .map(String::as_str)
+            .filter(|k| *k != "switch.arch")
+            .chain(["seed"])
+            .collect();
+        let ideal: Vec<(Vec<Option<&str>>, f64)> = self
+            .iter()
+            .filter(|r| r.get("arch") == Some("ideal"))
+            .filter_map(|r| {
+                let key = same.iter().map(|c| r.get(c)).collect();
+                Some((key, r.num("mean_throughput_gbps")?))
+            })
+            .collect();
+        let pct: Vec<String> = self
+            .iter()
+            .map(|r| {
+                let key: Vec<Option<&str>> = same.iter().map(|c| r.get(c)).collect();
+                let base = ideal.iter().find(|(k, _)| *k == key).map(|x| x.1);
+                match (r.num("mean_throughput_gbps"), base) {
+                    (Some(v), Some(b)) if b > 0.0 => (100.0 * v / b).to_string(),
+                    _ => String::new(),
+                }
+            })
+            .collect();
+        self.header.push("thrp_pct".into());
+        for (row, p) in self.rows.iter_mut().zip(pct) {
+            row.push(p);
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = Row<'_>> {
         self.rows.iter().map(|cells| Row {
             header: &self.header,
@@ -223,6 +258,22 @@ fn split_csv_line(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn throughput_is_normalized_to_the_matching_ideal_run() {
+        let mut t = Table::from_csv(
+            "switch.arch,load,seed,arch,mean_throughput_gbps\n\
+             ideal,0.5,1,ideal,50\nfastroute,0.5,1,fastroute,45\n\
+             ideal,0.5,2,ideal,40\nfastroute,0.5,2,fastroute,40\n\
+             fastroute,0.8,1,fastroute,30\n",
+        );
+        t.normalize_to_ideal(&["switch.arch".into(), "load".into()]);
+        let pct: Vec<Option<f64>> = t.iter().map(|r| r.num("thrp_pct")).collect();
+        assert_eq!(
+            pct,
+            vec![Some(100.0), Some(90.0), Some(100.0), Some(100.0), None]
+        );
+    }
 
     fn t() -> Table {
         Table::from_csv("lb,m,q\nofan,1,2\nofan,4,2\nar,1,1\nar,4,2\nar,16,4\nx,\"a,b\",\n")

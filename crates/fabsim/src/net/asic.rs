@@ -17,7 +17,8 @@
 //! A packet whose egress is on another ASIC first crosses an internal port: for n = 2 the
 //! direct link from its ASIC to the other one; for n > 2 its ASIC's uplink into the fabric,
 //! then the fabric's downlink to the egress ASIC. Each internal port is a FIFO like the
-//! fabric's ports (serializer, 10 ns delay, 0.3 MB of buffer per 100 Gb/s of its rate).
+//! fabric's ports (serializer, 10 ns delay, `switch.inter_asic_buffer_bytes` of buffer per
+//! 100 Gb/s of its rate, 0.3 MB by default).
 //!
 //! Moved ports and ordering. The packets of a moved port that reach it while it is dark, or
 //! while earlier held packets still wait, enter a per-port hold FIFO (drained at link rate).
@@ -39,8 +40,6 @@ use crate::engine::Time;
 
 /// Inter-ASIC link / fabric delay (paper Table 1).
 pub const INTER_ASIC_DELAY_PS: Time = 10_000;
-/// Inter-ASIC buffer per 100 Gb/s of capacity (paper Table 1, Tomahawk 5).
-pub const INTER_ASIC_BUFFER_PER_100G: u64 = 300_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arch {
@@ -133,6 +132,8 @@ pub struct ArchParams {
     pub circuit: Option<CircuitParams>,
     /// Sampling period of the inter-ASIC utilization series.
     pub sample_ps: Time,
+    /// Inter-ASIC buffer bytes per 100 Gb/s of internal link rate (paper Table 1: 0.3 MB).
+    pub buffer_per_100g: u64,
 }
 
 /// What a packet does after its egress port is chosen.
@@ -245,9 +246,8 @@ impl Asics {
                 kinds.push(Internal::Link { sw: sw as u32, idx });
             }
             links.push(Ports::new(count as usize, link_bps, INTER_ASIC_DELAY_PS));
-            link_buffer_bytes.push(
-                (link_bps as u128 * INTER_ASIC_BUFFER_PER_100G as u128 / 100_000_000_000) as u64,
-            );
+            link_buffer_bytes
+                .push((link_bps as u128 * p.buffer_per_100g as u128 / 100_000_000_000) as u64);
             for l in 0..info.ports {
                 owner[(info.port_base + l) as usize] = sw as u32;
                 mapping[(info.port_base + l) as usize] = (l / pa) as u8;

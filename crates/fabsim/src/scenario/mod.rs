@@ -15,7 +15,7 @@ use toml::Value;
 
 use crate::engine::{Time, PS_PER_NS, PS_PER_US};
 use crate::lb::{Deployment, HostLbKind, Strategy, SwitchLbKind};
-use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, INTER_ASIC_BUFFER_PER_100G};
+use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
 use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
 use crate::sim::{Overflow, SimParams};
 use crate::theory::LinkModel;
@@ -186,6 +186,11 @@ pub const SCHEMA: &[(&str, Option<&str>, &str)] = &[
         "switch.circuit_mode",
         Some("\"optical\""),
         "optical (PAUSE the upstream sender) or electrical (buffer at the switch)",
+    ),
+    (
+        "switch.inter_asic_buffer_bytes",
+        Some("300000"),
+        "an integer >= 1 (multi-ASIC: inter-ASIC buffer per 100 Gb/s of internal link rate; Table 1: 0.3 MB)",
     ),
     (
         "switch.util_sample_us",
@@ -750,7 +755,7 @@ impl Scenario {
         hops: u32,
         buffer_bytes: Option<u64>,
         overflow: Overflow,
-        multi_asic: bool,
+        inter_asic_buffer: Option<u64>,
     ) -> Result<Option<Time>, ScenarioError> {
         match get("host.rto_us") {
             Some(Value::String(s)) if s == "off" => Ok(None),
@@ -763,7 +768,7 @@ impl Scenario {
                     _ => None,
                 };
                 // An inter-ASIC buffer drains in the same time at any link rate.
-                let asic = multi_asic.then(|| drain(INTER_ASIC_BUFFER_PER_100G, 100_000_000_000));
+                let asic = inter_asic_buffer.map(|b| drain(b, 100_000_000_000));
                 Ok((port.is_some() || asic.is_some()).then(|| {
                     let per_hop = port.unwrap_or(0) + asic.unwrap_or(0);
                     link.base_rtt_ps(hops) + 2 * hops as Time * per_hop
@@ -850,6 +855,7 @@ impl Scenario {
             oversub,
             circuit: (kind == Arch::Fastroute).then_some(circuit),
             sample_ps: self.us(get, "switch.util_sample_us", true)?,
+            buffer_per_100g: self.int(get, "switch.inter_asic_buffer_bytes", 1)?,
         };
         if kind == Arch::Ideal {
             return Ok((params, rate_bps));
@@ -1440,7 +1446,7 @@ impl Scenario {
                 longest_path,
                 buffer_bytes,
                 overflow,
-                arch.arch != Arch::Ideal,
+                (arch.arch != Arch::Ideal).then_some(arch.buffer_per_100g),
             )?,
             cc,
             pipe_ports: self.u32(get, "switch.pipe_ports", 1)?,
@@ -1646,6 +1652,13 @@ mod tests {
             .circuit
             .is_none());
         assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+        // The RTO covers a full inter-ASIC buffer at every hop: 10x the buffer, a longer RTO.
+        let big = params(&[
+            "switch.arch=fastroute",
+            "switch.inter_asic_buffer_bytes=3000000",
+        ]);
+        assert!(big.unwrap().rto_ps > p.rto_ps);
+        assert_eq!(p.arch.buffer_per_100g, 300_000);
         // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
         // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
         let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
@@ -1668,6 +1681,10 @@ mod tests {
             ("switch.bundle=4", "switch.bundle"),
             ("switch.circuit_switches=5", "switch.circuit_switches"),
             ("switch.host_count=some", "switch.host_count"),
+            (
+                "switch.inter_asic_buffer_bytes=0",
+                "switch.inter_asic_buffer_bytes",
+            ),
         ] {
             let sets = ["switch.arch=fastroute", "workload.kind=stride", bad];
             let e = params(&sets).unwrap_err();
