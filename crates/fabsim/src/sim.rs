@@ -1062,23 +1062,9 @@ impl Sim<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::UpPath;
 
     fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
-        Packet {
-            flow: 0,
-            seq,
-            src: 0,
-            dst: 1,
-            bytes,
-            kind,
-            trimmed: false,
-            entropy: 0,
-            up: UpPath::NONE,
-            ecn: false,
-            sent_ps: 0,
-            conga: CongaTag::default(),
-        }
+        Packet::for_test(0, 1, seq, bytes, kind)
     }
 
     #[test]

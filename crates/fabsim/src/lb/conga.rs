@@ -153,23 +153,10 @@ pub struct CongaTag {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::{PacketKind, TopologySpec, UpPath};
+    use crate::net::{PacketKind, TopologySpec};
 
     fn packet() -> Packet {
-        Packet {
-            flow: 0,
-            seq: 0,
-            src: 0,
-            dst: 5,
-            bytes: 4160,
-            kind: PacketKind::Data,
-            trimmed: false,
-            entropy: 0,
-            up: UpPath::NONE,
-            ecn: false,
-            sent_ps: 0,
-            conga: CongaTag::default(),
-        }
+        Packet::for_test(0, 5, 0, 4160, PacketKind::Data)
     }
 
     #[test]

@@ -45,6 +45,27 @@ pub struct Packet {
     pub conga: crate::lb::CongaTag,
 }
 
+#[cfg(test)]
+impl Packet {
+    /// A fresh packet of flow 0 for unit tests: no entropy, up path, marks or overlay.
+    pub fn for_test(src: u32, dst: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
+        Packet {
+            flow: 0,
+            seq,
+            src,
+            dst,
+            bytes,
+            kind,
+            trimmed: false,
+            entropy: 0,
+            up: UpPath::NONE,
+            ecn: false,
+            sent_ps: 0,
+            conga: crate::lb::CongaTag::default(),
+        }
+    }
+}
+
 /// A source-routed up path: the uplink to take at the edge (leaf) switch and at the
 /// aggregation switch, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
