@@ -1,13 +1,9 @@
 //! The CLI contract: exit status 2 with a clear message on bad input, JSON shape, determinism.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn fabsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabsim"))
-        .args(args)
-        .output()
-        .expect("fabsim runs")
-}
+mod common;
+use common::fabsim;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

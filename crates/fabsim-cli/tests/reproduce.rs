@@ -2,25 +2,10 @@
 //! computed from the runs, a rerun resumes without redoing finished runs.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::SystemTime;
 
-fn fabsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabsim"))
-        .args(args)
-        .output()
-        .expect("fabsim runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = fabsim(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{fabsim, ok};
 
 fn result_files(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
     let mut v = vec![];

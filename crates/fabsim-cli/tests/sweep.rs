@@ -2,29 +2,9 @@
 //! from killed tasks and failures, Slurm script, status, and a merge identical to `fabsim run`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn fabsim_cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_fabsim"));
-    c.args(args)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX");
-    c
-}
-
-fn fabsim(args: &[&str]) -> Output {
-    fabsim_cmd(args).output().expect("fabsim runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = fabsim(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{fabsim, fabsim_cmd, ok};
 
 fn fails(args: &[&str], code: i32, needles: &[&str]) {
     let o = fabsim(args);
