@@ -8,6 +8,7 @@
 //! - [`transport`]: congestion control (windows) of the senders.
 //! - [`workload`]: who sends what to whom.
 //! - [`theory`]: closed forms (the permutation CCT lower bound).
+//! - [`params`]: the config contract ([`params::SimParams`]): everything one run needs.
 //! - [`sim`]: one run: the event loop, hosts and switches.
 //! - [`metrics`]: a run's outcome turned into the reported numbers.
 //! - [`scenario`]: the TOML schema, validation with clear errors, sweep expansion.
@@ -20,6 +21,7 @@ pub mod hw;
 pub mod lb;
 pub mod metrics;
 pub mod net;
+pub mod params;
 pub mod scenario;
 pub mod sim;
 pub mod theory;

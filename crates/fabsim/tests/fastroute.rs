@@ -5,8 +5,9 @@
 //! until Fastroute moves the ingress ports.
 
 use fabsim::metrics::{run, RunReport};
+use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
-use fabsim::sim::{simulate, SimParams};
+use fabsim::sim::simulate;
 
 const SMALL: [&str; 9] = [
     "topology.tiers=2",

@@ -1,8 +1,8 @@
 //! Validation against theory and the Ofan paper (sections 3.3-3.5, 4, appendix A).
 
 use fabsim::metrics::{run, RunReport};
+use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
-use fabsim::sim::SimParams;
 
 /// Expands a scenario built from the default plus `--set`-style overrides.
 fn specs(sets: &[&str]) -> Vec<SimParams> {

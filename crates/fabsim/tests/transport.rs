@@ -6,8 +6,9 @@
 //! 32 MiB flows are in ARCHITECTURE.md.
 
 use fabsim::metrics::{run, RunReport};
+use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
-use fabsim::sim::{simulate, SimParams};
+use fabsim::sim::simulate;
 
 fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();

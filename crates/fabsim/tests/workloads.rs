@@ -1,8 +1,9 @@
 //! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files.
 
 use fabsim::metrics::{lower_bound_ps, run};
+use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
-use fabsim::sim::{simulate, SimParams};
+use fabsim::sim::simulate;
 use fabsim::theory::flow_time_ps;
 
 fn params(sets: &[&str]) -> Vec<SimParams> {

@@ -34,6 +34,24 @@ pub enum Enqueue {
     Overflow,
 }
 
+/// What a port does with a packet its buffer cannot take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overflow {
+    Drop,
+    /// Cut the data packet to its header and forward the header (UEC-style trimming); the
+    /// receiver NACKs it and the sender retransmits.
+    Trim,
+}
+
+impl Overflow {
+    pub fn name(self) -> &'static str {
+        match self {
+            Overflow::Drop => "drop",
+            Overflow::Trim => "trim",
+        }
+    }
+}
+
 /// Runtime state of every egress port, structure-of-arrays, indexed by global port id.
 pub struct Ports {
     pub busy_until: Vec<Time>,

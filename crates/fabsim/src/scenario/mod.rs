@@ -16,8 +16,9 @@ use toml::Value;
 use crate::engine::{Time, PS_PER_NS, PS_PER_US};
 use crate::lb::{Deployment, HostLbKind, Strategy, SwitchLbKind};
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
+use crate::net::Overflow;
 use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
-use crate::sim::{Overflow, SimParams};
+use crate::params::SimParams;
 use crate::theory::LinkModel;
 use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
 use crate::workload::{
