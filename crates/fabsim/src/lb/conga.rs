@@ -53,7 +53,7 @@ impl Conga {
             leaves,
             uplinks,
             dre: vec![(0.0, 0); fabric.ports()],
-            capacity_bytes: fabric.rate_bps as f64 / 8e12 * TAU_PS as f64,
+            capacity_bytes: crate::engine::bytes_per_ps(fabric.rate_bps) * TAU_PS as f64,
             to_leaf: vec![0; leaves * leaves * uplinks],
             from_leaf: vec![0; leaves * leaves * uplinks],
             feedback_next: vec![0; leaves * leaves],

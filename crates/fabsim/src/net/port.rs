@@ -99,12 +99,12 @@ impl Ports {
 
     /// Bytes the link carries per picosecond.
     pub fn bytes_per_ps(&self) -> f64 {
-        self.rate_bps as f64 / 8e12
+        crate::engine::bytes_per_ps(self.rate_bps)
     }
 
     #[inline]
     pub fn ps_to_bytes(&self, ps: Time) -> u64 {
-        (ps as u128 * self.rate_bps as u128 / 8_000_000_000_000) as u64
+        crate::engine::ps_to_bytes(ps, self.rate_bps)
     }
 
     /// Offers a packet of `bytes` to `port` at `now`.

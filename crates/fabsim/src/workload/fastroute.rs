@@ -155,7 +155,7 @@ impl FastrouteWorkload {
                 }
             }
             Pattern::Fast { phase_ps } => {
-                let bytes = (self.rate_bps as u128 * phase_ps as u128 / 8_000_000_000_000) as u64;
+                let bytes = crate::engine::ps_to_bytes(phase_ps, self.rate_bps);
                 let hpr = self.hosts_per_rack;
                 let mut out = Vec::new();
                 let mut t = 0;
@@ -192,7 +192,8 @@ impl FastrouteWorkload {
     /// on average.
     fn poisson(&self, h: u32, cdf: &SizeCdf, rng: &mut Rng) -> Vec<FlowSpec> {
         let end = self.duration_ps.expect("web/hadoop need run.duration_us");
-        let bytes_per_ps = self.load * h as f64 * self.rate_bps as f64 / 8e12;
+        let bytes_per_ps =
+            self.load * h as f64 * self.rate_bps as f64 / crate::engine::BIT_PS_PER_BYTE_S as f64;
         let mean_gap_ps = cdf.mean() / bytes_per_ps;
         let hpr = self.hosts_per_rack;
         let racks = h / hpr;
