@@ -24,9 +24,11 @@ use std::collections::VecDeque;
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
-use crate::lb::{Conga, CongaTag, Decision, HostLb, SwitchLb, SwitchLbKind, ALL_UPLINKS};
+use crate::lb::{Conga, Decision, HostLb, SwitchLb, SwitchLbKind, ALL_UPLINKS};
 use crate::net::asic::{AsicStats, Asics, Hop};
-use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, Route, Tier};
+use crate::net::{
+    CongaTag, Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, Route, Tier,
+};
 use crate::params::SimParams;
 use crate::transport::{AckInfo, Cc};
 use crate::workload::deps::{Csr, Deps};

@@ -8,7 +8,7 @@ pub mod deploy;
 mod host;
 mod ofan;
 
-pub use conga::{Conga, CongaTag};
+pub use conga::Conga;
 pub use deploy::{Deployment, Strategy};
 pub use host::{HostLb, HostLbKind};
 

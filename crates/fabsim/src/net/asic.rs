@@ -1,4 +1,4 @@
-//! Multi-ASIC switches (Fastroute paper sections 2-3 and 5.1, Table 1; DESIGN.md section 6).
+//! Multi-ASIC switches (Fastroute paper sections 2-3 and 5.1, Table 1).
 //!
 //! Every switch of the fabric is built the same way (`switch.arch`):
 //! - `ideal`: one big ASIC; the simulator takes no detour (this module is not even built).
@@ -96,6 +96,8 @@ pub enum CircuitMode {
 }
 
 impl CircuitMode {
+    pub const ALL: [CircuitMode; 2] = [CircuitMode::Optical, CircuitMode::Electrical];
+
     pub fn name(self) -> &'static str {
         match self {
             CircuitMode::Optical => "optical",
@@ -104,9 +106,7 @@ impl CircuitMode {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [CircuitMode::Optical, CircuitMode::Electrical]
-            .into_iter()
-            .find(|m| m.name() == s)
+        Self::ALL.into_iter().find(|m| m.name() == s)
     }
 }
 
