@@ -1,14 +1,17 @@
-//! One simulation run: the event loop, hosts and switches.
+//! One simulation run: the event loop, egress ports and packet conservation. The hosts'
+//! side (NICs, ACKs, timeouts, gates) is in `host.rs`; a switch's egress choice is
+//! [`crate::lb::SwitchLb::egress`]; multi-ASIC switches are in `multi_asic.rs`.
 //!
-//! Events (both `Copy`, a few bytes):
+//! Events (all `Copy`, a few bytes):
 //! - `Arrive { port }`: the last bit of the packet at the head of `port`'s wire reaches the
-//!   node at the far end. A switch routes it and offers it to an egress port; a host
-//!   consumes it.
+//!   node at the far end (`Sim::far`). A switch routes it and offers it to an egress port; a
+//!   host consumes it; an internal port of a multi-ASIC switch takes it on inside the switch.
 //! - `NicFree { host }`: the host's NIC finished its data packet; the host hands it the next
 //!   one (work-conserving, at line rate). ACKs go to the NIC as soon as they are generated and
 //!   wait at most for the packet in service.
 //! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
 //!   gates it waits for fired: see `workload::deps`).
+//! - `Timeout { flow }`: the flow's retransmission timer; `Circuit`: Fastroute's controller.
 //!
 //! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
 //!

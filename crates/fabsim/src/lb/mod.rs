@@ -4,10 +4,11 @@
 //! own up path if it is still valid, else the switch's scheme. CONGA also reads and stamps
 //! the packet's overlay fields on its way down.
 //!
-//! [`SwitchLbKind`] names a scheme; at run time each scheme the switches run is a
-//! [`Scheme`] carrying its own state, so a scheme cannot miss its state, and
-//! [`SwitchLb::choose`] is the one dispatch over them. A stateless scheme is a variant of
-//! both enums and one arm of that match.
+//! [`SwitchLbKind`] names a scheme (scenario names: `ALL`, `name`); at run time each scheme
+//! the switches run is a `Scheme` carrying its own state (RR's counters, AR's levels, Ofan's
+//! pointers, CONGA's tables), so no scheme runs without its state, and `SwitchLb::choose` is
+//! the one dispatch over them. Adding a stateless scheme: a variant of both enums, its name,
+//! and one arm of that match (its logic inline or in a file of its own under `lb/`).
 
 mod conga;
 pub mod deploy;
