@@ -402,3 +402,102 @@ fn argmin_random_ties(rng: &mut Rng, w: u32, cost: impl Fn(u32) -> Time) -> u32 
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::{TopologySpec, UpPath};
+
+    /// A leaf-spine fabric (2 leaves, 2 hosts and 4 uplinks each), its ports, and a switch
+    /// running `kind` everywhere.
+    fn setup(kind: SwitchLbKind) -> (Fabric, Ports, SwitchLb) {
+        let spec = TopologySpec::LeafSpine {
+            leaves: 2,
+            hosts_per_leaf: 2,
+            uplinks: 4,
+        };
+        let fabric = Fabric::new(&spec, 800_000_000_000, 1);
+        let ports = Ports::new(fabric.ports(), fabric.rate_bps, 1);
+        let lb = SwitchLb::new(kind, &Deployment::default(), &fabric, None, 2, None, 7);
+        (fabric, ports, lb)
+    }
+
+    #[test]
+    fn every_scheme_sends_cross_leaf_packets_up_and_local_ones_down() {
+        for kind in SwitchLbKind::ALL {
+            let (fabric, ports, mut lb) = setup(kind);
+            let v = View {
+                fabric: &fabric,
+                ports: &ports,
+                failures: None,
+                now: 0,
+            };
+            let leaf = fabric.switches[0];
+            for seq in 0..8 {
+                // Host 0 to host 2 (the other leaf): one of the leaf's uplinks.
+                let mut p = Packet::for_test(0, 2, seq, 4160, PacketKind::Data);
+                let out = lb.egress(v, 0, 0, &mut p);
+                assert!(
+                    (leaf.down..leaf.ports).contains(&out),
+                    "{}: egress {out} is not an uplink",
+                    kind.name()
+                );
+                // Host 0 to host 1 (same leaf): its downlink.
+                let mut p = Packet::for_test(0, 1, seq, 4160, PacketKind::Data);
+                assert_eq!(lb.egress(v, 0, 0, &mut p), 1, "{}", kind.name());
+            }
+        }
+    }
+
+    #[test]
+    fn a_source_routed_packet_takes_its_up_path() {
+        for kind in SwitchLbKind::ALL {
+            let (fabric, ports, mut lb) = setup(kind);
+            let v = View {
+                fabric: &fabric,
+                ports: &ports,
+                failures: None,
+                now: 0,
+            };
+            for u in 0..4 {
+                let mut p = Packet::for_test(0, 3, 0, 4160, PacketKind::Data);
+                p.up = UpPath::new(u, 0);
+                let out = lb.egress(v, 0, 0, &mut p);
+                assert_eq!(out, fabric.switches[0].down + u, "{}", kind.name());
+            }
+        }
+    }
+
+    #[test]
+    fn a_mixed_deployment_runs_each_switch_on_its_own_scheme() {
+        let fabric = Fabric::new(&TopologySpec::FatTree { k: 4 }, 800_000_000_000, 1);
+        let deployment = Deployment {
+            edge: Some(SwitchLbKind::Rr),
+            ..Deployment::default()
+        };
+        let lb = SwitchLb::new(
+            SwitchLbKind::Ofan,
+            &deployment,
+            &fabric,
+            None,
+            2,
+            Some(4),
+            1,
+        );
+        let per_switch = deployment.per_switch(SwitchLbKind::Ofan, &fabric, 1);
+        for (sw, kind) in per_switch.iter().enumerate() {
+            let scheme = &lb.schemes[lb.scheme_of[sw] as usize];
+            let expect_rr = *kind == SwitchLbKind::Rr;
+            assert_eq!(matches!(scheme, Scheme::Rr(_)), expect_rr, "switch {sw}");
+            assert_eq!(
+                matches!(scheme, Scheme::Ofan(..)),
+                !expect_rr,
+                "switch {sw}"
+            );
+        }
+        assert!(
+            lb.combining_stats().is_some(),
+            "Ofan's switches step through the pipeline"
+        );
+    }
+}
