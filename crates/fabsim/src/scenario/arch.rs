@@ -16,7 +16,7 @@ impl Named for Arch {
 }
 
 impl Named for CircuitMode {
-    const ALL: &'static [Self] = &[CircuitMode::Optical, CircuitMode::Electrical];
+    const ALL: &'static [Self] = &CircuitMode::ALL;
     fn name(self) -> &'static str {
         CircuitMode::name(self)
     }
