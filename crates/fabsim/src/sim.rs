@@ -195,7 +195,14 @@ pub struct RunOutcome {
     pub asic: Option<AsicStats>,
     /// With failures: the failed links and rho_max (see `net::failures`).
     pub failures: Option<(Failures, f64)>,
+    /// Why the watchdog ended the run early, if it did (see [`WATCHDOG_EVENTS`]).
+    pub stalled: Option<String>,
 }
+
+/// The watchdog ends a run after this many events without new data acknowledged: a fabric
+/// moving packets that long without progress is livelocked (a steady run ACKs a packet every
+/// few events; the first round trip of a 65,536-host fabric takes a few million events).
+pub const WATCHDOG_EVENTS: u64 = 20_000_000;
 
 /// What is at the far end of a port of the wire array: a host, a switch's ingress port, or
 /// (multi-ASIC switches only) one of the switch's internal ports.
@@ -229,6 +236,8 @@ struct Sim<'a, A: Chassis> {
     nic_armed: Vec<bool>,
     now: Time,
     c: Counters,
+    /// `c.events` when a flow last had new data acknowledged (the watchdog's reference).
+    progress_event: u64,
     completed: u64,
     /// Flow dependencies, and per gate the signals it still needs.
     deps: Deps,
@@ -343,6 +352,7 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
         nic_armed: vec![false; hosts],
         now: 0,
         c: Counters::default(),
+        progress_event: 0,
         completed: 0,
         gate_left: traffic.deps.need.clone(),
         deps: traffic.deps,
@@ -387,7 +397,7 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
         sim.queue
             .push(c.interval_ps, Event::Circuit { apply: false });
     }
-    sim.run();
+    let stalled = sim.run();
     let start_ps = sim.flows.iter().map(|f| f.start_ps).min().unwrap_or(0);
     let end_ps = if sim.completed == sim.flows.len() as u64 {
         sim.flows.iter().filter_map(|f| f.finish_ps).max()
@@ -442,11 +452,14 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             .collect(),
         asic: sim.asic.into_stats(),
         failures: sim.failures.zip(rho_max),
+        stalled,
     }
 }
 
 impl<A: Chassis> Sim<'_, A> {
-    fn run(&mut self) {
+    /// Runs events until none is left or the stop time; `Some(diagnosis)` if the watchdog
+    /// ended it.
+    fn run(&mut self) -> Option<String> {
         let stop = self.p.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
             if t > stop {
@@ -455,6 +468,17 @@ impl<A: Chassis> Sim<'_, A> {
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             self.c.events += 1;
+            if self.c.events - self.progress_event > WATCHDOG_EVENTS {
+                return Some(format!(
+                    "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {} flows done ({} timeouts, {} retransmits, {} drops)",
+                    crate::engine::ps_to_us(self.now),
+                    self.completed,
+                    self.flows.len(),
+                    self.c.timeouts,
+                    self.c.retransmits,
+                    self.c.dropped
+                ));
+            }
             match ev {
                 Event::Arrive { port } => {
                     let wire = &mut self.wire[port as usize];
@@ -501,6 +525,7 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
         }
+        None
     }
 
     /// Starts loading the packet of the next event while this one is processed: a link's

@@ -219,3 +219,22 @@ fn every_cc_completes_an_8_sender_incast_with_trimming() {
         assert_eq!(r.retransmits, r.trims, "{cc}");
     }
 }
+
+/// The watchdog: a timer far below the round trip (which the scenario layer refuses, so the
+/// parameters are set directly) resends everything in flight before any ACK can return; the
+/// run ends with a diagnosis instead of spinning.
+#[test]
+fn a_livelocked_run_is_stopped_with_a_diagnosis() {
+    let mut p = params(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=off"]);
+    p.rto_ps = Some(10);
+    let o = simulate(&p);
+    let why = o.stalled.expect("the watchdog stops the run");
+    assert!(
+        why.contains("no progress") && why.contains("timeouts"),
+        "{why}"
+    );
+    assert!(o.flows_completed < o.flows_total);
+    // A healthy run never trips it.
+    let p = params(&["topology.k=4", "switch.lb=ecmp"]);
+    assert!(simulate(&p).stalled.is_none());
+}

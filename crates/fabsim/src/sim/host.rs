@@ -65,6 +65,7 @@ impl<A: Chassis> Sim<'_, A> {
                     f.inflight_bytes -= bytes;
                 }
                 f.last_progress_ps = self.now;
+                self.progress_event = self.c.events;
                 let window_done = p.seq >= f.window_end;
                 if window_done {
                     f.window_end = f.next_seq;
