@@ -1,15 +1,18 @@
 //! The `fabsim` command-line tool.
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
+mod output;
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
 mod reproduce;
 mod run;
+
+pub use output::write_output;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
 #[derive(Debug)]
@@ -82,18 +85,4 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Writes `contents` to `path` atomically (temporary file, then rename), or to stdout for `-`,
-/// so that an interrupted run never leaves a partial file that looks complete.
-pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
-    if path == Path::new("-") {
-        println!("{contents}");
-        return Ok(());
-    }
-    let mut tmp = PathBuf::from(path);
-    tmp.as_mut_os_string().push(".partial");
-    std::fs::write(&tmp, contents)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))
 }
