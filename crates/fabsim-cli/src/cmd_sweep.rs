@@ -125,9 +125,9 @@ pub type Labels = Vec<(String, String)>;
 pub struct Manifest {
     fabsim_version: String,
     /// The scenario file as given to `plan` (names it in errors).
-    scenario_path: String,
-    scenario_text: String,
-    set: Vec<String>,
+    pub scenario_path: String,
+    pub scenario_text: String,
+    pub set: Vec<String>,
     runs: u64,
     /// FNV-1a 64 of the run specs, in order: two plans are the same sweep iff equal.
     hash: String,

@@ -12,6 +12,9 @@ mod cmd_sweep;
 mod reproduce;
 mod run;
 
+#[cfg(test)]
+mod fuzz;
+
 pub use output::write_output;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
