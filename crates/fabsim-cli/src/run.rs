@@ -126,13 +126,19 @@ pub fn describe(specs: &[RunSpec]) -> String {
         distinct(&|s| s.params.workload.kind_name().into()),
         distinct(&|s| s.params.lb.name().into()),
     );
-    let extra: [(&str, &dyn Fn(&RunSpec) -> String, &str); 3] = [
-        ("host lb", &|s| s.params.host_lb.name().into(), "none"),
-        ("cc", &|s| s.params.cc.kind.name().into(), "none"),
-        ("arch", &|s| s.params.arch.arch.name().into(), "ideal"),
-    ];
-    for (name, f, default) in extra {
-        let v = distinct(f);
+    for (name, v, default) in [
+        (
+            "host lb",
+            distinct(&|s| s.params.host_lb.name().into()),
+            "none",
+        ),
+        ("cc", distinct(&|s| s.params.cc.kind.name().into()), "none"),
+        (
+            "arch",
+            distinct(&|s| s.params.arch.arch.name().into()),
+            "ideal",
+        ),
+    ] {
         if v != default {
             let _ = write!(line, "; {name} {v}");
         }
