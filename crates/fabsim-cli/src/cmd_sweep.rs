@@ -202,21 +202,19 @@ fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
     // The run specs match the count (the last one exists, the next does not): catches an
     // edited count before `status` or `run --all` walks it.
     let (last, next) = (spec_path(dir, m.runs - 1), spec_path(dir, m.runs));
-    if !last.exists() || next.exists() {
+    let wrong = if next.exists() {
+        Some((next, "exists"))
+    } else if !last.exists() {
+        Some((last, "is missing"))
+    } else {
+        None
+    };
+    if let Some((spec, what)) = wrong {
         return Err(CliError::Usage(format!(
-            "{}: says {} runs, but {} {}; plan the sweep again into a new directory",
+            "{}: says {} runs, but {} {what}; plan the sweep again into a new directory",
             path.display(),
             m.runs,
-            if next.exists() {
-                next.display()
-            } else {
-                last.display()
-            },
-            if next.exists() {
-                "exists"
-            } else {
-                "is missing"
-            }
+            spec.display()
         )));
     }
     Ok(m)
