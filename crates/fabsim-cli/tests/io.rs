@@ -190,6 +190,21 @@ fn outputs_replace_regular_files_and_write_through_links_and_fifos() {
         .unwrap()
         .file_type()
         .is_fifo());
+    // Devices are written in place, never replaced (as root a rename would replace them).
+    json(Path::new("/dev/null"));
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    let mut args = SMALL.to_vec();
+    args.extend(["--json", "/dev/full"]);
+    let o = fabsim(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/full: cannot write: No space left on device"),
+        "{}",
+        stderr(&o)
+    );
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
