@@ -64,6 +64,12 @@ enum Command {
     },
     /// Reproduce a figure or table of the papers (`--list`; `all`): runs, plot, claims, verdicts.
     Reproduce(reproduce::ReproduceArgs),
+    /// List every scenario key: type, default, allowed values and meaning.
+    Keys {
+        /// Print the README's Markdown table instead.
+        #[arg(long)]
+        markdown: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -76,6 +82,14 @@ fn main() -> ExitCode {
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),
         Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
         Command::Reproduce(args) => reproduce::reproduce(args),
+        Command::Keys { markdown } => {
+            if *markdown {
+                print!("{}", fabsim::scenario::keys_markdown());
+            } else {
+                print!("{}", fabsim::scenario::keys_listing());
+            }
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

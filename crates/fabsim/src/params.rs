@@ -46,3 +46,129 @@ pub struct SimParams {
     pub pace: bool,
     pub seed: u64,
 }
+
+/// An up-front estimate of what a run costs, from closed forms over the workload (flows and
+/// bytes) and the fabric (hops). Upper-ish: it may overstate, never by orders of magnitude.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub flows: u64,
+    /// Data packets of all flows (first transmissions).
+    pub packets: u64,
+    /// The largest flow, in packets.
+    pub max_flow_packets: u64,
+    /// Data and ACK packets crossing links, without retransmissions.
+    pub packet_hops: u64,
+    pub memory_bytes: u64,
+}
+
+/// Per-flow state of the simulator (window, timers, counters), rounded up.
+const FLOW_STATE_BYTES: u64 = 320;
+/// Per-host state (NIC, transmit lists), rounded up.
+const HOST_STATE_BYTES: u64 = 256;
+
+impl SimParams {
+    /// What this run will cost (see [`Estimate`]).
+    pub fn estimate(&self) -> Estimate {
+        let hosts = self.topology.hosts();
+        let (flows, bytes, max_flow) = self.workload_size(hosts);
+        let payload = self.link.payload_bytes as u64;
+        let packets = (bytes / payload).saturating_add(flows);
+        let hops = self.topology.longest_path_hops() as u64;
+        Estimate {
+            flows,
+            packets,
+            max_flow_packets: max_flow.div_ceil(payload),
+            packet_hops: packets.saturating_mul(2 * hops),
+            // Three bits per packet (ACKed, in flight, received) and the per-flow and
+            // per-host state.
+            memory_bytes: (packets / 8 * 3)
+                .saturating_add(flows.saturating_mul(FLOW_STATE_BYTES))
+                .saturating_add(hosts * HOST_STATE_BYTES),
+        }
+    }
+
+    /// Flows, total bytes and the largest flow's bytes of the workload on `hosts` hosts.
+    fn workload_size(&self, hosts: u64) -> (u64, u64, u64) {
+        let group = |g: &crate::workload::Group| {
+            g.hosts(hosts.min(u32::MAX as u64) as u32)
+                .map_or(hosts, |h| h.len() as u64)
+        };
+        match &self.workload {
+            WorkloadSpec::Permutation { message_bytes } => {
+                (hosts, hosts.saturating_mul(*message_bytes), *message_bytes)
+            }
+            WorkloadSpec::AllToAll {
+                message_bytes,
+                flow_bytes,
+            } => {
+                let flows = hosts * (hosts - 1);
+                match flow_bytes {
+                    Some(f) => (flows, flows.saturating_mul(*f), *f),
+                    None => (flows, hosts.saturating_mul(*message_bytes), *message_bytes),
+                }
+            }
+            WorkloadSpec::Incast {
+                message_bytes,
+                senders,
+            } => {
+                let flows = (*senders as u64).min(hosts - 1);
+                (flows, flows.saturating_mul(*message_bytes), *message_bytes)
+            }
+            // A collective moves at most twice each member's message (all-reduce), in at
+            // most two flows per pair of members.
+            WorkloadSpec::Collective {
+                message_bytes,
+                group: g,
+                ..
+            }
+            | WorkloadSpec::Moe {
+                message_bytes,
+                group: g,
+                ..
+            } => {
+                let n = group(g);
+                (
+                    2 * n * n,
+                    (2 * n).saturating_mul(*message_bytes),
+                    *message_bytes,
+                )
+            }
+            // Per block: an all-gather forward, one backward, a reduce-scatter.
+            WorkloadSpec::Fsdp {
+                layers, group: g, ..
+            } => {
+                let n = group(g);
+                let block = self.workload.message_bytes();
+                let collectives = 3 * (*layers as u64).max(1);
+                (
+                    collectives * 2 * n * n,
+                    (collectives * 2 * n).saturating_mul(block),
+                    block,
+                )
+            }
+            WorkloadSpec::Htsim { matrix, .. } => {
+                let flows = matrix.traffic().flows;
+                let total = flows.iter().fold(0u64, |s, f| s.saturating_add(f.bytes));
+                let max = flows.iter().map(|f| f.bytes).max().unwrap_or(0);
+                (flows.len() as u64, total, max)
+            }
+            WorkloadSpec::Fastroute(w) => {
+                // Offered bytes over the run (at most the hosts' line rate for its length,
+                // or one message per host and peer for the finite patterns).
+                let peers = match w.pattern {
+                    crate::workload::Pattern::Shuffle { k } => k as u64,
+                    _ => 1,
+                };
+                let finite = hosts * peers;
+                let line = w.duration_ps.map(|d| {
+                    let per_host = crate::engine::ps_to_bytes(d, w.rate_bps) as f64;
+                    (per_host * hosts as f64 * w.load.max(1.0)) as u64
+                });
+                let bytes = line.unwrap_or(finite.saturating_mul(w.message_bytes));
+                // Web and Hadoop flows average tens of KB; count them as 10 KB each.
+                let flows = finite.max(bytes / 10_000);
+                (flows, bytes, w.message_bytes.max(bytes / hosts.max(1)))
+            }
+        }
+    }
+}

@@ -53,6 +53,11 @@ impl LinkModel {
             + self.latency_after_send(self.ack_bytes, hops)
     }
 
+    /// Bandwidth-delay product of the base RTT over `hops` links, in bytes.
+    pub fn bdp_bytes(&self, hops: u32) -> u64 {
+        crate::engine::ps_to_bytes(self.base_rtt_ps(hops), self.rate_bps)
+    }
+
     fn ser(&self, bytes: u32) -> Time {
         serialization_ps(bytes, self.rate_bps)
     }

@@ -136,6 +136,15 @@ pub struct ArchParams {
     pub buffer_per_100g: u64,
 }
 
+impl ArchParams {
+    /// Time to drain a full inter-ASIC buffer (`None` for the single-ASIC ideal switch):
+    /// the buffer scales with the internal link rate, so it drains in the same time at any.
+    pub fn drain_ps(&self) -> Option<Time> {
+        (self.arch != Arch::Ideal)
+            .then(|| crate::engine::bytes_to_ps(self.buffer_per_100g, 100_000_000_000))
+    }
+}
+
 /// What a packet does after its egress port is chosen.
 pub enum Hop {
     /// Same ASIC: straight to the egress port.

@@ -71,6 +71,48 @@ pub enum TopologySpec {
     },
 }
 
+impl TopologySpec {
+    /// Number of hosts.
+    pub fn hosts(&self) -> u64 {
+        match *self {
+            TopologySpec::FatTree { k } => k as u64 * k as u64 * k as u64 / 4,
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                ..
+            } => leaves as u64 * hosts_per_leaf as u64,
+        }
+    }
+
+    /// Hosts under one edge (leaf) switch.
+    pub fn hosts_per_rack(&self) -> u32 {
+        match *self {
+            TopologySpec::FatTree { k } => k / 2,
+            TopologySpec::LeafSpine { hosts_per_leaf, .. } => hosts_per_leaf,
+        }
+    }
+
+    /// Links on the longest host-to-host path.
+    pub fn longest_path_hops(&self) -> u32 {
+        match self {
+            TopologySpec::FatTree { .. } => 6,
+            TopologySpec::LeafSpine { .. } => 4,
+        }
+    }
+
+    /// Port counts of the edge (leaf) switches and of the other switches.
+    pub fn radixes(&self) -> (u32, u32) {
+        match *self {
+            TopologySpec::FatTree { k } => (k, k),
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                uplinks,
+            } => (hosts_per_leaf + uplinks, leaves),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct SwitchInfo {
     pub tier: Tier,

@@ -84,6 +84,28 @@ pub struct CcParams {
     pub nscc: NsccParams,
 }
 
+impl CcParams {
+    /// Default initial window: 1.5 BDP. The first round trip also carries ACK interleaving
+    /// and a few packets of queueing; one bare BDP stalled Ofan's default run by 4%.
+    pub fn default_init_window_bytes(bdp_bytes: u64) -> u64 {
+        bdp_bytes * 3 / 2
+    }
+
+    /// Default Swift/MSwift target margin over the flow's base RTT.
+    pub fn default_swift_margin_ps(base_rtt_ps: Time) -> Time {
+        base_rtt_ps / 4
+    }
+
+    /// Default NSCC target queueing delay: the base RTT, 0.75 of it with trimming (UEC).
+    pub fn default_nscc_target_ps(base_rtt_ps: Time, trimming: bool) -> Time {
+        if trimming {
+            base_rtt_ps * 3 / 4
+        } else {
+            base_rtt_ps
+        }
+    }
+}
+
 /// One flow's congestion controller.
 #[derive(Clone, Debug)]
 pub enum Cc {

@@ -1,0 +1,259 @@
+//! `switch.*` multi-ASIC keys: the architecture, its port speed and Fastroute's circuit layer.
+
+use portmap::{Constraints, Solver};
+
+use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::topology::EXPLICIT;
+use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
+use crate::net::TopologySpec;
+use crate::theory::LinkModel;
+
+impl Named for Arch {
+    const ALL: &'static [Self] = &Arch::ALL;
+    fn name(self) -> &'static str {
+        Arch::name(self)
+    }
+}
+
+impl Named for CircuitMode {
+    const ALL: &'static [Self] = &[CircuitMode::Optical, CircuitMode::Electrical];
+    fn name(self) -> &'static str {
+        CircuitMode::name(self)
+    }
+}
+
+impl Named for Solver {
+    /// The solvers fast enough for the controller's loop.
+    const ALL: &'static [Self] = &[Solver::Greedy, Solver::Exact];
+    fn name(self) -> &'static str {
+        Solver::name(self)
+    }
+}
+
+fn host_counts() -> Vec<&'static str> {
+    vec!["fixed", "variable"]
+}
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "switch.arch",
+        kind: Kind::Choice(names::<Arch>),
+        default: Some("\"ideal\""),
+        unit: "",
+        meaning: "switch design: one ASIC (ideal) or several: non-blocking State-of-the-Art, oversubscribed, Fastroute",
+    },
+    Key {
+        name: "switch.asics",
+        kind: int(2, portmap::MAX_ASICS as u64),
+        default: Some("2"),
+        unit: "",
+        meaning: "ASICs per multi-ASIC switch (must divide every switch's port count)",
+    },
+    Key {
+        name: "switch.inter_asic_oversub",
+        kind: number(1.0, 1024.0),
+        default: Some("2"),
+        unit: "",
+        meaning: "inter-ASIC capacity = port capacity / this (sota: 1)",
+    },
+    Key {
+        name: "switch.asic_capacity_gbps",
+        kind: number(0.001, 1e7),
+        default: None,
+        unit: "Gb/s",
+        meaning: "capacity of one ASIC, shared by its ports and internal links (default: what gives oversubscribed ports link.rate_gbps)",
+    },
+    Key {
+        name: "switch.host_count",
+        kind: Kind::Choice(host_counts),
+        default: Some("\"fixed\""),
+        unit: "",
+        meaning: "fixed: same radix, slower State-of-the-Art ports; variable (Fastroute A.2): same port speed, fewer State-of-the-Art ports and hosts",
+    },
+    Key {
+        name: "switch.reconfig_interval_us",
+        kind: number(0.1, 1e6),
+        default: Some("100"),
+        unit: "us",
+        meaning: "fastroute: controller period",
+    },
+    Key {
+        name: "switch.compute_delay_us",
+        kind: number(0.0, 1e6),
+        default: Some("10"),
+        unit: "us",
+        meaning: "fastroute: time from reading the traffic matrix to applying the mapping (below reconfig_interval_us)",
+    },
+    Key {
+        name: "switch.downtime_us",
+        kind: number(0.0, 1e6),
+        default: Some("1"),
+        unit: "us",
+        meaning: "fastroute: a moved port is dark this long",
+    },
+    Key {
+        name: "switch.solver",
+        kind: Kind::Choice(names::<Solver>),
+        default: Some("\"greedy\""),
+        unit: "",
+        meaning: "fastroute: port-to-ASIC mapping solver (greedy: Listing 1; exact: transportation problem)",
+    },
+    Key {
+        name: "switch.bundle",
+        kind: int(1, 1024),
+        default: Some("1"),
+        unit: "ports",
+        meaning: "fastroute: ports moved together (bundle x asics x circuit_switches must divide every switch's port count)",
+    },
+    Key {
+        name: "switch.circuit_switches",
+        kind: int(1, 1024),
+        default: Some("1"),
+        unit: "",
+        meaning: "fastroute: independent circuit switches over contiguous ports",
+    },
+    Key {
+        name: "switch.circuit_mode",
+        kind: Kind::Choice(names::<CircuitMode>),
+        default: Some("\"optical\""),
+        unit: "",
+        meaning: "fastroute: during downtime PAUSE the upstream sender (optical) or buffer at the switch (electrical)",
+    },
+    Key {
+        name: "switch.inter_asic_buffer_bytes",
+        kind: int(1, MAX_BYTES),
+        default: Some("300000"),
+        unit: "bytes",
+        meaning: "multi-ASIC: inter-ASIC buffer per 100 Gb/s of internal link rate (Table 1: 0.3 MB)",
+    },
+    Key {
+        name: "switch.util_sample_us",
+        kind: positive(1e6),
+        default: Some("10"),
+        unit: "us",
+        meaning: "multi-ASIC: period of the inter-ASIC utilization series (at most 10^6 samples per run)",
+    },
+];
+
+/// The smallest port speed a multi-ASIC design may leave (as `link.rate_gbps`'s minimum).
+const MIN_PORT_BPS: f64 = 1e6;
+
+/// The switch architecture and the port speed it leaves (Fastroute section 5.1, A.2: the ASIC
+/// capacity is shared by the ports and the internal links; fixed port count).
+pub fn parse(
+    k: &Keys,
+    topology: &TopologySpec,
+    rate_bps: u64,
+) -> Result<(ArchParams, u64), ScenarioError> {
+    let kind: Arch = k.choice("switch.arch");
+    let asics = k.u32("switch.asics");
+    let oversub = k.float("switch.inter_asic_oversub");
+    let circuit = CircuitParams {
+        interval_ps: k.us("switch.reconfig_interval_us"),
+        compute_delay_ps: k.us("switch.compute_delay_us"),
+        downtime_ps: k.us("switch.downtime_us"),
+        solver: k.choice("switch.solver"),
+        mode: k.choice("switch.circuit_mode"),
+        constraints: Constraints {
+            bundle: k.int("switch.bundle") as usize,
+            circuit_switches: k.int("switch.circuit_switches") as usize,
+        },
+    };
+    if circuit.compute_delay_ps >= circuit.interval_ps {
+        return Err(k.invalid(
+            "switch.compute_delay_us",
+            "below switch.reconfig_interval_us",
+        ));
+    }
+    let sample_ps = k.us("switch.util_sample_us");
+    if sample_ps < 100_000 {
+        return Err(k.invalid("switch.util_sample_us", "at least 0.1 us"));
+    }
+    let params = ArchParams {
+        arch: kind,
+        asics,
+        oversub,
+        circuit: (kind == Arch::Fastroute).then_some(circuit),
+        sample_ps,
+        buffer_per_100g: k.int("switch.inter_asic_buffer_bytes"),
+    };
+    if kind == Arch::Ideal {
+        return Ok((params, rate_bps));
+    }
+    // Every switch splits evenly over the ASICs; the radix is the leaves' (edges') port count.
+    let (radix, other) = topology.radixes();
+    if radix % asics != 0 || other % asics != 0 {
+        return Err(k.invalid(
+            "switch.asics",
+            &format!("a divisor of the switches' port counts ({radix}, {other})"),
+        ));
+    }
+    if let Some(c) = &params.circuit {
+        for ports in [radix, other] {
+            if let Err(e) = c.constraints.check(ports as usize, asics as usize) {
+                let key = if c.constraints.bundle > 1 {
+                    "switch.bundle"
+                } else {
+                    "switch.circuit_switches"
+                };
+                return Err(k.invalid(key, &format!("{e} (switches with {ports} ports)")));
+            }
+        }
+    }
+    let per_asic = (radix / asics) as f64;
+    let capacity_bps = k.opt_float("switch.asic_capacity_gbps").map_or(
+        per_asic * rate_bps as f64 * (1.0 + Arch::Oversubscribed.internal_share(oversub)),
+        |gbps| gbps * 1e9,
+    );
+    let port = kind.port_rate_bps(capacity_bps, per_asic, oversub).round();
+    if port < MIN_PORT_BPS {
+        return Err(k.invalid(
+            "switch.asic_capacity_gbps",
+            &format!("enough for ports of at least 1 Mb/s ({port} b/s here)"),
+        ));
+    }
+    Ok((params, port as u64))
+}
+
+/// `switch.host_count`: `fixed` (the paper's default: every design keeps the radix, so
+/// State-of-the-Art's ports slow down) or `variable` (Fastroute A.2: ports keep the link
+/// speed and State-of-the-Art's switches get fewer of them, rounded down to a multiple of
+/// 2 x asics; the fabric shrinks with them).
+pub fn host_count(
+    k: &Keys,
+    topology: TopologySpec,
+    link: LinkModel,
+    port_rate_bps: u64,
+    asics: u32,
+) -> Result<(TopologySpec, LinkModel), ScenarioError> {
+    let variable = k.get("switch.host_count").and_then(|v| v.as_str()) == Some("variable");
+    if !variable || port_rate_bps >= link.rate_bps {
+        let link = LinkModel {
+            rate_bps: port_rate_bps,
+            ..link
+        };
+        return Ok((topology, link));
+    }
+    if let Some(key) = EXPLICIT.iter().find(|key| k.get(key).is_some()) {
+        return Err(k.err(
+            key,
+            "switch.host_count = \"variable\" derives the fabric from topology.k; leave the explicit leaf-spine keys out",
+        ));
+    }
+    let radix = match topology {
+        TopologySpec::FatTree { k } => k,
+        TopologySpec::LeafSpine { leaves, .. } => leaves,
+    };
+    let unit = 2 * asics;
+    let scaled = (radix as u128 * port_rate_bps as u128 / link.rate_bps as u128) as u32;
+    let radix = (scaled / unit * unit).max(unit);
+    let topology = match topology {
+        TopologySpec::FatTree { .. } => TopologySpec::FatTree { k: radix },
+        TopologySpec::LeafSpine { .. } => TopologySpec::LeafSpine {
+            leaves: radix,
+            hosts_per_leaf: radix / 2,
+            uplinks: radix / 2,
+        },
+    };
+    Ok((topology, link))
+}

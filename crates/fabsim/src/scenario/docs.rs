@@ -1,0 +1,45 @@
+//! The schema as documentation: `fabsim keys` and the README's key table.
+
+use super::schema;
+
+/// Every key, a block each: name, type and default, then what it allows and means.
+pub fn keys_listing() -> String {
+    let mut out = String::new();
+    let mut section = "";
+    for k in schema() {
+        let s = k.name.split('.').next().unwrap_or("");
+        if s != section {
+            if !section.is_empty() {
+                out.push('\n');
+            }
+            out += &format!("[{s}]\n");
+            section = s;
+        }
+        out += &format!(
+            "  {}  ({}, default {})\n      {}\n      allowed: {}\n",
+            k.name,
+            k.type_name(),
+            k.default.unwrap_or("none"),
+            k.meaning,
+            k.allowed()
+        );
+    }
+    out
+}
+
+/// The README's key table (Markdown), generated from the same rows.
+pub fn keys_markdown() -> String {
+    let mut out =
+        String::from("| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n");
+    for k in schema() {
+        out += &format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            k.name,
+            k.type_name(),
+            k.default.map_or("-".into(), |d| format!("`{d}`")),
+            k.allowed().replace('|', "\\|"),
+            k.meaning.replace('|', "\\|")
+        );
+    }
+    out
+}

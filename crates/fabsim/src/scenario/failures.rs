@@ -1,0 +1,73 @@
+//! `failures.*`: failed links and pacing at rho_max.
+
+use super::keys::{Key, Keys, Kind, ScenarioError};
+use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
+
+fn links(v: &toml::Value) -> bool {
+    match v {
+        toml::Value::Integer(n) => *n >= 0 && *n <= u32::MAX as i64,
+        toml::Value::String(_) => true,
+        toml::Value::Array(items) => items.iter().all(|i| i.is_str()),
+        _ => false,
+    }
+}
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "failures.links",
+        kind: Kind::Other {
+            allowed: "an integer >= 0 (random links, seeded) or link names like \"edge0-agg1\", \"agg3-core2\", \"leaf0-spine1\" (a list of names is one failure set; a list of lists sweeps)",
+            check: links,
+        },
+        default: None,
+        unit: "",
+        meaning: "failed switch-to-switch links",
+    },
+    Key {
+        name: "failures.pace",
+        kind: Kind::Bool,
+        default: None,
+        unit: "",
+        meaning: "with failures.links: hosts send data at rho_max (default true)",
+    },
+];
+
+/// The failure set, checked against the fabric, and whether hosts pace at rho_max.
+pub fn parse(
+    k: &Keys,
+    topology: &TopologySpec,
+) -> Result<(Option<FailureSpec>, bool), ScenarioError> {
+    let pace = k.opt_bool("failures.pace").unwrap_or(true);
+    let key = "failures.links";
+    let Some(v) = k.get(key) else {
+        return Ok((None, pace));
+    };
+    let spec = match v {
+        toml::Value::Integer(n) => FailureSpec::Count(*n as u32),
+        toml::Value::String(s) => FailureSpec::Links(vec![s.clone()]),
+        toml::Value::Array(items) => FailureSpec::Links(
+            items
+                .iter()
+                .filter_map(|i| i.as_str().map(String::from))
+                .collect(),
+        ),
+        _ => unreachable!("checked failure set"),
+    };
+    // Link names and counts are checked on the fabric's wiring (rates do not matter).
+    let fabric = Fabric::new(topology, 1, 1);
+    match spec {
+        FailureSpec::Count(n) => {
+            let links = crate::net::failures::links(&fabric).len();
+            if n as usize > links {
+                return Err(k.invalid(
+                    key,
+                    &format!("at most the fabric's {links} switch-to-switch links"),
+                ));
+            }
+        }
+        FailureSpec::Links(_) => {
+            Failures::new(&fabric, &spec, 0).map_err(|m| k.invalid(key, &m))?;
+        }
+    }
+    Ok((Some(spec), pace))
+}

@@ -1,0 +1,94 @@
+//! `run.*`: seeds and the run length.
+
+use super::keys::{int, positive, Key, Keys, ScenarioError};
+use crate::params::SimParams;
+use crate::workload::WorkloadSpec;
+
+/// The most seeds one scenario may repeat each point with.
+pub const MAX_SEEDS: u64 = 10_000;
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "run.seed",
+        kind: int(0, i64::MAX as u64),
+        default: Some("1"),
+        unit: "",
+        meaning: "seed of the first run of every point",
+    },
+    Key {
+        name: "run.seeds",
+        kind: int(1, MAX_SEEDS),
+        default: Some("1"),
+        unit: "",
+        meaning: "runs per point, with seeds run.seed, run.seed + 1, ...",
+    },
+    Key {
+        name: "run.duration_us",
+        kind: positive(1e7),
+        default: None,
+        unit: "us",
+        meaning: "stop the run at this time (required by web and hadoop; up to 10 s)",
+    },
+    Key {
+        name: "run.max_memory_gib",
+        kind: positive(1e6),
+        default: None,
+        unit: "GiB",
+        meaning: "refuse a run whose estimated memory exceeds this (default 16)",
+    },
+    Key {
+        name: "run.max_packet_hops",
+        kind: positive(1e15),
+        default: None,
+        unit: "",
+        meaning: "refuse a run whose estimated packet-hops exceed this (default 1e10: about half an hour of CPU)",
+    },
+];
+
+const DEFAULT_MAX_MEMORY_GIB: f64 = 16.0;
+const DEFAULT_MAX_PACKET_HOPS: f64 = 1e10;
+
+/// Refuses a run the simulator cannot hold (a flow over 2^32 - 1 packets) or whose estimate
+/// exceeds the limits, before anything is allocated.
+pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
+    let e = p.estimate();
+    if e.max_flow_packets > u32::MAX as u64 {
+        let key = match p.workload {
+            WorkloadSpec::Htsim { .. } => "workload.file",
+            WorkloadSpec::Fsdp { .. } => "workload.size_scale",
+            _ if k.given("workload.flow_bytes") => "workload.flow_bytes",
+            _ => "workload.message_bytes",
+        };
+        return Err(k.invalid(
+            key,
+            &format!(
+                "a flow of at most 2^32 - 1 packets; the largest here has {} packets of {} bytes (raise packet.payload_bytes)",
+                e.max_flow_packets, p.link.payload_bytes
+            ),
+        ));
+    }
+    let gib = e.memory_bytes as f64 / (1u64 << 30) as f64;
+    let max_gib = k
+        .opt_float("run.max_memory_gib")
+        .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
+    let max_hops = k
+        .opt_float("run.max_packet_hops")
+        .unwrap_or(DEFAULT_MAX_PACKET_HOPS);
+    let what = format!(
+        "the run is estimated at {} flows, {} packets, {:.3e} packet-hops and {gib:.1} GiB",
+        e.flows, e.packets, e.packet_hops as f64
+    );
+    if gib > max_gib {
+        return Err(k.err(
+            "run.max_memory_gib",
+            format!("{what}: over the {max_gib} GiB limit; make it smaller, or raise run.max_memory_gib"),
+        ));
+    }
+    if e.packet_hops as f64 > max_hops {
+        return Err(k.err(
+            "run.max_packet_hops",
+            format!("{what}: over the {max_hops:e} packet-hop limit; make it smaller, or raise run.max_packet_hops"),
+        ));
+    }
+    Ok(())
+}

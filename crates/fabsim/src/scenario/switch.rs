@@ -1,0 +1,245 @@
+//! `switch.*` (without the multi-ASIC keys): load balancers, incremental deployment, Ofan's
+//! options, buffers, overflow and ECN.
+
+use super::keys::{int, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use crate::lb::{Deployment, Strategy, SwitchLbKind};
+use crate::net::Overflow;
+use crate::theory::LinkModel;
+
+impl Named for SwitchLbKind {
+    const ALL: &'static [Self] = &SwitchLbKind::ALL;
+    fn name(self) -> &'static str {
+        SwitchLbKind::name(self)
+    }
+}
+
+impl Named for Strategy {
+    const ALL: &'static [Self] = &Strategy::ALL;
+    fn name(self) -> &'static str {
+        Strategy::name(self)
+    }
+}
+
+impl Named for Overflow {
+    const ALL: &'static [Self] = &[Overflow::Drop, Overflow::Trim];
+    fn name(self) -> &'static str {
+        Overflow::name(self)
+    }
+}
+
+/// Switch-side schemes a tier or an upgraded switch may run (CONGA is fabric-wide only).
+fn tier_lbs() -> Vec<&'static str> {
+    names::<SwitchLbKind>()
+        .into_iter()
+        .filter(|&n| n != SwitchLbKind::Conga.name())
+        .collect()
+}
+
+fn ofan_first() -> Vec<&'static str> {
+    vec!["random", "shortest"]
+}
+
+fn buffer(v: &toml::Value) -> bool {
+    v.as_str() == Some("unbounded")
+        || v.as_integer()
+            .is_some_and(|b| b >= 1 && b as u64 <= MAX_BYTES)
+}
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "switch.lb",
+        kind: Kind::Choice(names::<SwitchLbKind>),
+        default: Some("\"ofan\""),
+        unit: "",
+        meaning: "switch-side load balancer of every switch (conga: 2 tiers only)",
+    },
+    Key {
+        name: "switch.lb_edge",
+        kind: Kind::Choice(tier_lbs),
+        default: None,
+        unit: "",
+        meaning: "load balancer of the edge/leaf switches (default switch.lb)",
+    },
+    Key {
+        name: "switch.lb_agg",
+        kind: Kind::Choice(tier_lbs),
+        default: None,
+        unit: "",
+        meaning: "load balancer of the aggregation switches (default switch.lb)",
+    },
+    Key {
+        name: "switch.upgrade",
+        kind: Kind::Choice(names::<Strategy>),
+        default: None,
+        unit: "",
+        meaning: "incremental deployment: which half of the edge and aggregation switches run switch.upgrade_lb",
+    },
+    Key {
+        name: "switch.upgrade_lb",
+        kind: Kind::Choice(tier_lbs),
+        default: None,
+        unit: "",
+        meaning: "load balancer of the upgraded switches (default pofan)",
+    },
+    Key {
+        name: "switch.pipe_ports",
+        kind: int(1, 1024),
+        default: Some("4"),
+        unit: "ports",
+        meaning: "ingress ports per pipe (pofan keeps one pointer set per pipe)",
+    },
+    Key {
+        name: "switch.ofan_first",
+        kind: Kind::Choice(ofan_first),
+        default: None,
+        unit: "",
+        meaning: "ofan/pofan: pointers start at random and follow shuffled orders, or start at the shortest queue and rotate unshuffled (paper F.5); default random",
+    },
+    Key {
+        name: "switch.combining",
+        kind: Kind::Bool,
+        default: Some("false"),
+        unit: "",
+        meaning: "ofan/pofan pointer steps go through the combining pipeline",
+    },
+    Key {
+        name: "switch.pipeline_width",
+        kind: int(1, 1024),
+        default: Some("8"),
+        unit: "packets",
+        meaning: "packets per cycle of the combining pipeline",
+    },
+    Key {
+        name: "switch.buffer_bytes",
+        kind: Kind::Other {
+            allowed: "an integer from one data packet (payload + header) to 2^40 bytes, or \"unbounded\"",
+            check: buffer,
+        },
+        default: Some("\"unbounded\""),
+        unit: "bytes",
+        meaning: "buffer of every switch egress port",
+    },
+    Key {
+        name: "switch.overflow",
+        kind: Kind::Choice(names::<Overflow>),
+        default: Some("\"drop\""),
+        unit: "",
+        meaning: "what a full port does with a data packet: drop it, or trim it to its header (served in strict priority)",
+    },
+    Key {
+        name: "switch.ecn_kmin_bytes",
+        kind: int(0, MAX_BYTES),
+        default: None,
+        unit: "bytes",
+        meaning: "ECN marking starts at this backlog (with ecn_kmax_bytes; probability rises linearly to 1)",
+    },
+    Key {
+        name: "switch.ecn_kmax_bytes",
+        kind: int(0, MAX_BYTES),
+        default: None,
+        unit: "bytes",
+        meaning: "ECN marks every data packet from this backlog on (>= ecn_kmin_bytes)",
+    },
+];
+
+/// What the switch keys set.
+pub struct SwitchParams {
+    pub lb: SwitchLbKind,
+    pub deployment: Deployment,
+    pub ofan_dynamic_first: bool,
+    pub pipe_ports: u32,
+    pub combining: Option<u32>,
+    pub buffer_bytes: Option<u64>,
+    pub overflow: Overflow,
+    pub ecn: Option<(u64, u64)>,
+}
+
+pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> {
+    let buffer_bytes = k.get("switch.buffer_bytes").and_then(|v| v.as_integer());
+    let packet = link.payload_bytes as u64 + link.header_bytes as u64;
+    if let Some(b) = buffer_bytes.filter(|&b| (b as u64) < packet) {
+        return Err(k.invalid(
+            "switch.buffer_bytes",
+            &format!("a buffer of {b} bytes can never take a {packet}-byte data packet"),
+        ));
+    }
+    let combining = k.bool("switch.combining");
+    let dynamic = k.get("switch.ofan_first").and_then(|v| v.as_str()) == Some("shortest");
+    if dynamic && combining {
+        return Err(k.err(
+            "switch.ofan_first",
+            "the dynamic first pointer does not go through the combining pipeline (switch.combining = false)",
+        ));
+    }
+    let lb = k.choice("switch.lb");
+    Ok(SwitchParams {
+        lb,
+        deployment: deployment(k, lb)?,
+        ofan_dynamic_first: dynamic,
+        pipe_ports: k.u32("switch.pipe_ports"),
+        combining: combining.then(|| k.u32("switch.pipeline_width")),
+        buffer_bytes: buffer_bytes.map(|b| b as u64),
+        overflow: k.choice("switch.overflow"),
+        ecn: ecn(k)?,
+    })
+}
+
+/// Per-tier and upgraded-switch load balancers.
+fn deployment(k: &Keys, base: SwitchLbKind) -> Result<Deployment, ScenarioError> {
+    let d = Deployment {
+        edge: k.opt_choice("switch.lb_edge"),
+        agg: k.opt_choice("switch.lb_agg"),
+        upgrade: k.opt_choice("switch.upgrade").map(|s| {
+            (
+                s,
+                k.opt_choice("switch.upgrade_lb")
+                    .unwrap_or(SwitchLbKind::Pofan),
+            )
+        }),
+    };
+    if !d.is_uniform() {
+        if base == SwitchLbKind::Conga {
+            return Err(k.err(
+                "switch.lb",
+                "conga cannot be mixed with other switch load balancers",
+            ));
+        }
+        let mut ofans = std::iter::once(base)
+            .chain(d.kinds())
+            .filter(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
+        if let Some(first) = ofans.next() {
+            if ofans.any(|k| k != first) {
+                return Err(k.err(
+                    "switch.lb",
+                    "a mixed deployment may use ofan or pofan, not both",
+                ));
+            }
+        }
+    }
+    Ok(d)
+}
+
+fn ecn(k: &Keys) -> Result<Option<(u64, u64)>, ScenarioError> {
+    match (
+        k.opt_int("switch.ecn_kmin_bytes"),
+        k.opt_int("switch.ecn_kmax_bytes"),
+    ) {
+        (None, None) => Ok(None),
+        (Some(lo), Some(hi)) if lo <= hi => Ok(Some((lo, hi))),
+        (Some(lo), Some(_)) => Err(k.invalid(
+            "switch.ecn_kmax_bytes",
+            &format!("at least switch.ecn_kmin_bytes = {lo}"),
+        )),
+        (lo, _) => {
+            let missing = if lo.is_none() {
+                "switch.ecn_kmin_bytes"
+            } else {
+                "switch.ecn_kmax_bytes"
+            };
+            Err(k.err(
+                missing,
+                "ECN marking needs both ecn_kmin_bytes and ecn_kmax_bytes",
+            ))
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! Scenario parsing and validation: defaults, sweeps, derived parameters and errors.
+
+use super::*;
+use crate::net::TopologySpec;
+use crate::transport::CcKind;
+use portmap::Solver;
+
+#[test]
+fn default_scenario_expands_to_seven_schemes() {
+    let runs = Scenario::default_scenario().expand().unwrap();
+    assert_eq!(runs.len(), 7);
+    assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+    assert_eq!(runs[0].params.topology, TopologySpec::FatTree { k: 12 });
+    assert_eq!(runs[0].params.buffer_bytes, None);
+    assert_eq!(runs[0].params.combining, None);
+}
+
+#[test]
+fn combining_carries_the_pipeline_width() {
+    let mut s = Scenario::default_scenario();
+    s.set("switch.combining=true").unwrap();
+    s.set("switch.pipeline_width=4").unwrap();
+    assert_eq!(s.expand().unwrap()[0].params.combining, Some(4));
+}
+
+#[test]
+fn lists_sweep_the_cartesian_product_with_seeds() {
+    let mut s = Scenario::parse("[switch]\nlb = [\"ecmp\", \"ofan\"]\n", "t.toml").unwrap();
+    s.set("workload.message_bytes=[1000, 2000, 3000]").unwrap();
+    s.set("run.seeds=2").unwrap();
+    let runs = s.expand().unwrap();
+    assert_eq!(runs.len(), 12);
+    assert_eq!(runs[1].params.seed, 2);
+    assert_eq!(runs[2].params.workload.message_bytes(), 2000);
+    assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+    assert_eq!(runs[0].label.len(), 2);
+}
+
+#[test]
+fn each_run_written_as_toml_expands_to_exactly_that_run() {
+    let mut s = Scenario::parse(
+        "[topology]\ntiers = 2\nk = [4, 6]\nuplinks = 2\n[link]\nrate_gbps = 0.1\ndelay_ns = [0.3, 7]\n",
+        "t.toml",
+    )
+    .unwrap();
+    s.set("switch.lb=ofan,ecmp").unwrap();
+    s.set("switch.buffer_bytes=[\"unbounded\", 9000]").unwrap();
+    s.set("run.seed=41").unwrap();
+    s.set("run.seeds=3").unwrap();
+    let runs = s.expand().unwrap();
+    assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 3);
+    for run in &runs {
+        let text = run.to_toml().unwrap();
+        let again = Scenario::parse(&text, "spec").unwrap().expand().unwrap();
+        assert_eq!(again.len(), 1, "{text}");
+        assert_eq!(again[0].params, run.params, "{text}");
+        assert_eq!(again[0].to_toml().unwrap(), text);
+    }
+    assert_eq!(runs[2].params.seed, 43);
+
+    let mut s = Scenario::default_scenario();
+    s.set(&format!("run.seed={}", i64::MAX)).unwrap();
+    s.set("run.seeds=2").unwrap();
+    let runs = s.expand().unwrap();
+    assert!(runs[0].to_toml().is_ok());
+    let e = runs[1].to_toml().unwrap_err();
+    assert_eq!(e.key, "run.seed");
+}
+
+#[test]
+fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
+    let cc = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ofan").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap().remove(0).params.cc
+    };
+    let d = cc(&["host.cc=mswift"]);
+    assert_eq!(d.kind, CcKind::Mswift);
+    assert_eq!(d.swift.margin_ps, d.base_rtt_ps / 4);
+    assert_eq!(d.swift.ai_bytes, 4096.0, "1 MSS per RTT");
+    assert_eq!(d.mswift_samples, 8);
+    assert_eq!(d.nscc.target_ps, d.base_rtt_ps);
+    assert_eq!(d.init_window_bytes, d.bdp_bytes * 3 / 2);
+    assert_eq!(
+        cc(&["switch.overflow=trim"]).nscc.target_ps,
+        d.base_rtt_ps * 3 / 4
+    );
+    let set = cc(&[
+        "host.swift_margin_ns=2",
+        "host.nscc_target_ns=3000",
+        "host.mswift_samples=64",
+    ]);
+    assert_eq!(set.swift.margin_ps, 2_000);
+    assert_eq!(set.nscc.target_ps, 3_000_000);
+    assert_eq!(set.mswift_samples, 64);
+    for bad in [
+        "host.cc=cubic",
+        "host.swift_max_mdf=1",
+        "host.mswift_samples=65",
+        "host.mswift_samples=0",
+        "host.nscc_target_ns=0",
+        "host.swift_beta=-1",
+    ] {
+        let mut s = Scenario::default_scenario();
+        s.set(bad).unwrap();
+        let key = bad.split('=').next().unwrap();
+        assert_eq!(s.expand().unwrap_err().key, key, "{bad}");
+    }
+}
+
+#[test]
+fn multi_asic_port_speeds_and_errors() {
+    let params = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ecmp").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|mut r| r.remove(0).params)
+    };
+    // Fixed radix (Fastroute A.2): oversubscribed ports keep the ideal speed; State-of-the-
+    // Art spends half of each ASIC on the non-blocking fabric: 800 * (1 + 1/2) / 2 = 600.
+    let rate = |sets: &[&str]| params(sets).unwrap().link.rate_bps;
+    assert_eq!(rate(&["switch.arch=oversubscribed"]), 800_000_000_000);
+    assert_eq!(rate(&["switch.arch=sota"]), 600_000_000_000);
+    assert_eq!(
+        rate(&["switch.arch=sota", "switch.inter_asic_oversub=4"]),
+        500_000_000_000
+    );
+    // An explicit ASIC capacity sets the ports of every multi-ASIC design: k = 12, 2 ASICs,
+    // 6 ports per ASIC: 3.6 Tb/s / (6 * 1.5) = 400 Gb/s with 2:1 oversubscription.
+    assert_eq!(
+        rate(&["switch.arch=fastroute", "switch.asic_capacity_gbps=3600"]),
+        400_000_000_000
+    );
+    let p = params(&["switch.arch=fastroute", "switch.solver=exact"]).unwrap();
+    let c = p.arch.circuit.unwrap();
+    assert_eq!(
+        (c.interval_ps, c.compute_delay_ps, c.downtime_ps),
+        (100_000_000, 10_000_000, 1_000_000)
+    );
+    assert_eq!(c.solver, Solver::Exact);
+    assert!(params(&["switch.arch=oversubscribed"])
+        .unwrap()
+        .arch
+        .circuit
+        .is_none());
+    assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+    // The RTO covers a full inter-ASIC buffer at every hop: 10x the buffer, a longer RTO.
+    let big = params(&[
+        "switch.arch=fastroute",
+        "switch.inter_asic_buffer_bytes=3000000",
+    ]);
+    assert!(big.unwrap().rto_ps > p.rto_ps);
+    assert_eq!(p.arch.buffer_per_100g, 300_000);
+    // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
+    // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
+    let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
+    assert_eq!(
+        (v.topology, v.link.rate_bps),
+        (TopologySpec::FatTree { k: 8 }, 800_000_000_000)
+    );
+    let v = params(&["switch.arch=fastroute", "switch.host_count=variable"]).unwrap();
+    assert_eq!(v.topology, TopologySpec::FatTree { k: 12 });
+    for (bad, key) in [
+        ("switch.arch=chiplet", "switch.arch"),
+        ("switch.asics=5", "switch.asics"),
+        ("switch.asics=1", "switch.asics"),
+        ("switch.inter_asic_oversub=0.5", "switch.inter_asic_oversub"),
+        ("switch.compute_delay_us=100", "switch.compute_delay_us"),
+        ("switch.solver=hungarian", "switch.solver"),
+        ("switch.circuit_mode=magic", "switch.circuit_mode"),
+        ("workload.kind=web", "run.duration_us"),
+        ("workload.intra_rack=2", "workload.intra_rack"),
+        ("switch.bundle=4", "switch.bundle"),
+        ("switch.circuit_switches=5", "switch.circuit_switches"),
+        ("switch.host_count=some", "switch.host_count"),
+        (
+            "switch.inter_asic_buffer_bytes=0",
+            "switch.inter_asic_buffer_bytes",
+        ),
+    ] {
+        let sets = ["switch.arch=fastroute", "workload.kind=stride", bad];
+        let e = params(&sets).unwrap_err();
+        assert_eq!(e.key, key, "{bad}: {e}");
+        let value = bad.split('=').nth(1).unwrap();
+        assert!(
+            key == "run.duration_us" || e.to_string().contains(value),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn set_accepts_bare_words_and_comma_lists() {
+    let mut s = Scenario::default_scenario();
+    s.set("switch.lb=ofan,pofan").unwrap();
+    s.set("switch.buffer_bytes=unbounded").unwrap();
+    assert_eq!(s.expand().unwrap().len(), 2);
+}
+
+#[test]
+fn errors_name_source_key_value_and_allowed() {
+    let e = Scenario::parse("[topology]\nk = 7\n", "a.toml")
+        .unwrap()
+        .expand()
+        .unwrap_err();
+    assert_eq!(
+        (e.source.as_str(), e.key.as_str()),
+        ("a.toml", "topology.k")
+    );
+    assert!(
+        e.to_string().contains("7") && e.to_string().contains("even"),
+        "{e}"
+    );
+
+    let e = Scenario::parse("[topology]\nkk = 4\n", "a.toml").unwrap_err();
+    assert!(
+        e.to_string().contains("topology.kk")
+            && e.to_string().contains("did you mean `topology.k`?"),
+        "{e}"
+    );
+
+    let mut s = Scenario::default_scenario();
+    let e = s
+        .set("switch.lb=magic")
+        .and_then(|_| s.expand().map(|_| ()))
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("magic") && e.to_string().contains("ofan"),
+        "{e}"
+    );
+
+    let mut s = Scenario::default_scenario();
+    s.set("workload.message_bytes=-5").unwrap();
+    assert!(s.expand().unwrap_err().to_string().contains("-5"));
+
+    for bad in [
+        "switch.combining=yes",
+        "switch.pipeline_width=0",
+        "switch.pipeline_width=5000",
+    ] {
+        let mut s = Scenario::default_scenario();
+        s.set(bad).unwrap();
+        let e = s.expand().unwrap_err().to_string();
+        assert!(e.contains(bad.split('=').nth(1).unwrap()), "{e}");
+    }
+
+    assert!(Scenario::parse("[link\nrate = 1", "b.toml")
+        .unwrap_err()
+        .to_string()
+        .contains("malformed"));
+}
+
+/// Issue reproducers: each bad value ends in an error naming the key (and `--set`), before
+/// anything is simulated or allocated.
+#[test]
+fn out_of_range_values_are_refused_up_front() {
+    for (sets, key) in [
+        (
+            &["workload.message_bytes=17592186044416"][..],
+            "workload.message_bytes",
+        ),
+        (&["link.rate_gbps=1e-12"], "link.rate_gbps"),
+        (
+            &["switch.arch=sota", "switch.util_sample_us=1e-9"],
+            "switch.util_sample_us",
+        ),
+        (
+            &["topology.tiers=2", "topology.uplinks=4294967296"],
+            "topology.uplinks",
+        ),
+        (&["switch.buffer_bytes=4159"], "switch.buffer_bytes"),
+        (&["host.rto_us=2"], "host.rto_us"),
+        (
+            &[
+                "switch.arch=oversubscribed",
+                "switch.inter_asic_oversub=1e308",
+            ],
+            "switch.inter_asic_oversub",
+        ),
+        (&["link.delay_ns=1e300"], "link.delay_ns"),
+        (&["packet.header_bytes=4294967295"], "packet.header_bytes"),
+        (&["packet.payload_bytes=2147483648"], "packet.payload_bytes"),
+        (&["host.swift_margin_ns=1e300"], "host.swift_margin_ns"),
+        (&["workload.balance=conga"], "workload.balance"),
+        (&["workload.load=-1"], "workload.load"),
+        (&["workload.model=gpt5"], "workload.model"),
+        (&["workload.file=/nonexistent.tm"], "workload.file"),
+        (&["workload.senders=-1"], "workload.senders"),
+        (
+            &["workload.kind=moe", "workload.experts_per_host=100000000"],
+            "workload.experts_per_host",
+        ),
+        (&["workload.shuffle_k=1000000"], "workload.shuffle_k"),
+        (
+            &["switch.arch=sota", "switch.asic_capacity_gbps=1e-9"],
+            "switch.asic_capacity_gbps",
+        ),
+        (&["topology.k=1000"], "topology.k"),
+        (
+            &["topology.tiers=2", "topology.leaves=1000000000"],
+            "topology.leaves",
+        ),
+        (&["run.seeds=1000000000"], "run.seeds"),
+        (
+            &["topology.k=64", "workload.kind=all-to-all"],
+            "run.max_memory_gib",
+        ),
+        (
+            &["topology.k=4", "workload.message_bytes=1099511627776"],
+            "run.max_packet_hops",
+        ),
+        (
+            &[
+                "packet.payload_bytes=1",
+                "workload.message_bytes=8589934592",
+            ],
+            "workload.message_bytes",
+        ),
+    ] {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ofan").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        let e = s.expand().unwrap_err();
+        assert_eq!(e.key, key, "{sets:?}: {e}");
+    }
+}
+
+#[test]
+fn errors_blame_the_source_of_the_value() {
+    let mut s = Scenario::parse("[topology]\nk = 4\n", "bound-k4.toml").unwrap();
+    s.set("topology.k=3").unwrap();
+    let e = s.expand().unwrap_err();
+    assert_eq!((e.source.as_str(), e.key.as_str()), ("--set", "topology.k"));
+    let e = Scenario::parse("[topology]\nk = 3\n", "a.toml")
+        .unwrap()
+        .expand()
+        .unwrap_err();
+    assert_eq!(e.source, "a.toml");
+    // A value that is only wrong given another key blames the key whose value it is.
+    let mut s = Scenario::parse("[switch]\nbuffer_bytes = 5000\n", "b.toml").unwrap();
+    s.set("packet.payload_bytes=8192").unwrap();
+    let e = s.expand().unwrap_err();
+    assert_eq!(
+        (e.source.as_str(), e.key.as_str()),
+        ("b.toml", "switch.buffer_bytes")
+    );
+    let e = Scenario::parse("[swich]\nlb = \"ofan\"\n", "c.toml").unwrap_err();
+    assert!(e.to_string().contains("did you mean"), "{e}");
+}
+
+#[test]
+fn the_cost_estimate_counts_what_the_run_allocates() {
+    let mut s = Scenario::default_scenario();
+    s.set("switch.lb=ofan").unwrap();
+    let p = s.expand().unwrap().remove(0).params;
+    let e = p.estimate();
+    // 432 hosts, one 1 MiB message each: 256 packets per flow (plus one for rounding).
+    assert_eq!(e.flows, 432);
+    assert_eq!(e.max_flow_packets, 256);
+    assert_eq!(e.packets, 432 * 257);
+    assert_eq!(e.packet_hops, e.packets * 12);
+    // A raised limit lets a large run through.
+    let mut s = Scenario::default_scenario();
+    s.set("topology.k=4").unwrap();
+    s.set("workload.message_bytes=1099511627776").unwrap();
+    s.set("run.max_packet_hops=1e15").unwrap();
+    assert!(s.expand().is_ok());
+}

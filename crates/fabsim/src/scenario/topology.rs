@@ -1,0 +1,85 @@
+//! `topology.*`: the fabric's shape.
+
+use super::keys::{int, Key, Keys, Kind, ScenarioError};
+use crate::net::TopologySpec;
+
+/// The largest fabric accepted (a 3-tier k = 128 fat tree has 524,288 hosts).
+pub const MAX_HOSTS: u64 = 1 << 20;
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "topology.tiers",
+        kind: int(2, 3),
+        default: Some("3"),
+        unit: "",
+        meaning: "3: k-ary fat tree; 2: leaf-spine",
+    },
+    Key {
+        name: "topology.k",
+        kind: Kind::Int {
+            min: 2,
+            max: 128,
+            even: true,
+        },
+        default: Some("12"),
+        unit: "",
+        meaning: "switch radix (3 tiers: k^3/4 hosts; 2 tiers: k leaves of k/2 hosts)",
+    },
+    Key {
+        name: "topology.leaves",
+        kind: int(2, 16_384),
+        default: None,
+        unit: "",
+        meaning: "2 tiers: number of leaves (default k)",
+    },
+    Key {
+        name: "topology.hosts_per_leaf",
+        kind: int(1, 1024),
+        default: None,
+        unit: "",
+        meaning: "2 tiers: hosts per leaf (default k/2)",
+    },
+    Key {
+        name: "topology.uplinks",
+        kind: int(1, 1024),
+        default: None,
+        unit: "",
+        meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
+    },
+];
+
+/// The leaf-spine keys that override the k-ary shape.
+pub const EXPLICIT: [&str; 3] = [
+    "topology.leaves",
+    "topology.hosts_per_leaf",
+    "topology.uplinks",
+];
+
+pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
+    let radix = k.u32("topology.k");
+    let spec = if k.u32("topology.tiers") == 3 {
+        if let Some(key) = EXPLICIT.iter().find(|key| k.get(key).is_some()) {
+            return Err(k.err(key, "only applies to 2-tier fabrics (topology.tiers = 2)"));
+        }
+        TopologySpec::FatTree { k: radix }
+    } else {
+        TopologySpec::LeafSpine {
+            leaves: k.opt_u32("topology.leaves").unwrap_or(radix),
+            hosts_per_leaf: k.opt_u32("topology.hosts_per_leaf").unwrap_or(radix / 2),
+            uplinks: k.opt_u32("topology.uplinks").unwrap_or(radix / 2),
+        }
+    };
+    let hosts = spec.hosts();
+    if hosts > MAX_HOSTS {
+        let key = if k.given("topology.leaves") {
+            "topology.leaves"
+        } else {
+            "topology.hosts_per_leaf"
+        };
+        return Err(k.err(
+            key,
+            format!("the fabric would have {hosts} hosts; at most {MAX_HOSTS} are supported"),
+        ));
+    }
+    Ok(spec)
+}

@@ -1,0 +1,421 @@
+//! `workload.*`: who sends what to whom.
+
+use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use crate::engine::Time;
+use crate::net::TopologySpec;
+use crate::workload::fsdp::LLAMA3_405B;
+use crate::workload::{
+    Algorithm, CollectiveKind, FastrouteWorkload, Group, HtsimMatrix, ModelShape, Pattern,
+    WorkloadSpec,
+};
+
+/// The workload kinds, by their scenario names (`workload.kind`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WorkloadKind {
+    Permutation,
+    AllToAll,
+    Incast,
+    Collective(CollectiveKind),
+    Fsdp,
+    Moe,
+    Htsim,
+    Fastroute(&'static str),
+}
+
+impl Named for WorkloadKind {
+    const ALL: &'static [Self] = &[
+        WorkloadKind::Permutation,
+        WorkloadKind::AllToAll,
+        WorkloadKind::Incast,
+        WorkloadKind::Collective(CollectiveKind::AllGather),
+        WorkloadKind::Collective(CollectiveKind::ReduceScatter),
+        WorkloadKind::Collective(CollectiveKind::AllReduce),
+        WorkloadKind::Fsdp,
+        WorkloadKind::Moe,
+        WorkloadKind::Htsim,
+        WorkloadKind::Fastroute("stride"),
+        WorkloadKind::Fastroute("shuffle"),
+        WorkloadKind::Fastroute("ring"),
+        WorkloadKind::Fastroute("web"),
+        WorkloadKind::Fastroute("hadoop"),
+        WorkloadKind::Fastroute("fast"),
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            WorkloadKind::Permutation => "permutation",
+            WorkloadKind::AllToAll => "all-to-all",
+            WorkloadKind::Incast => "incast",
+            WorkloadKind::Collective(c) => c.name(),
+            WorkloadKind::Fsdp => "fsdp",
+            WorkloadKind::Moe => "moe",
+            WorkloadKind::Htsim => "htsim",
+            WorkloadKind::Fastroute(name) => name,
+        }
+    }
+}
+
+impl Named for Algorithm {
+    const ALL: &'static [Self] = &[Algorithm::Ring, Algorithm::Direct];
+    fn name(self) -> &'static str {
+        Algorithm::name(self)
+    }
+}
+
+fn models() -> Vec<&'static str> {
+    vec![LLAMA3_405B.name]
+}
+
+fn group(v: &toml::Value) -> bool {
+    match v {
+        toml::Value::Integer(n) => *n >= 2 && *n <= super::topology::MAX_HOSTS as i64,
+        _ => v.as_str().and_then(Group::parse).is_some(),
+    }
+}
+
+fn path(v: &toml::Value) -> bool {
+    v.as_str().is_some_and(|s| !s.is_empty())
+}
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "workload.kind",
+        kind: Kind::Choice(names::<WorkloadKind>),
+        default: Some("\"permutation\""),
+        unit: "",
+        meaning: "the traffic (all-to-all with workload.algorithm or workload.group: the collective)",
+    },
+    Key {
+        name: "workload.message_bytes",
+        kind: int(1, MAX_BYTES),
+        default: Some("1048576"),
+        unit: "bytes",
+        meaning: "bytes per flow or per host (per collective for collectives)",
+    },
+    Key {
+        name: "workload.flow_bytes",
+        kind: int(1, MAX_BYTES),
+        default: None,
+        unit: "bytes",
+        meaning: "all-to-all: a fixed size per flow instead of message_bytes split over the peers",
+    },
+    Key {
+        name: "workload.senders",
+        kind: int(1, super::topology::MAX_HOSTS),
+        default: Some("2"),
+        unit: "hosts",
+        meaning: "incast: hosts 1..=senders send to host 0",
+    },
+    Key {
+        name: "workload.stride",
+        kind: int(1, super::topology::MAX_HOSTS),
+        default: None,
+        unit: "hosts",
+        meaning: "stride/shuffle offset (default: hosts per rack)",
+    },
+    Key {
+        name: "workload.shuffle_k",
+        kind: int(1, 1024),
+        default: Some("4"),
+        unit: "peers",
+        meaning: "shuffle: peers per host",
+    },
+    Key {
+        name: "workload.load",
+        kind: positive(4.0),
+        default: Some("0.5"),
+        unit: "",
+        meaning: "web/hadoop: offered load, a fraction of host capacity",
+    },
+    Key {
+        name: "workload.intra_rack",
+        kind: number(0.0, 1.0),
+        default: None,
+        unit: "",
+        meaning: "web/hadoop: fraction of flows inside the rack (default 0.18 web, 0.14 hadoop)",
+    },
+    Key {
+        name: "workload.phase_us",
+        kind: positive(1e7),
+        default: Some("100"),
+        unit: "us",
+        meaning: "fast: period of the alternating inter-/intra-rack phases",
+    },
+    Key {
+        name: "workload.algorithm",
+        kind: Kind::Choice(names::<Algorithm>),
+        default: None,
+        unit: "",
+        meaning: "collectives and fsdp: ring or direct (default ring)",
+    },
+    Key {
+        name: "workload.group",
+        kind: Kind::Other {
+            allowed: "\"all\", \"A-B\" or \"A-B:S\" (hosts A to B, every S-th), or a host count >= 2",
+            check: group,
+        },
+        default: None,
+        unit: "",
+        meaning: "collectives, fsdp, moe: the hosts taking part (default all)",
+    },
+    Key {
+        name: "workload.model",
+        kind: Kind::Choice(models),
+        default: None,
+        unit: "",
+        meaning: "fsdp: the model (default llama3-405b)",
+    },
+    Key {
+        name: "workload.layers",
+        kind: int(0, 1024),
+        default: None,
+        unit: "",
+        meaning: "fsdp: transformer blocks simulated, at most the model's (default all)",
+    },
+    Key {
+        name: "workload.size_scale",
+        kind: positive(1e3),
+        default: None,
+        unit: "",
+        meaning: "fsdp: multiplies every message (default 1)",
+    },
+    Key {
+        name: "workload.skew",
+        kind: number(0.0, 100.0),
+        default: None,
+        unit: "",
+        meaning: "moe: Zipf exponent of expert popularity (default 1); web/hadoop: fraction (0 to 1) of flows to a hot tenth of hosts (default 0)",
+    },
+    Key {
+        name: "workload.balance",
+        kind: Kind::Bool,
+        default: None,
+        unit: "",
+        meaning: "moe: expert-parallel load balancing (default false)",
+    },
+    Key {
+        name: "workload.experts_per_host",
+        kind: int(1, 1024),
+        default: None,
+        unit: "",
+        meaning: "moe: experts per host (default 4)",
+    },
+    Key {
+        name: "workload.file",
+        kind: Kind::Other {
+            allowed: "a path to an htsim connection matrix",
+            check: path,
+        },
+        default: None,
+        unit: "",
+        meaning: "htsim: the connection matrix (relative to the working directory or the scenario file)",
+    },
+];
+
+pub fn parse(
+    k: &Keys,
+    topology: &TopologySpec,
+    rate_bps: u64,
+    stop_ps: Option<Time>,
+    scenario_dir: Option<&std::path::Path>,
+) -> Result<WorkloadSpec, ScenarioError> {
+    let hosts = topology.hosts();
+    // A file given is read even when another workload runs, so a wrong path never passes.
+    let htsim = k
+        .get("workload.file")
+        .map(|_| htsim(k, hosts, scenario_dir))
+        .transpose()?;
+    let message_bytes = k.int("workload.message_bytes");
+    let algorithm = k
+        .opt_choice("workload.algorithm")
+        .unwrap_or(Algorithm::Ring);
+    let group = || -> Result<Group, ScenarioError> {
+        let key = "workload.group";
+        let Some(v) = k.get(key) else {
+            return Ok(Group::All);
+        };
+        let g = match v {
+            toml::Value::Integer(n) => Group::Hosts {
+                first: 0,
+                count: *n as u32,
+                stride: 1,
+            },
+            _ => v.as_str().and_then(Group::parse).expect("checked group"),
+        };
+        match g.hosts(hosts.min(u32::MAX as u64) as u32) {
+            Some(h) if h.len() >= 2 => Ok(g),
+            _ => Err(k.invalid(
+                key,
+                &format!("a group of at least 2 of the fabric's {hosts} hosts"),
+            )),
+        }
+    };
+    Ok(match k.choice::<WorkloadKind>("workload.kind") {
+        WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
+        WorkloadKind::Incast => WorkloadSpec::Incast {
+            message_bytes,
+            senders: k.u32("workload.senders"),
+        },
+        WorkloadKind::AllToAll
+            if k.get("workload.algorithm").is_none() && k.get("workload.group").is_none() =>
+        {
+            WorkloadSpec::AllToAll {
+                message_bytes,
+                flow_bytes: k.opt_int("workload.flow_bytes"),
+            }
+        }
+        WorkloadKind::AllToAll => {
+            collective(CollectiveKind::AllToAll, algorithm, message_bytes, group()?)
+        }
+        WorkloadKind::Collective(kind) => collective(kind, algorithm, message_bytes, group()?),
+        WorkloadKind::Fsdp => {
+            let model = match k.get("workload.model") {
+                None => LLAMA3_405B,
+                Some(v) => ModelShape::from_name(v.as_str().expect("checked choice"))
+                    .expect("checked model"),
+            };
+            let layers = match k.opt_u32("workload.layers") {
+                None => model.layers,
+                Some(l) if l <= model.layers => l,
+                Some(_) => {
+                    return Err(k.invalid(
+                        "workload.layers",
+                        &format!("at most the model's {} layers", model.layers),
+                    ))
+                }
+            };
+            WorkloadSpec::Fsdp {
+                model,
+                layers,
+                size_scale: k.opt_float("workload.size_scale").unwrap_or(1.0),
+                algorithm,
+                group: group()?,
+            }
+        }
+        WorkloadKind::Moe => WorkloadSpec::Moe {
+            message_bytes,
+            skew: k.opt_float("workload.skew").unwrap_or(1.0),
+            balance: k.opt_bool("workload.balance").unwrap_or(false),
+            experts_per_host: k.opt_u32("workload.experts_per_host").unwrap_or(4),
+            group: group()?,
+        },
+        WorkloadKind::Htsim => htsim.ok_or_else(|| {
+            k.err(
+                "workload.file",
+                "workload.kind = \"htsim\" needs workload.file = PATH",
+            )
+        })?,
+        WorkloadKind::Fastroute(name) => WorkloadSpec::Fastroute(fastroute(
+            k,
+            name,
+            message_bytes,
+            topology,
+            rate_bps,
+            stop_ps,
+        )?),
+    })
+}
+
+fn collective(
+    kind: CollectiveKind,
+    algorithm: Algorithm,
+    message_bytes: u64,
+    group: Group,
+) -> WorkloadSpec {
+    WorkloadSpec::Collective {
+        kind,
+        algorithm,
+        message_bytes,
+        group,
+    }
+}
+
+fn fastroute(
+    k: &Keys,
+    name: &str,
+    message_bytes: u64,
+    topology: &TopologySpec,
+    rate_bps: u64,
+    duration_ps: Option<Time>,
+) -> Result<FastrouteWorkload, ScenarioError> {
+    let pattern = match name {
+        "stride" => Pattern::Stride,
+        "shuffle" => Pattern::Shuffle {
+            k: k.u32("workload.shuffle_k"),
+        },
+        "ring" => Pattern::Ring,
+        "web" => Pattern::Web,
+        "hadoop" => Pattern::Hadoop,
+        _ => Pattern::Fast {
+            phase_ps: k.us("workload.phase_us"),
+        },
+    };
+    if matches!(pattern, Pattern::Web | Pattern::Hadoop) && duration_ps.is_none() {
+        return Err(k.err(
+            "run.duration_us",
+            format!("workload.kind = \"{name}\" needs a duration (Poisson arrivals until then); allowed: a number of us > 0"),
+        ));
+    }
+    let skew = k.opt_float("workload.skew").unwrap_or(0.0);
+    if skew > 1.0 {
+        return Err(k.invalid(
+            "workload.skew",
+            &format!("from 0 to 1 for workload.kind = \"{name}\""),
+        ));
+    }
+    let hosts_per_rack = topology.hosts_per_rack();
+    Ok(FastrouteWorkload {
+        pattern,
+        message_bytes,
+        stride: k.opt_u32("workload.stride").unwrap_or(hosts_per_rack),
+        hosts_per_rack,
+        rate_bps,
+        duration_ps,
+        load: k.float("workload.load"),
+        intra_rack: k
+            .opt_float("workload.intra_rack")
+            .unwrap_or(if pattern == Pattern::Hadoop {
+                0.14
+            } else {
+                0.18
+            }),
+        skew,
+    })
+}
+
+/// Reads and parses `workload.file` (relative to the working directory, else to the scenario
+/// file's directory).
+fn htsim(
+    k: &Keys,
+    hosts: u64,
+    scenario_dir: Option<&std::path::Path>,
+) -> Result<WorkloadSpec, ScenarioError> {
+    let key = "workload.file";
+    let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
+    let mut path = std::path::PathBuf::from(file);
+    if !path.exists() {
+        if let Some(dir) = scenario_dir {
+            if dir.join(file).exists() {
+                path = dir.join(file);
+            }
+        }
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| k.err(key, format!("cannot read htsim file {file:?}: {e}")))?;
+    let matrix = HtsimMatrix::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))?;
+    if matrix.nodes as u64 > hosts {
+        return Err(k.err(
+            key,
+            format!(
+                "{file}: `Nodes {}` exceeds the fabric's {hosts} hosts",
+                matrix.nodes
+            ),
+        ));
+    }
+    Ok(WorkloadSpec::Htsim {
+        file: std::fs::canonicalize(&path)
+            .unwrap_or(path)
+            .display()
+            .to_string(),
+        matrix,
+    })
+}
