@@ -4,11 +4,11 @@
 //! or an error, never a panic (test builds check arithmetic overflow too). Parsing and
 //! validation only: nothing is simulated, traffic matrices are solved only at small sizes.
 //!
-//! `cargo test -p fabsim-cli fuzz` runs the smoke run of htsim, CSV and manifest inputs (a
-//! fixed seed, about a second); `-- --ignored` adds scenario and `--set` inputs. Longer runs:
-//! `FABSIM_FUZZ_CASES=1000000 FABSIM_FUZZ_SEED=7` (the cases run are printed with
-//! `--nocapture`; a failure lists the inputs that panicked). `FABSIM_FUZZ_TRACE=1` prints each
-//! input before it runs, to find one that hangs or exhausts memory.
+//! `cargo test -p fabsim-cli fuzz` runs the smoke run: 30,000 inputs of each test, fixed seed,
+//! a few seconds. Longer runs: `FABSIM_FUZZ_CASES=1000000 FABSIM_FUZZ_SEED=7` (the cases run
+//! are printed with `--nocapture`; a failure lists the inputs that panicked), best under
+//! `ulimit -v` so that an input that exhausts memory aborts only this process.
+//! `FABSIM_FUZZ_TRACE=1` prints each input before it runs, to find one that hangs or aborts.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -423,10 +423,9 @@ fn fuzz_htsim_portmap_and_sweep_manifests() {
     fuzz(&[Kind::Htsim, Kind::Csv, Kind::Manifest], 30_000);
 }
 
-/// Scenario TOML and `--set` strings. Run it with `--ignored`, under `ulimit -v` (a huge
-/// `run.seeds` or sweep still allocates until the process aborts).
+/// Scenario TOML and `--set` strings, parsed and expanded (never simulated): the smoke run of
+/// every `cargo test`.
 #[test]
-#[ignore = "scenario/ still panics on out-of-range values (issue 15); un-ignore once its range checks land"]
 fn fuzz_scenarios_and_set_strings() {
     fuzz(&[Kind::Scenario, Kind::Set], 30_000);
 }

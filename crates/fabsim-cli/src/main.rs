@@ -84,9 +84,9 @@ fn main() -> ExitCode {
         Command::Reproduce(args) => reproduce::reproduce(args),
         Command::Keys { markdown } => {
             if *markdown {
-                print!("{}", fabsim::scenario::keys_markdown());
+                out!("{}", fabsim::scenario::keys_markdown());
             } else {
-                print!("{}", fabsim::scenario::keys_listing());
+                out!("{}", fabsim::scenario::keys_listing());
             }
             Ok(())
         }

@@ -52,6 +52,7 @@ fn printing_commands(dir: &Path) -> Vec<Vec<String>> {
         &["portmap", &tm, "--asics", "4"],
         &["portmap", &tm, "--asics", "4", "--json", "-"],
         &["power"],
+        &["keys"],
         &["hw", "orders"],
         &["hw", "memory"],
         &["sweep", "status", &sweep],

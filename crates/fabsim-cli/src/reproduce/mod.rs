@@ -39,7 +39,8 @@ pub struct ReproduceArgs {
     /// List the experiments, their claims and what they vary.
     #[arg(long)]
     pub list: bool,
-    /// Smaller fabric, fewer points and seeds: about a minute per experiment.
+    /// Smaller fabric, fewer points and seeds: seconds per experiment (at most about 20 s of
+    /// CPU; `all --quick` about 170 s).
     #[arg(long)]
     pub quick: bool,
     /// Seeds per point (default: the experiment's, 10 at full size as in the papers; at most
