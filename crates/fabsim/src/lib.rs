@@ -1,15 +1,19 @@
 //! fabsim: a fast, deterministic packet-level simulator for the networks that train AI models.
 //!
-//! Layers, bottom up (arrows point one way):
+//! Layers, bottom up: a module may use the modules listed before it, never one listed after
+//! it (`tests/layers.rs` reads this list and checks every `crate::` path of `src/`).
 //! - [`engine`]: time, the event queue, RNG streams. Knows nothing of networks.
 //! - [`hw`]: Ofan in hardware terms: the combining pipeline, pOfan's memory model.
-//! - [`net`]: packets, egress ports, fat-tree topologies and routing.
-//! - [`lb`]: switch-side load balancers (ECMP ... Ofan, pOfan).
+//! - [`flow`]: the flow description ([`flow::FlowSpec`]) shared by everything above.
+//! - [`net`]: packets, egress ports, fat-tree topologies and routing, link failures, the
+//!   multi-ASIC switch model.
+//! - [`lb`]: how a switch picks its egress port (one dispatch over ECMP ... Ofan, pOfan,
+//!   CONGA, and source-routed up paths), and the host-side schemes that stamp packets.
 //! - [`transport`]: congestion control (windows) of the senders.
 //! - [`workload`]: who sends what to whom.
 //! - [`theory`]: closed forms (the permutation CCT lower bound).
 //! - [`params`]: the config contract ([`params::SimParams`]): everything one run needs.
-//! - [`sim`]: one run: the event loop, hosts and switches.
+//! - [`sim`]: one run: the event loop, hosts, switches, multi-ASIC glue.
 //! - [`metrics`]: a run's outcome turned into the reported numbers.
 //! - [`scenario`]: the TOML schema, validation with clear errors, sweep expansion.
 //!
@@ -17,6 +21,7 @@
 //! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
 
 pub mod engine;
+pub mod flow;
 pub mod hw;
 pub mod lb;
 pub mod metrics;

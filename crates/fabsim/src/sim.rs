@@ -1,14 +1,17 @@
-//! One simulation run: the event loop, hosts and switches.
+//! One simulation run: the event loop, egress ports and packet conservation. The hosts'
+//! side (NICs, ACKs, timeouts, gates) is in `host.rs`; a switch's egress choice is
+//! [`crate::lb::SwitchLb::egress`]; multi-ASIC switches are in `multi_asic.rs`.
 //!
-//! Events (both `Copy`, a few bytes):
+//! Events (all `Copy`, a few bytes):
 //! - `Arrive { port }`: the last bit of the packet at the head of `port`'s wire reaches the
-//!   node at the far end. A switch routes it and offers it to an egress port; a host
-//!   consumes it.
+//!   node at the far end (`Sim::far`). A switch routes it and offers it to an egress port; a
+//!   host consumes it; an internal port of a multi-ASIC switch takes it on inside the switch.
 //! - `NicFree { host }`: the host's NIC finished its data packet; the host hands it the next
 //!   one (work-conserving, at line rate). ACKs go to the NIC as soon as they are generated and
 //!   wait at most for the packet in service.
 //! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
 //!   gates it waits for fired: see `workload::deps`).
+//! - `Timeout { flow }`: the flow's retransmission timer; `Circuit`: Fastroute's controller.
 //!
 //! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
 //!
@@ -20,17 +23,21 @@
 //! cache miss per hop). Each packet keeps the insertion ticket it got when it was enqueued,
 //! so ties still break in insertion order exactly as with one global queue.
 
+mod host;
+mod multi_asic;
+
 use std::collections::VecDeque;
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
-use crate::lb::{Conga, CongaTag, Decision, HostLb, SwitchLb, SwitchLbKind, ALL_UPLINKS};
-use crate::net::asic::{AsicStats, Asics, Hop};
-use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, Route, Tier};
+use crate::lb::{HostLb, SwitchLb, View};
+use crate::net::asic::{AsicStats, Asics};
+use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports};
 use crate::params::SimParams;
-use crate::transport::{AckInfo, Cc};
-use crate::workload::deps::{Csr, Deps};
+use crate::transport::Cc;
+use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
+use multi_asic::{Chassis, Ideal};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -190,17 +197,27 @@ pub struct RunOutcome {
     pub failures: Option<(Failures, f64)>,
 }
 
-struct Sim<'a> {
+/// What is at the far end of a port of the wire array: a host, a switch's ingress port, or
+/// (multi-ASIC switches only) one of the switch's internal ports.
+#[derive(Clone, Copy)]
+enum Far<I> {
+    Host(u32),
+    Switch { sw: u32, local: u32 },
+    Internal(I),
+}
+
+struct Sim<'a, A: Chassis> {
     p: &'a SimParams,
     fabric: Fabric,
     ports: Ports,
+    /// The switches' egress choice (every scheme's state, CONGA's included).
     lb: SwitchLb,
     host_lb: HostLb,
-    /// CONGA's DREs, congestion tables and flowlets (`switch.lb = "conga"`).
-    conga: Option<Conga>,
-    /// Multi-ASIC switches (`None`: ideal). Their internal ports follow the fabric's in
-    /// `wire`.
-    asic: Option<Asics>,
+    /// The switches' build: [`Ideal`] or multi-ASIC ([`Asics`]), whose internal ports
+    /// follow the fabric's in `wire`.
+    asic: A,
+    /// Per port of `wire`: its far end.
+    far: Vec<Far<A::Internal>>,
     ecn_rng: Rng,
     queue: TimingWheel<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
@@ -270,14 +287,22 @@ fn jump_queue(
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
 pub fn simulate(p: &SimParams) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
+    // One event loop per switch build: the ideal switch's has no multi-ASIC branch at all.
+    match Asics::new(&p.arch, &fabric, p.link.rate_bps) {
+        None => simulate_with(p, fabric, Ideal),
+        Some(asics) => simulate_with(p, fabric, asics),
+    }
+}
+
+fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutcome {
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
     let lb = SwitchLb::new(
         p.lb,
+        &p.deployment,
         &fabric,
         p.buffer_bytes,
         p.pipe_ports,
         p.combining,
-        (!p.deployment.is_uniform()).then(|| p.deployment.per_switch(p.lb, &fabric, p.seed)),
         p.seed,
     )
     .with_dynamic_first(p.ofan_dynamic_first);
@@ -292,18 +317,26 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     let rho_max = failures.as_ref().map(|f| f.1);
     let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
-    let asic = Asics::new(&p.arch, &fabric, p.link.rate_bps);
-    let ports_count = fabric.ports() + asic.as_ref().map_or(0, Asics::internal_ports);
+    let far: Vec<_> = (0..fabric.ports())
+        .map(|g| match fabric.port_to_node[g] {
+            node if node < fabric.hosts => Far::Host(node),
+            node => Far::Switch {
+                sw: fabric.switch_of(node),
+                local: fabric.port_to_local[g],
+            },
+        })
+        .chain(asic.internal_ports().map(Far::Internal))
+        .collect();
     let mut sim = Sim {
         p,
         ports,
         lb,
         host_lb,
-        conga: (p.lb == SwitchLbKind::Conga).then(|| Conga::new(&fabric, p.seed)),
         asic,
+        wire: vec![VecDeque::new(); far.len()],
+        far,
         ecn_rng: Rng::stream(p.seed, "ecn"),
         queue: TimingWheel::default(),
-        wire: vec![VecDeque::new(); ports_count],
         flows: Vec::with_capacity(specs.len()),
         tx: vec![Vec::new(); hosts],
         cursor: vec![0; hosts],
@@ -363,9 +396,7 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
     };
     let stop_ps = sim.now;
     sim.ports.finish(end_ps.unwrap_or(stop_ps));
-    if let Some(a) = &mut sim.asic {
-        a.finish(end_ps.unwrap_or(stop_ps));
-    }
+    sim.asic.finish(end_ps.unwrap_or(stop_ps));
     // Packets still in a port's queue or on its wire.
     let in_flight = sim.pending_arrivals();
     let c = sim.c;
@@ -409,12 +440,12 @@ pub fn simulate(p: &SimParams) -> RunOutcome {
                     .sum()
             })
             .collect(),
-        asic: sim.asic.map(|a| a.stats),
+        asic: sim.asic.into_stats(),
         failures: sim.failures.zip(rho_max),
     }
 }
 
-impl Sim<'_> {
+impl<A: Chassis> Sim<'_, A> {
     fn run(&mut self) {
         let stop = self.p.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
@@ -438,19 +469,14 @@ impl Sim<'_> {
                         }
                     }
                     self.prefetch_next_arrival();
-                    // Internal ports of multi-ASIC switches follow the fabric's.
-                    let Some(&node) = self.fabric.port_to_node.get(port as usize) else {
-                        self.internal_arrival(port, pkt);
-                        continue;
-                    };
-                    if node < self.fabric.hosts {
-                        self.host_receive(node, pkt);
-                    } else {
-                        let in_local = self.fabric.port_to_local[port as usize];
-                        let sw = self.fabric.switch_of(node);
-                        if self.asic.is_none() || !self.circuit_hold(sw, in_local, pkt) {
-                            self.forward(sw, in_local, pkt);
+                    match self.far[port as usize] {
+                        Far::Host(host) => self.host_receive(host, pkt),
+                        Far::Switch { sw, local } => {
+                            if !A::held(self, sw, local, pkt) {
+                                self.forward(sw, local, pkt);
+                            }
                         }
+                        Far::Internal(kind) => A::internal_arrival(self, kind, pkt),
                     }
                 }
                 Event::NicFree { host } => {
@@ -471,7 +497,7 @@ impl Sim<'_> {
                 }
                 Event::Circuit { apply } => {
                     self.queue.pop();
-                    self.circuit(apply);
+                    A::circuit(self, apply);
                 }
             }
         }
@@ -501,164 +527,15 @@ impl Sim<'_> {
     /// A switch routes a packet and offers it to the chosen egress port.
     #[inline(always)]
     fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
-        let info = self.fabric.switches[sw as usize];
-        let flow_hash =
-            (p.flow as u64) << 17 | (p.entropy as u64) << 1 | (p.kind == PacketKind::Ack) as u64;
-        let local = match self.fabric.route(sw, p.dst) {
-            Route::Down(l) => {
-                if let Some(conga) = &mut self.conga {
-                    match info.tier {
-                        Tier::Core => conga.at_spine(info.port_base + l, &mut p, self.now),
-                        _ if in_local >= info.down => {
-                            conga.at_destination_leaf(sw, self.fabric.edge_of(p.src), &p)
-                        }
-                        _ => {}
-                    }
-                }
-                l
-            }
-            Route::Up { key }
-                if !p.up.is_none()
-                    && self.valid_uplinks(sw, key) >> p.up.at(info.tier) & 1 == 1 =>
-            {
-                info.down + p.up.at(info.tier)
-            }
-            Route::Up { key } => match &mut self.conga {
-                Some(conga) => {
-                    let first_up = info.port_base + info.down;
-                    let now = self.now;
-                    info.down + conga.at_source_leaf(sw, key, first_up, flow_hash, &mut p, now)
-                }
-                None => {
-                    let d = Decision {
-                        sw,
-                        key,
-                        kind: p.kind,
-                        in_local,
-                        flow_hash,
-                        valid: self.valid_uplinks(sw, key),
-                    };
-                    info.down + self.lb.choose(&self.fabric, &self.ports, d, self.now)
-                }
-            },
+        let view = View {
+            fabric: &self.fabric,
+            ports: &self.ports,
+            failures: self.failures.as_ref(),
+            now: self.now,
         };
-        self.deliver_to_egress(sw, info.port_base + in_local, info.port_base + local, p);
-    }
-
-    /// Takes a routed packet to its egress port `gout`, across ASICs if it entered at port
-    /// `gin` on another one.
-    #[inline(always)]
-    fn deliver_to_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
-        if self.asic.is_none() {
-            self.transmit(gout, p, true);
-        } else {
-            self.multi_asic_egress(sw, gin, gout, p);
-        }
-    }
-
-    /// [`Self::deliver_to_egress`] inside a multi-ASIC switch (kept out of the plain
-    /// switch's inlined path).
-    #[inline(never)]
-    fn multi_asic_egress(&mut self, sw: u32, gin: u32, gout: u32, p: Packet) {
-        let a = self.asic.as_mut().expect("multi-ASIC");
-        match a.route(sw, gin, gout, p.bytes, self.now) {
-            Hop::Direct => self.transmit(gout, p, true),
-            Hop::Internal(id) => self.cross(id, gin, gout, p),
-        }
-    }
-
-    /// Offers a packet to the internal link port `id` (inter-ASIC link or fabric).
-    #[inline(never)]
-    fn cross(&mut self, id: u32, gin: u32, gout: u32, mut pkt: Packet) {
-        // As at egress ports: with trimming, headers and control packets bypass the buffer
-        // and a data packet that does not fit is cut to its header.
-        let trim = self.p.overflow == Overflow::Trim;
-        let control = trim && is_control(&pkt);
-        let a = self.asic.as_mut().expect("multi-ASIC");
-        if pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
-            let backlog = a.link_backlog_bytes(id, self.now);
-            self.mark_ecn(backlog, &mut pkt);
-        }
-        let a = self.asic.as_mut().expect("multi-ASIC");
-        match a.enqueue_link(id, gin, gout, pkt.bytes, self.now, !control) {
-            Some(t) => {
-                self.c.packet_hops += 1;
-                // Internal links are FIFO: strict priority is modelled at egress ports.
-                self.push_wire(id, t, pkt, false);
-            }
-            None if trim && pkt.kind == PacketKind::Data => {
-                pkt.trimmed = true;
-                pkt.bytes = self.p.link.header_bytes;
-                self.c.trims += 1;
-                self.cross(id, gin, gout, pkt);
-            }
-            None => {
-                a.stats.drops += 1;
-                self.c.dropped += 1;
-            }
-        }
-    }
-
-    /// A packet reached the end of an internal port: the egress ASIC (or the fabric's
-    /// downlink), or the ingress ASIC after waiting in a moved port's hold FIFO.
-    #[inline(never)]
-    fn internal_arrival(&mut self, id: u32, pkt: Packet) {
-        let a = self
-            .asic
-            .as_mut()
-            .expect("internal ports exist only with multi-ASIC");
-        if let Some(gin) = a.hold_port(id) {
-            let (sw, in_local) = a.owner(gin);
-            self.forward(sw, in_local, pkt);
-            return;
-        }
-        match a.link_arrival(id) {
-            (gout, gin, Some(down)) => self.cross(down, gin, gout, pkt),
-            (gout, _, None) => self.transmit(gout, pkt, true),
-        }
-    }
-
-    /// Fastroute: a packet arriving at a dark moved port, or behind packets still held there,
-    /// waits in the port's hold FIFO. Returns whether it was held.
-    #[inline(never)]
-    fn circuit_hold(&mut self, sw: u32, in_local: u32, pkt: Packet) -> bool {
-        let a = self.asic.as_mut().expect("multi-ASIC");
-        let gin = self.fabric.switches[sw as usize].port_base + in_local;
-        let Some((id, busy)) = a.hold_of(gin, self.now) else {
-            return false;
-        };
-        if !busy && self.wire[id as usize].is_empty() {
-            return false;
-        }
-        let t = a.enqueue_hold(gin, pkt.bytes, self.now);
-        self.push_wire(id, t, pkt, false);
-        true
-    }
-
-    /// The circuit layer's controller (Fastroute).
-    fn circuit(&mut self, apply: bool) {
-        let a = self.asic.as_mut().expect("the circuit layer is multi-ASIC");
-        let c = a.p.circuit.clone().expect("Fastroute");
-        if apply {
-            let (ports, delay) = (&mut self.ports, self.p.link.delay_ps);
-            a.apply(&self.fabric, self.now, |feeder, resume| {
-                // PAUSE: the sender starts nothing that would reach the dark port.
-                let b = &mut ports.busy_until[feeder as usize];
-                *b = (*b).max(resume.saturating_sub(delay));
-            });
-            return;
-        }
-        if a.control(&self.fabric) {
-            self.queue.push(
-                self.now + c.compute_delay_ps,
-                Event::Circuit { apply: true },
-            );
-        }
-        // The controller runs while anything else may still happen.
-        if !self.queue.is_empty() {
-            self.queue
-                .push(self.now + c.interval_ps, Event::Circuit { apply: false });
-        }
+        let local = self.lb.egress(view, sw, in_local, &mut p);
+        let base = self.fabric.switches[sw as usize].port_base;
+        A::egress(self, sw, base + in_local, base + local, p);
     }
 
     /// Puts an accepted packet on port `port`'s wire, arriving at `t` in FIFO order, or
@@ -684,14 +561,6 @@ impl Sim<'_> {
 
     /// Uplinks of `sw` valid toward `key` (all without failures).
     #[inline]
-    fn valid_uplinks(&self, sw: u32, key: u32) -> u64 {
-        self.failures
-            .as_ref()
-            .map_or(ALL_UPLINKS, |f| f.valid(sw, key))
-    }
-
-    /// Offers `pkt` to egress `port`; switch ports (`bounded`) apply the buffer.
-    #[inline]
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
         // With trimming, headers, ACKs and NACKs travel in the strict-priority class: they
         // overtake waiting data and are not held to the data buffer. A header trimmed at an
@@ -708,9 +577,7 @@ impl Sim<'_> {
         }
         match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
-                if let Some(conga) = &mut self.conga {
-                    conga.on_transmit(port, pkt.bytes, self.now);
-                }
+                self.lb.on_transmit(port, pkt.bytes, self.now);
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
             }
@@ -747,255 +614,6 @@ impl Sim<'_> {
             pkt.ecn = true;
             self.c.ecn_marks += 1;
         }
-    }
-
-    fn host_receive(&mut self, host: u32, p: Packet) {
-        debug_assert_eq!(p.dst, host);
-        match p.kind {
-            PacketKind::Data => {
-                // ACK (or NACK, if trimmed) it at once; a duplicate is ACKed again.
-                if p.trimmed {
-                    self.c.trimmed_delivered += 1;
-                } else {
-                    self.c.delivered += 1;
-                    let f = &mut self.flows[p.flow as usize];
-                    if f.received.set(p.seq, true) {
-                        self.c.duplicates += 1;
-                    } else {
-                        if p.seq < f.rx_next {
-                            self.c.reordered += 1;
-                        } else {
-                            f.rx_next = p.seq + 1;
-                        }
-                        f.recvd += 1;
-                        if f.recvd == f.pkts {
-                            self.signal(|d| &d.recv_done, p.flow);
-                        }
-                    }
-                }
-                self.c.created += 1;
-                let ack = Packet {
-                    src: host,
-                    dst: p.src,
-                    bytes: self.p.link.ack_bytes,
-                    kind: if p.trimmed {
-                        PacketKind::Nack
-                    } else {
-                        PacketKind::Ack
-                    },
-                    trimmed: false,
-                    // A source-routed packet's ACK retraces its path: in a fat tree the same
-                    // uplink indices from the receiver's edge reach the same core (or
-                    // aggregation switch), so ACKs are spread exactly like the data.
-                    ..p
-                };
-                self.transmit(host, ack, false);
-            }
-            PacketKind::Ack => {
-                self.c.delivered += 1;
-                let f = &mut self.flows[p.flow as usize];
-                if f.acked_seqs.set(p.seq, true) {
-                    // The ACK of a duplicate: nothing new.
-                    return;
-                }
-                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
-                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
-                if f.outstanding.set(p.seq, false) {
-                    f.inflight_bytes -= bytes;
-                }
-                f.last_progress_ps = self.now;
-                let window_done = p.seq >= f.window_end;
-                if window_done {
-                    f.window_end = f.next_seq;
-                }
-                f.cc.on_ack(&AckInfo {
-                    bytes,
-                    ecn: p.ecn,
-                    rtt_ps: (self.now as u32).wrapping_sub(p.sent_ps) as Time,
-                    window_done,
-                    now: self.now,
-                });
-                f.acked += 1;
-                debug_assert!(f.acked <= f.pkts);
-                if f.acked == f.pkts {
-                    f.finish_ps = Some(self.now);
-                    self.completed += 1;
-                    self.signal(|d| &d.send_done, p.flow);
-                }
-                // The window may have opened.
-                self.arm_nic(host);
-            }
-            PacketKind::Nack => {
-                self.c.delivered += 1;
-                let payload_bytes = self.p.link.payload_bytes;
-                let f = &mut self.flows[p.flow as usize];
-                if f.acked_seqs.get(p.seq) || !f.outstanding.set(p.seq, false) {
-                    // Already ACKed, or already given up on by a timeout.
-                    return;
-                }
-                let bytes = f.payload(p.seq, payload_bytes);
-                f.inflight_bytes -= bytes;
-                f.cc.on_loss(bytes, self.now);
-                self.requeue(p.flow, p.seq);
-                self.arm_nic(host);
-            }
-        }
-    }
-
-    /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
-    /// start the flows whose last gate fired.
-    fn signal(&mut self, list: fn(&Deps) -> &Csr, flow: u32) {
-        for &g in list(&self.deps).row(flow) {
-            let left = &mut self.gate_left[g as usize];
-            if *left == 0 {
-                // A gate fires once (htsim's multishot triggers restart nothing here).
-                continue;
-            }
-            *left -= 1;
-            if *left > 0 {
-                continue;
-            }
-            let delay = self.deps.delay_ps[g as usize];
-            for &t in self.deps.targets.row(g) {
-                let f = &mut self.flows[t as usize];
-                f.waiting -= 1;
-                if f.waiting == 0 {
-                    let at = (self.now + delay).max(f.start_ps);
-                    self.queue.push(at, Event::FlowStart { flow: t });
-                }
-            }
-        }
-    }
-
-    /// Queues `seq` of `flow` for retransmission, putting the flow back on its host's send
-    /// list if it had left it.
-    fn requeue(&mut self, flow: u32, seq: u32) {
-        let f = &mut self.flows[flow as usize];
-        if !f.has_data() {
-            self.tx[f.src as usize].push(flow);
-        }
-        f.retx.push(seq);
-    }
-
-    /// The retransmission timer of `flow` fired: if nothing was ACKed for a whole RTO, every
-    /// packet still in flight is presumed lost and resent.
-    fn timeout(&mut self, flow: u32) {
-        let rto = self.p.rto_ps.expect("timers only run with an RTO");
-        let payload_bytes = self.p.link.payload_bytes;
-        let f = &mut self.flows[flow as usize];
-        f.timer_armed = false;
-        if f.finish_ps.is_some() || f.inflight_bytes == 0 {
-            return;
-        }
-        if f.last_progress_ps + rto > self.now {
-            // ACKs came since the timer was set: wait a full RTO from the last one.
-            f.timer_armed = true;
-            let at = f.last_progress_ps + rto;
-            self.queue.push(at, Event::Timeout { flow });
-            return;
-        }
-        self.c.timeouts += 1;
-        self.host_lb.on_timeout(flow, self.now);
-        let (src, sent) = (f.src, f.next_seq);
-        let mut lost = 0;
-        for seq in 0..sent {
-            let f = &mut self.flows[flow as usize];
-            if f.outstanding.get(seq) {
-                f.outstanding.set(seq, false);
-                lost += f.payload(seq, payload_bytes);
-                self.requeue(flow, seq);
-            }
-        }
-        let f = &mut self.flows[flow as usize];
-        f.inflight_bytes -= lost;
-        f.cc.on_loss(lost, self.now);
-        f.last_progress_ps = self.now;
-        self.arm_nic(src);
-    }
-
-    /// Makes sure a `NicFree` is pending for `host` if it has something to send.
-    fn arm_nic(&mut self, host: u32) {
-        if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
-            self.nic_armed[host as usize] = true;
-            let at = self.ports.busy_until[host as usize]
-                .max(self.now)
-                .max(self.next_tx[host as usize]);
-            self.queue.push(at, Event::NicFree { host });
-        }
-    }
-
-    /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
-    fn nic_free(&mut self, host: u32) {
-        let h = host as usize;
-        self.nic_armed[h] = false;
-        let list = &mut self.tx[h];
-        if list.is_empty() {
-            return;
-        }
-        // Round-robin over the host's flows, skipping those whose window is full.
-        let payload_bytes = self.p.link.payload_bytes;
-        let start = self.cursor[h] as usize % list.len();
-        let Some(i) = (0..list.len())
-            .map(|j| (start + j) % list.len())
-            .find(|&j| self.flows[list[j] as usize].window_open(payload_bytes))
-        else {
-            // Every flow waits for ACKs; an ACK re-arms the NIC.
-            return;
-        };
-        let fid = list[i];
-        let f = &mut self.flows[fid as usize];
-        let seq = match f.retx.pop() {
-            Some(seq) => {
-                self.c.retransmits += 1;
-                seq
-            }
-            None => {
-                if f.next_seq == 0 {
-                    f.first_tx_ps = self.now;
-                }
-                f.next_seq += 1;
-                f.next_seq - 1
-            }
-        };
-        f.inflight_bytes += f.payload(seq, payload_bytes);
-        f.outstanding.set(seq, true);
-        if let (Some(rto), false) = (self.p.rto_ps, f.timer_armed) {
-            f.timer_armed = true;
-            f.last_progress_ps = self.now;
-            self.queue
-                .push(self.now + rto, Event::Timeout { flow: fid });
-        }
-        if !f.has_data() {
-            list.remove(i);
-            self.cursor[h] = i as u32;
-        } else {
-            self.cursor[h] = i as u32 + 1;
-        }
-        let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
-        let (dst, hops) = (f.dst, f.hops);
-        let (entropy, up) = self.host_lb.stamp(fid, hops, self.now);
-        let pkt = Packet {
-            flow: fid,
-            seq,
-            src: host,
-            dst,
-            bytes: wire,
-            kind: PacketKind::Data,
-            trimmed: false,
-            entropy,
-            up,
-            ecn: false,
-            sent_ps: self.now as u32,
-            conga: CongaTag::default(),
-        };
-        self.c.created += 1;
-        if let Some(stretch) = self.pace {
-            // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.
-            let ser = crate::engine::serialization_ps(wire, self.p.link.rate_bps);
-            self.next_tx[h] = self.now + (ser as f64 * stretch).round() as Time;
-        }
-        self.transmit(host, pkt, false);
-        self.arm_nic(host);
     }
 }
 

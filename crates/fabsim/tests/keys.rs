@@ -14,11 +14,15 @@ fn readme_key_table_is_generated_from_the_schema() {
         .expect("README has the keys:begin marker")
         + begin.len();
     let stop = README.find(end).expect("README has the keys:end marker");
-    assert_eq!(
-        &README[start..stop],
-        keys_markdown(),
-        "README key table is stale: regenerate it with `fabsim keys --markdown`"
-    );
+    let (readme, schema) = (&README[start..stop], keys_markdown());
+    if let Some((a, b)) = readme
+        .lines()
+        .zip(schema.lines())
+        .find(|(a, b)| a != b)
+        .or((readme.lines().count() != schema.lines().count()).then_some(("(length)", "")))
+    {
+        panic!("README key table is stale (regenerate it with `fabsim keys --markdown`):\n README: {a}\n schema: {b}");
+    }
 }
 
 #[test]

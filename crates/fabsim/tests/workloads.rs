@@ -286,7 +286,7 @@ fn new_keys_validate_and_round_trip() {
         ("failures.links=[\"edge0-agg0\", \"edge0-agg1\"]", "cut"),
         ("failures.links=edge0-agg9", "unknown link"),
         ("failures.links=999", "at most"),
-        ("workload.algorithm=tree", "ring or direct"),
+        ("workload.algorithm=tree", "one of ring, direct"),
         ("workload.layers=127", "layers"),
         ("workload.skew=-1", "-1"),
     ];

@@ -18,7 +18,7 @@
 //! * [`greedy`]: the paper's heuristic (section 4.3, Listing 1): net gain,
 //!   sort, one pass; deterministic ties. Optimal for 2 ASICs.
 //! * [`exact`]: a fast exact solver. The problem is a transportation problem
-//!   with `n` sinks of capacity `p/n` (DESIGN.md section 6), whose residual
+//!   with `n` sinks of capacity `p/n` (each ASIC takes exactly its `p/n` ports), whose residual
 //!   graph can be collapsed onto the `n` ASIC nodes. We warm-start from the
 //!   greedy mapping and cancel negative cycles of port moves until none is
 //!   left (optimality), with successive shortest paths over the ASIC nodes,

@@ -141,15 +141,6 @@ impl Conga {
     }
 }
 
-/// CONGA's packet fields (overlay header).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CongaTag {
-    pub tag: u8,
-    pub ce: u8,
-    pub fb_tag: u8,
-    pub fb_metric: u8,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,4 @@
-//! Host-side load balancers (Ofan paper sections 3.1 and 3.4; DESIGN.md sections 4 and 9).
+//! Host-side load balancers (Ofan paper sections 3.1 and 3.4).
 //!
 //! The sender stamps every data packet with an *entropy* that switches running `ecmp` hash
 //! together with the flow, or with an explicit *up path* (source routing) that every switch
@@ -24,8 +24,8 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Rng, Time, PS_PER_US};
+use crate::flow::FlowSpec;
 use crate::net::{Fabric, Tier, UpPath};
-use crate::workload::FlowSpec;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostLbKind {

@@ -1,4 +1,4 @@
-//! Multi-ASIC switches (Fastroute paper sections 2-3 and 5.1, Table 1; DESIGN.md section 6).
+//! Multi-ASIC switches (Fastroute paper sections 2-3 and 5.1, Table 1).
 //!
 //! Every switch of the fabric is built the same way (`switch.arch`):
 //! - `ideal`: one big ASIC; the simulator takes no detour (this module is not even built).
@@ -96,6 +96,8 @@ pub enum CircuitMode {
 }
 
 impl CircuitMode {
+    pub const ALL: [CircuitMode; 2] = [CircuitMode::Optical, CircuitMode::Electrical];
+
     pub fn name(self) -> &'static str {
         match self {
             CircuitMode::Optical => "optical",
@@ -104,9 +106,7 @@ impl CircuitMode {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [CircuitMode::Optical, CircuitMode::Electrical]
-            .into_iter()
-            .find(|m| m.name() == s)
+        Self::ALL.into_iter().find(|m| m.name() == s)
     }
 }
 
@@ -149,17 +149,27 @@ impl ArchParams {
 pub enum Hop {
     /// Same ASIC: straight to the egress port.
     Direct,
-    /// Into this internal port (global id) first.
-    Internal(u32),
+    /// Into this internal link first.
+    Internal(Link),
 }
 
-/// An internal port (global id `base + i`).
-#[derive(Clone, Copy)]
-enum Internal {
-    /// Inter-ASIC link (n = 2) or fabric uplink from this ASIC / downlink to it (n > 2).
-    Link { sw: u32, idx: u32 },
+/// An inter-ASIC link (n = 2) or a fabric uplink from an ASIC / downlink to it (n > 2):
+/// port `idx` of switch `sw`'s internal ports, `id` in the wire array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub id: u32,
+    sw: u32,
+    idx: u32,
+}
+
+/// What an internal port (global id `base + i`) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Internal {
+    Link(Link),
     /// Hold FIFO of the switch port with this global id.
-    Hold { port: u32 },
+    Hold {
+        port: u32,
+    },
 }
 
 /// Run-time state of every multi-ASIC switch.
@@ -252,7 +262,12 @@ impl Asics {
             link_first.push(kinds.len() as u32);
             let count = if n == 2 { 2 } else { 2 * n };
             for idx in 0..count {
-                kinds.push(Internal::Link { sw: sw as u32, idx });
+                let id = base + kinds.len() as u32;
+                kinds.push(Internal::Link(Link {
+                    id,
+                    sw: sw as u32,
+                    idx,
+                }));
             }
             links.push(Ports::new(count as usize, link_bps, INTER_ASIC_DELAY_PS));
             link_buffer_bytes
@@ -308,9 +323,10 @@ impl Asics {
         })
     }
 
-    /// Number of internal ports (they follow the fabric's ports in the wire array).
-    pub fn internal_ports(&self) -> usize {
-        self.kinds.len()
+    /// The internal ports, by `id - base` (they follow the fabric's ports in the wire
+    /// array).
+    pub fn internal_kinds(&self) -> &[Internal] {
+        &self.kinds
     }
 
     /// The hold FIFO of switch port `gin`, if the switches have a circuit layer: its global
@@ -320,14 +336,6 @@ impl Asics {
         self.p.circuit.as_ref()?;
         let id = self.base + self.hold_first + gin;
         Some((id, self.hold.busy_until[gin as usize] > now))
-    }
-
-    /// The switch port whose hold FIFO `id` is, if it is one.
-    pub fn hold_port(&self, id: u32) -> Option<u32> {
-        match self.kinds[(id - self.base) as usize] {
-            Internal::Hold { port } => Some(port),
-            Internal::Link { .. } => None,
-        }
     }
 
     /// The switch of switch port `g` and its local index.
@@ -355,29 +363,30 @@ impl Asics {
             self.stats.series_bytes.resize(bucket + 1, 0);
         }
         self.stats.series_bytes[bucket] += bytes as u64;
-        Hop::Internal(self.base + self.link_first[sw as usize] + from)
+        Hop::Internal(Link {
+            id: self.base + self.link_first[sw as usize] + from,
+            sw,
+            idx: from,
+        })
     }
 
-    /// Offers a crossing packet to internal link port `id` (`bounded`: subject to the
+    /// Offers a crossing packet to internal link `l` (`bounded`: subject to the
     /// inter-ASIC buffer); returns its arrival time at the far end, or `None` if the buffer
     /// is full. The ECN backlog is read by the caller from [`Self::link_backlog_bytes`].
     pub fn enqueue_link(
         &mut self,
-        id: u32,
+        l: Link,
         gin: u32,
         gout: u32,
         bytes: u32,
         now: Time,
         bounded: bool,
     ) -> Option<Time> {
-        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
-            unreachable!("a link port")
-        };
-        let ports = &mut self.links[sw as usize];
-        let limit = bounded.then_some(self.link_buffer_bytes[sw as usize]);
-        match ports.enqueue(idx, bytes, now, limit) {
+        let ports = &mut self.links[l.sw as usize];
+        let limit = bounded.then_some(self.link_buffer_bytes[l.sw as usize]);
+        match ports.enqueue(l.idx, bytes, now, limit) {
             super::Enqueue::Arrives(t) => {
-                self.side[(id - self.base) as usize].push_back((gout, gin));
+                self.side[(l.id - self.base) as usize].push_back((gout, gin));
                 if !self.crossing_until.is_empty() {
                     let c = &mut self.crossing_until[gin as usize];
                     *c = (*c).max(t);
@@ -388,25 +397,24 @@ impl Asics {
         }
     }
 
-    pub fn link_backlog_bytes(&self, id: u32, now: Time) -> u64 {
-        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
-            return 0;
-        };
-        self.links[sw as usize].backlog_bytes(idx, now)
+    pub fn link_backlog_bytes(&self, l: Link, now: Time) -> u64 {
+        self.links[l.sw as usize].backlog_bytes(l.idx, now)
     }
 
-    /// A packet reached the far end of link port `id`: returns (egress port, ingress port)
-    /// and, for a fabric uplink (n > 2), the fabric downlink it continues on.
-    pub fn link_arrival(&mut self, id: u32) -> (u32, u32, Option<u32>) {
-        let (gout, gin) = self.side[(id - self.base) as usize]
+    /// A packet reached the far end of link `l`: returns (egress port, ingress port) and,
+    /// for a fabric uplink (n > 2), the fabric downlink it continues on.
+    pub fn link_arrival(&mut self, l: Link) -> (u32, u32, Option<Link>) {
+        let (gout, gin) = self.side[(l.id - self.base) as usize]
             .pop_front()
             .expect("a link arrival has its packet's ports");
-        let Internal::Link { sw, idx } = self.kinds[(id - self.base) as usize] else {
-            unreachable!("a link port")
-        };
-        let next = (self.n > 2 && idx < self.n).then(|| {
-            let to = (gout - self.port_base[sw as usize]) / self.per_asic[sw as usize];
-            id - idx + self.n + to
+        let next = (self.n > 2 && l.idx < self.n).then(|| {
+            let to = (gout - self.port_base[l.sw as usize]) / self.per_asic[l.sw as usize];
+            let idx = self.n + to;
+            Link {
+                id: l.id - l.idx + idx,
+                idx,
+                ..l
+            }
         });
         (gout, gin, next)
     }
@@ -423,12 +431,7 @@ impl Asics {
     /// The controller, every interval: solves each switch's traffic matrix of the last
     /// interval and keeps the mappings that lower its inter-ASIC bytes, to be applied after
     /// the compute delay. Returns whether any switch has a pending mapping.
-    pub fn control(&mut self, fabric: &Fabric) -> bool {
-        let c = self
-            .p
-            .circuit
-            .as_ref()
-            .expect("Fastroute has a circuit layer");
+    pub fn control(&mut self, c: &CircuitParams, fabric: &Fabric) -> bool {
         let n = self.n as usize;
         let mut any = false;
         let (mut current, mut rows) = (Vec::new(), Vec::new());
@@ -468,12 +471,13 @@ impl Asics {
 
     /// Applies the pending mappings at `now`. Moved ports go dark for the downtime; `pause`
     /// gets each PAUSEd upstream port with the time its sender may resume.
-    pub fn apply(&mut self, fabric: &Fabric, now: Time, mut pause: impl FnMut(u32, Time)) {
-        let c = self
-            .p
-            .circuit
-            .clone()
-            .expect("Fastroute has a circuit layer");
+    pub fn apply(
+        &mut self,
+        c: &CircuitParams,
+        fabric: &Fabric,
+        now: Time,
+        mut pause: impl FnMut(u32, Time),
+    ) {
         for (sw, info) in fabric.switches.iter().enumerate() {
             let Some(new) = self.pending[sw].take() else {
                 continue;

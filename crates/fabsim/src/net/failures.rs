@@ -28,7 +28,7 @@
 use crate::engine::Rng;
 
 use super::topology::{Fabric, Route, Tier};
-use crate::workload::FlowSpec;
+use crate::flow::FlowSpec;
 
 /// Which links fail.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,7 +42,18 @@ pub struct Packet {
     /// each link's ring of packets in flight, 8 bytes smaller.
     pub sent_ps: u32,
     /// CONGA's overlay fields (leaf-spine with `switch.lb = "conga"`).
-    pub conga: crate::lb::CongaTag,
+    pub conga: CongaTag,
+}
+
+/// CONGA's overlay header (`switch.lb = "conga"`): the source leaf's uplink and the path's
+/// congestion metric on the way out, one feedback entry for the reverse direction.
+/// `lb::Conga` writes and reads them; every other scheme leaves them zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CongaTag {
+    pub tag: u8,
+    pub ce: u8,
+    pub fb_tag: u8,
+    pub fb_metric: u8,
 }
 
 #[cfg(test)]
@@ -61,7 +72,7 @@ impl Packet {
             up: UpPath::NONE,
             ecn: false,
             sent_ps: 0,
-            conga: crate::lb::CongaTag::default(),
+            conga: CongaTag::default(),
         }
     }
 }

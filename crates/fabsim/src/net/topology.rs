@@ -4,7 +4,7 @@
 //! of egress ports; a host has exactly one (its NIC), so host `h`'s NIC is port `h`. On a
 //! switch, local ports `0..down` face down (hosts or lower switches) and `down..ports` face up.
 //!
-//! 3 tiers, radix k (DESIGN.md section 3): k pods, each with k/2 edge and k/2 aggregation
+//! 3 tiers, radix k (Al-Fares et al., SIGCOMM 2008): k pods, each with k/2 edge and k/2 aggregation
 //! switches; (k/2)^2 cores; k/2 hosts per edge. Aggregation switch j of every pod connects
 //! to cores j*k/2 .. j*k/2 + k/2 - 1, so an edge switch's uplink choice fixes the aggregation
 //! switch used in the destination pod too, and the down path from any core is unique.

@@ -55,14 +55,17 @@ impl Named for WorkloadKind {
 }
 
 impl Named for Algorithm {
-    const ALL: &'static [Self] = &[Algorithm::Ring, Algorithm::Direct];
+    const ALL: &'static [Self] = &Algorithm::ALL;
     fn name(self) -> &'static str {
         Algorithm::name(self)
     }
 }
 
-fn models() -> Vec<&'static str> {
-    vec![LLAMA3_405B.name]
+impl Named for ModelShape {
+    const ALL: &'static [Self] = &ModelShape::ALL;
+    fn name(self) -> &'static str {
+        self.name
+    }
 }
 
 fn group(v: &toml::Value) -> bool {
@@ -159,7 +162,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "workload.model",
-        kind: Kind::Choice(models),
+        kind: Kind::Choice(names::<ModelShape>),
         default: None,
         unit: "",
         meaning: "fsdp: the model (default llama3-405b)",
@@ -268,11 +271,7 @@ pub fn parse(
         }
         WorkloadKind::Collective(kind) => collective(kind, algorithm, message_bytes, group()?),
         WorkloadKind::Fsdp => {
-            let model = match k.get("workload.model") {
-                None => LLAMA3_405B,
-                Some(v) => ModelShape::from_name(v.as_str().expect("checked choice"))
-                    .expect("checked model"),
-            };
+            let model = k.opt_choice("workload.model").unwrap_or(LLAMA3_405B);
             let layers = match k.opt_u32("workload.layers") {
                 None => model.layers,
                 Some(l) if l <= model.layers => l,

@@ -93,6 +93,8 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    pub const ALL: [Algorithm; 2] = [Algorithm::Ring, Algorithm::Direct];
+
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Ring => "ring",
@@ -101,9 +103,7 @@ impl Algorithm {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [Algorithm::Ring, Algorithm::Direct]
-            .into_iter()
-            .find(|a| a.name() == s)
+        Self::ALL.into_iter().find(|a| a.name() == s)
     }
 }
 

@@ -41,8 +41,15 @@ pub const LLAMA3_405B: ModelShape = ModelShape {
 };
 
 impl ModelShape {
+    /// Every model a scenario may name (`workload.model`).
+    pub const ALL: [ModelShape; 1] = [LLAMA3_405B];
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     pub fn from_name(s: &str) -> Option<Self> {
-        (s == LLAMA3_405B.name).then_some(LLAMA3_405B)
+        Self::ALL.into_iter().find(|m| m.name == s)
     }
 
     pub fn head_dim(&self) -> u64 {

@@ -17,15 +17,9 @@ pub use fastroute::{FastrouteWorkload, Pattern};
 pub use fsdp::ModelShape;
 pub use htsim::HtsimMatrix;
 
-use crate::engine::{Rng, Time};
+pub use crate::flow::FlowSpec;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FlowSpec {
-    pub src: u32,
-    pub dst: u32,
-    pub bytes: u64,
-    pub start_ps: Time,
-}
+use crate::engine::Rng;
 
 /// Workload shapes of the foundation.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,261 @@
+//! The hosts: the NIC's round-robin over its flows' data, receivers ACKing (or NACKing)
+//! every data packet, senders acting on ACKs, NACKs and retransmission timeouts, and the
+//! gates that start dependent flows.
+
+use super::multi_asic::Chassis;
+use super::{Event, Sim};
+use crate::engine::{EventQueue, Time};
+use crate::net::{CongaTag, Packet, PacketKind};
+use crate::transport::AckInfo;
+use crate::workload::deps::{Csr, Deps};
+
+impl<A: Chassis> Sim<'_, A> {
+    pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
+        debug_assert_eq!(p.dst, host);
+        match p.kind {
+            PacketKind::Data => {
+                // ACK (or NACK, if trimmed) it at once; a duplicate is ACKed again.
+                if p.trimmed {
+                    self.c.trimmed_delivered += 1;
+                } else {
+                    self.c.delivered += 1;
+                    let f = &mut self.flows[p.flow as usize];
+                    if f.received.set(p.seq, true) {
+                        self.c.duplicates += 1;
+                    } else {
+                        if p.seq < f.rx_next {
+                            self.c.reordered += 1;
+                        } else {
+                            f.rx_next = p.seq + 1;
+                        }
+                        f.recvd += 1;
+                        if f.recvd == f.pkts {
+                            self.signal(|d| &d.recv_done, p.flow);
+                        }
+                    }
+                }
+                self.c.created += 1;
+                let ack = Packet {
+                    src: host,
+                    dst: p.src,
+                    bytes: self.p.link.ack_bytes,
+                    kind: if p.trimmed {
+                        PacketKind::Nack
+                    } else {
+                        PacketKind::Ack
+                    },
+                    trimmed: false,
+                    // A source-routed packet's ACK retraces its path: in a fat tree the same
+                    // uplink indices from the receiver's edge reach the same core (or
+                    // aggregation switch), so ACKs are spread exactly like the data.
+                    ..p
+                };
+                self.transmit(host, ack, false);
+            }
+            PacketKind::Ack => {
+                self.c.delivered += 1;
+                let f = &mut self.flows[p.flow as usize];
+                if f.acked_seqs.set(p.seq, true) {
+                    // The ACK of a duplicate: nothing new.
+                    return;
+                }
+                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
+                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
+                if f.outstanding.set(p.seq, false) {
+                    f.inflight_bytes -= bytes;
+                }
+                f.last_progress_ps = self.now;
+                let window_done = p.seq >= f.window_end;
+                if window_done {
+                    f.window_end = f.next_seq;
+                }
+                f.cc.on_ack(&AckInfo {
+                    bytes,
+                    ecn: p.ecn,
+                    rtt_ps: (self.now as u32).wrapping_sub(p.sent_ps) as Time,
+                    window_done,
+                    now: self.now,
+                });
+                f.acked += 1;
+                debug_assert!(f.acked <= f.pkts);
+                if f.acked == f.pkts {
+                    f.finish_ps = Some(self.now);
+                    self.completed += 1;
+                    self.signal(|d| &d.send_done, p.flow);
+                }
+                // The window may have opened.
+                self.arm_nic(host);
+            }
+            PacketKind::Nack => {
+                self.c.delivered += 1;
+                let payload_bytes = self.p.link.payload_bytes;
+                let f = &mut self.flows[p.flow as usize];
+                if f.acked_seqs.get(p.seq) || !f.outstanding.set(p.seq, false) {
+                    // Already ACKed, or already given up on by a timeout.
+                    return;
+                }
+                let bytes = f.payload(p.seq, payload_bytes);
+                f.inflight_bytes -= bytes;
+                f.cc.on_loss(bytes, self.now);
+                self.requeue(p.flow, p.seq);
+                self.arm_nic(host);
+            }
+        }
+    }
+
+    /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
+    /// start the flows whose last gate fired.
+    fn signal(&mut self, list: fn(&Deps) -> &Csr, flow: u32) {
+        for &g in list(&self.deps).row(flow) {
+            let left = &mut self.gate_left[g as usize];
+            if *left == 0 {
+                // A gate fires once (htsim's multishot triggers restart nothing here).
+                continue;
+            }
+            *left -= 1;
+            if *left > 0 {
+                continue;
+            }
+            let delay = self.deps.delay_ps[g as usize];
+            for &t in self.deps.targets.row(g) {
+                let f = &mut self.flows[t as usize];
+                f.waiting -= 1;
+                if f.waiting == 0 {
+                    let at = (self.now + delay).max(f.start_ps);
+                    self.queue.push(at, Event::FlowStart { flow: t });
+                }
+            }
+        }
+    }
+
+    /// Queues `seq` of `flow` for retransmission, putting the flow back on its host's send
+    /// list if it had left it.
+    fn requeue(&mut self, flow: u32, seq: u32) {
+        let f = &mut self.flows[flow as usize];
+        if !f.has_data() {
+            self.tx[f.src as usize].push(flow);
+        }
+        f.retx.push(seq);
+    }
+
+    /// The retransmission timer of `flow` fired: if nothing was ACKed for a whole RTO, every
+    /// packet still in flight is presumed lost and resent.
+    pub(super) fn timeout(&mut self, flow: u32) {
+        let rto = self.p.rto_ps.expect("timers only run with an RTO");
+        let payload_bytes = self.p.link.payload_bytes;
+        let f = &mut self.flows[flow as usize];
+        f.timer_armed = false;
+        if f.finish_ps.is_some() || f.inflight_bytes == 0 {
+            return;
+        }
+        if f.last_progress_ps + rto > self.now {
+            // ACKs came since the timer was set: wait a full RTO from the last one.
+            f.timer_armed = true;
+            let at = f.last_progress_ps + rto;
+            self.queue.push(at, Event::Timeout { flow });
+            return;
+        }
+        self.c.timeouts += 1;
+        self.host_lb.on_timeout(flow, self.now);
+        let (src, sent) = (f.src, f.next_seq);
+        let mut lost = 0;
+        for seq in 0..sent {
+            let f = &mut self.flows[flow as usize];
+            if f.outstanding.get(seq) {
+                f.outstanding.set(seq, false);
+                lost += f.payload(seq, payload_bytes);
+                self.requeue(flow, seq);
+            }
+        }
+        let f = &mut self.flows[flow as usize];
+        f.inflight_bytes -= lost;
+        f.cc.on_loss(lost, self.now);
+        f.last_progress_ps = self.now;
+        self.arm_nic(src);
+    }
+
+    /// Makes sure a `NicFree` is pending for `host` if it has something to send.
+    pub(super) fn arm_nic(&mut self, host: u32) {
+        if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
+            self.nic_armed[host as usize] = true;
+            let at = self.ports.busy_until[host as usize]
+                .max(self.now)
+                .max(self.next_tx[host as usize]);
+            self.queue.push(at, Event::NicFree { host });
+        }
+    }
+
+    /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
+    pub(super) fn nic_free(&mut self, host: u32) {
+        let h = host as usize;
+        self.nic_armed[h] = false;
+        let list = &mut self.tx[h];
+        if list.is_empty() {
+            return;
+        }
+        // Round-robin over the host's flows, skipping those whose window is full.
+        let payload_bytes = self.p.link.payload_bytes;
+        let start = self.cursor[h] as usize % list.len();
+        let Some(i) = (0..list.len())
+            .map(|j| (start + j) % list.len())
+            .find(|&j| self.flows[list[j] as usize].window_open(payload_bytes))
+        else {
+            // Every flow waits for ACKs; an ACK re-arms the NIC.
+            return;
+        };
+        let fid = list[i];
+        let f = &mut self.flows[fid as usize];
+        let seq = match f.retx.pop() {
+            Some(seq) => {
+                self.c.retransmits += 1;
+                seq
+            }
+            None => {
+                if f.next_seq == 0 {
+                    f.first_tx_ps = self.now;
+                }
+                f.next_seq += 1;
+                f.next_seq - 1
+            }
+        };
+        f.inflight_bytes += f.payload(seq, payload_bytes);
+        f.outstanding.set(seq, true);
+        if let (Some(rto), false) = (self.p.rto_ps, f.timer_armed) {
+            f.timer_armed = true;
+            f.last_progress_ps = self.now;
+            self.queue
+                .push(self.now + rto, Event::Timeout { flow: fid });
+        }
+        if !f.has_data() {
+            list.remove(i);
+            self.cursor[h] = i as u32;
+        } else {
+            self.cursor[h] = i as u32 + 1;
+        }
+        let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
+        let (dst, hops) = (f.dst, f.hops);
+        let (entropy, up) = self.host_lb.stamp(fid, hops, self.now);
+        let pkt = Packet {
+            flow: fid,
+            seq,
+            src: host,
+            dst,
+            bytes: wire,
+            kind: PacketKind::Data,
+            trimmed: false,
+            entropy,
+            up,
+            ecn: false,
+            sent_ps: self.now as u32,
+            conga: CongaTag::default(),
+        };
+        self.c.created += 1;
+        if let Some(stretch) = self.pace {
+            // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.
+            let ser = crate::engine::serialization_ps(wire, self.p.link.rate_bps);
+            self.next_tx[h] = self.now + (ser as f64 * stretch).round() as Time;
+        }
+        self.transmit(host, pkt, false);
+        self.arm_nic(host);
+    }
+}

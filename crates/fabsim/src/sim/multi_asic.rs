@@ -1,0 +1,189 @@
+//! The switch build as the event loop sees it: the ideal switch (one ASIC, nothing between
+//! the routing decision and the egress port) or multi-ASIC switches ([`Asics`]), whose
+//! internal ports (inter-ASIC links, fabric up- and downlinks, Fastroute's hold FIFOs)
+//! follow the fabric's ports in the wire array. The simulator is generic over [`Chassis`],
+//! so the ideal switch's loop has no multi-ASIC branch, and the multi-ASIC code always has
+//! its state: no internal port exists without it.
+
+use std::convert::Infallible;
+
+use super::{is_control, Event, Sim};
+use crate::engine::{EventQueue, Time};
+use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
+use crate::net::{Overflow, Packet, PacketKind};
+
+/// A switch build.
+pub(super) trait Chassis: Sized {
+    /// What an internal port is ([`Infallible`] for the ideal switch: it has none).
+    type Internal: Copy;
+
+    /// The internal ports, in wire order after the fabric's.
+    fn internal_ports(&self) -> impl Iterator<Item = Self::Internal> + '_;
+
+    /// Takes a routed packet to its egress port `gout`, across ASICs if it entered at port
+    /// `gin` on another one.
+    fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet);
+
+    /// A packet reaches switch `sw` at local port `in_local`: returns whether it waits in
+    /// the port's hold FIFO instead of being forwarded now.
+    fn held(sim: &mut Sim<'_, Self>, sw: u32, in_local: u32, p: Packet) -> bool;
+
+    /// A packet reached the end of an internal port.
+    fn internal_arrival(sim: &mut Sim<'_, Self>, kind: Self::Internal, p: Packet);
+
+    /// The circuit layer's controller event (Fastroute).
+    fn circuit(sim: &mut Sim<'_, Self>, apply: bool);
+
+    /// Closes the internal ports' statistics at `end`.
+    fn finish(&mut self, end: Time);
+
+    fn into_stats(self) -> Option<AsicStats>;
+}
+
+/// One ASIC per switch.
+pub(super) struct Ideal;
+
+impl Chassis for Ideal {
+    type Internal = Infallible;
+
+    fn internal_ports(&self) -> impl Iterator<Item = Infallible> + '_ {
+        std::iter::empty()
+    }
+
+    #[inline(always)]
+    fn egress(sim: &mut Sim<'_, Self>, _: u32, _: u32, gout: u32, p: Packet) {
+        sim.transmit(gout, p, true);
+    }
+
+    #[inline(always)]
+    fn held(_: &mut Sim<'_, Self>, _: u32, _: u32, _: Packet) -> bool {
+        false
+    }
+
+    fn internal_arrival(_: &mut Sim<'_, Self>, kind: Infallible, _: Packet) {
+        match kind {}
+    }
+
+    /// Ideal switches have no circuit layer: nothing queues its events.
+    fn circuit(_: &mut Sim<'_, Self>, _: bool) {}
+
+    fn finish(&mut self, _: Time) {}
+
+    fn into_stats(self) -> Option<AsicStats> {
+        None
+    }
+}
+
+impl Chassis for Asics {
+    type Internal = Internal;
+
+    fn internal_ports(&self) -> impl Iterator<Item = Internal> + '_ {
+        self.internal_kinds().iter().copied()
+    }
+
+    #[inline(never)]
+    fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet) {
+        match sim.asic.route(sw, gin, gout, p.bytes, sim.now) {
+            Hop::Direct => sim.transmit(gout, p, true),
+            Hop::Internal(link) => cross(sim, link, gin, gout, p),
+        }
+    }
+
+    /// Fastroute: a packet arriving at a dark moved port, or behind packets still held
+    /// there, waits in the port's hold FIFO.
+    #[inline(never)]
+    fn held(sim: &mut Sim<'_, Self>, sw: u32, in_local: u32, pkt: Packet) -> bool {
+        let gin = sim.fabric.switches[sw as usize].port_base + in_local;
+        let Some((id, busy)) = sim.asic.hold_of(gin, sim.now) else {
+            return false;
+        };
+        if !busy && sim.wire[id as usize].is_empty() {
+            return false;
+        }
+        let t = sim.asic.enqueue_hold(gin, pkt.bytes, sim.now);
+        sim.push_wire(id, t, pkt, false);
+        true
+    }
+
+    /// The egress ASIC (or the fabric's downlink) after a link, or the ingress ASIC after
+    /// waiting in a moved port's hold FIFO.
+    #[inline(never)]
+    fn internal_arrival(sim: &mut Sim<'_, Self>, kind: Internal, pkt: Packet) {
+        match kind {
+            Internal::Hold { port } => {
+                let (sw, in_local) = sim.asic.owner(port);
+                sim.forward(sw, in_local, pkt);
+            }
+            Internal::Link(link) => match sim.asic.link_arrival(link) {
+                (gout, gin, Some(down)) => cross(sim, down, gin, gout, pkt),
+                (gout, _, None) => sim.transmit(gout, pkt, true),
+            },
+        }
+    }
+
+    fn circuit(sim: &mut Sim<'_, Self>, apply: bool) {
+        // Only Fastroute (a circuit layer) queues controller events.
+        let Some(c) = &sim.p.arch.circuit else {
+            return;
+        };
+        if apply {
+            let (ports, delay) = (&mut sim.ports, sim.p.link.delay_ps);
+            sim.asic.apply(c, &sim.fabric, sim.now, |feeder, resume| {
+                // PAUSE: the sender starts nothing that would reach the dark port.
+                let b = &mut ports.busy_until[feeder as usize];
+                *b = (*b).max(resume.saturating_sub(delay));
+            });
+            return;
+        }
+        if sim.asic.control(c, &sim.fabric) {
+            sim.queue
+                .push(sim.now + c.compute_delay_ps, Event::Circuit { apply: true });
+        }
+        // The controller runs while anything else may still happen.
+        if !sim.queue.is_empty() {
+            sim.queue
+                .push(sim.now + c.interval_ps, Event::Circuit { apply: false });
+        }
+    }
+
+    fn finish(&mut self, end: Time) {
+        Asics::finish(self, end);
+    }
+
+    fn into_stats(self) -> Option<AsicStats> {
+        Some(self.stats)
+    }
+}
+
+/// Offers a packet to the internal link `link` (inter-ASIC link or fabric).
+#[inline(never)]
+fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Packet) {
+    // As at egress ports: with trimming, headers and control packets bypass the buffer and a
+    // data packet that does not fit is cut to its header.
+    let trim = sim.p.overflow == Overflow::Trim;
+    let control = trim && is_control(&pkt);
+    if pkt.kind == PacketKind::Data && sim.p.ecn.is_some() {
+        let backlog = sim.asic.link_backlog_bytes(link, sim.now);
+        sim.mark_ecn(backlog, &mut pkt);
+    }
+    match sim
+        .asic
+        .enqueue_link(link, gin, gout, pkt.bytes, sim.now, !control)
+    {
+        Some(t) => {
+            sim.c.packet_hops += 1;
+            // Internal links are FIFO: strict priority is modelled at egress ports.
+            sim.push_wire(link.id, t, pkt, false);
+        }
+        None if trim && pkt.kind == PacketKind::Data => {
+            pkt.trimmed = true;
+            pkt.bytes = sim.p.link.header_bytes;
+            sim.c.trims += 1;
+            cross(sim, link, gin, gout, pkt);
+        }
+        None => {
+            sim.asic.stats.drops += 1;
+            sim.c.dropped += 1;
+        }
+    }
+}
