@@ -93,9 +93,13 @@ fn pipeline(cycles: u64, width: usize, keys: u32, max_w: u32, seed: u64) -> Resu
     })?;
     let mut rng = Rng::stream(seed, "hw-pipeline");
     let s = hw::check_random(&mut rng, cycles, width, keys, max_w);
-    println!(
+    outln!(
         "equivalence: {} cycles, {} packets, {} register accesses (sequential: {}), {} mismatches",
-        s.cycles, s.packets, s.requests, s.packets, s.mismatches
+        s.cycles,
+        s.packets,
+        s.requests,
+        s.packets,
+        s.mismatches
     );
     if s.mismatches > 0 {
         return Err(CliError::Runtime(format!(
@@ -120,13 +124,13 @@ fn pipeline(cycles: u64, width: usize, keys: u32, max_w: u32, seed: u64) -> Resu
     }
     let wall = start.elapsed().as_secs_f64().max(1e-9);
     let packets = cycles * width as u64;
-    println!(
+    outln!(
         "model throughput: {:.1} M packets/s ({:.1} M cycles/s of W = {width}, {:.2} accesses per cycle) in {wall:.3} s on one core",
         packets as f64 / wall / 1e6,
         cycles as f64 / wall / 1e6,
         accesses as f64 / cycles as f64,
     );
-    println!(
+    outln!(
         "hardware at 1 GHz, one cycle per clock: {:.1} G packets/s",
         width as f64
     );
@@ -139,16 +143,14 @@ fn kbit(bits: u64) -> String {
 
 fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(), CliError> {
     let rows = hw::pofan_memory(k, tiers, pipe_ports, classes).map_err(CliError::Usage)?;
-    println!(
-        "pOfan memory: k = {k}, {tiers} tiers, {pipe_ports}-port pipes, {classes} size classes"
-    );
-    println!(
+    outln!("pOfan memory: k = {k}, {tiers} tiers, {pipe_ports}-port pipes, {classes} size classes");
+    outln!(
         "SRAM budget per pipe (assumed Tofino 1): {} stages x 80 blocks x {} Kbit = {} Kbit",
         memory::SRAM_BLOCKS_PER_PIPE / 80,
         memory::SRAM_BLOCK_BITS / 1024,
         memory::SRAM_BITS_PER_PIPE / 1024
     );
-    println!(
+    outln!(
         "{:<5} {:>8} {:>4} {:>6} {:>6} {:>9} {:>13} {:>13} {:>13} {:>13} {:>12} {:>8} {:>10} {:>12}",
         "tier",
         "switches",
@@ -167,7 +169,7 @@ fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(),
     );
     for r in &rows {
         let (p, m) = (r.pointer_bits_per_pipe(), r.map_bits_per_pipe());
-        println!(
+        outln!(
             "{:<5} {:>8} {:>4} {:>6} {:>6} {:>9} {:>13} {:>13} {:>13} {:>13} {:>12} {:>8.2} {:>10.1} {:>12}",
             r.tier,
             r.switches,
@@ -185,7 +187,7 @@ fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(),
             r.ofan_register_bits()
         );
     }
-    println!(
+    outln!(
         "ptr_bits: pointer bits / register cell bits; map: exact match, {}-bit address + key \
          index per destination host, in every pipe; ofan_regs_b: Ofan's one shared register \
          file per switch (raw bits). The map, not the pointers, dominates.",
@@ -195,9 +197,15 @@ fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(),
 }
 
 fn orders(seed: u64) -> Result<(), CliError> {
-    println!(
+    outln!(
         "{:>3} {:>3} {:>8} {:>5} {:>10} {:>6} {:>12}",
-        "w", "W", "seeded", "max", "max_share%", "mode", "mode_share%"
+        "w",
+        "W",
+        "seeded",
+        "max",
+        "max_share%",
+        "mode",
+        "mode_share%"
     );
     let mut rng = Rng::stream(seed, "hw-orders");
     for w in 2..=8u32 {
@@ -206,14 +214,14 @@ fn orders(seed: u64) -> Result<(), CliError> {
         let total: u64 = hist.values().sum();
         let (&max, &at_max) = hist.iter().next_back().expect("non-empty");
         let (&mode, &at_mode) = hist.iter().max_by_key(|&(_, n)| *n).expect("non-empty");
-        println!(
+        outln!(
             "{w:>3} {:>3} {seeded:>8} {max:>5} {:>10.1} {mode:>6} {:>12.1}",
             w.next_power_of_two(),
             100.0 * at_max as f64 / total as f64,
             100.0 * at_mode as f64 / total as f64
         );
     }
-    println!(
+    outln!(
         "orders: ((pi[i] ^ x) + y) mod W for i in 0..W, kept if < w, over all (x, y); cyclic \
          orders equal up to rotation; (x ^ W/2, y + W/2) repeats (x, y), so at most W*W/2."
     );

@@ -1,14 +1,14 @@
 //! `fabsim portmap` and `fabsim power`: the Fastroute control plane and the
 //! multi-ASIC power/radix model from the `portmap` crate.
 //!
-//! Self-contained: needs only `crate::CliError` (`Usage` / `Runtime`).
+//! Self-contained: needs only `crate::CliError` (`Usage` / `Runtime`) and `crate::output`.
 
+use crate::output::{check_output, write_output};
 use crate::CliError;
 use portmap::power::{round_to, PowerModel};
 use portmap::{
     inter_asic_bytes, solve, static_inter_asic_bytes, Constraints, Solver, TrafficMatrix, Workspace,
 };
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -158,27 +158,23 @@ pub fn format_portmap(r: &PortmapReport) -> String {
 
 /// `fabsim portmap`.
 pub fn run_portmap(args: &PortmapArgs) -> Result<(), CliError> {
+    if let Some(path) = &args.json {
+        check_output(path)?;
+    }
     let report = compute_portmap(args)?;
     match &args.json {
         Some(path) if path.as_os_str() == "-" => {
             let json = serde_json::to_string(&report)
                 .map_err(|e| CliError::Runtime(format!("cannot encode JSON: {e}")))?;
-            println!("{json}");
+            outln!("{json}");
         }
         Some(path) => {
-            print!("{}", format_portmap(&report));
+            out!("{}", format_portmap(&report));
             let json = serde_json::to_string_pretty(&report)
                 .map_err(|e| CliError::Runtime(format!("cannot encode JSON: {e}")))?;
-            std::fs::File::create(path)
-                .and_then(|mut f| {
-                    f.write_all(json.as_bytes())
-                        .and_then(|_| f.write_all(b"\n"))
-                })
-                .map_err(|e| {
-                    CliError::Runtime(format!("{}: cannot write JSON: {e}", path.display()))
-                })?;
+            write_output(path, &format!("{json}\n"))?;
         }
-        None => print!("{}", format_portmap(&report)),
+        None => out!("{}", format_portmap(&report)),
     }
     Ok(())
 }
@@ -264,7 +260,7 @@ pub fn format_power(args: &PowerArgs) -> Result<String, CliError> {
 
 /// `fabsim power`.
 pub fn run_power(args: &PowerArgs) -> Result<(), CliError> {
-    print!("{}", format_power(args)?);
+    out!("{}", format_power(args)?);
     Ok(())
 }
 

@@ -20,7 +20,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,6 +28,7 @@ use fabsim::metrics::{self, RunReport};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::output::{io_err, temp_name, write_atomic, write_output};
 use crate::run::{self as runcmd, progress_bar, runs_json};
 use crate::CliError;
 
@@ -75,8 +75,8 @@ pub struct RunArgs {
     /// Runs per index.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk: u64,
-    /// Worker threads for `--all` (default: all cores).
-    #[arg(long)]
+    /// Worker threads for `--all` (default: all cores; at most 1024).
+    #[arg(long, value_parser = runcmd::jobs_parser())]
     pub jobs: Option<usize>,
 }
 
@@ -122,12 +122,12 @@ pub type Labels = Vec<(String, String)>;
 
 /// DIR/sweep.json.
 #[derive(Serialize, Deserialize)]
-struct Manifest {
+pub struct Manifest {
     fabsim_version: String,
     /// The scenario file as given to `plan` (names it in errors).
-    scenario_path: String,
-    scenario_text: String,
-    set: Vec<String>,
+    pub scenario_path: String,
+    pub scenario_text: String,
+    pub set: Vec<String>,
     runs: u64,
     /// FNV-1a 64 of the run specs, in order: two plans are the same sweep iff equal.
     hash: String,
@@ -145,64 +145,12 @@ fn err_path(dir: &Path, i: u64) -> PathBuf {
     dir.join("results").join(format!("{i:06}.err"))
 }
 
-fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
-    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
-}
-
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .ok()
-        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        .unwrap_or_else(|| "host".into())
-}
-
-/// `NAME.HOST.PID`: unique per process, even on a shared file system.
-fn temp_name(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    format!("{name}.{}.{}", hostname(), std::process::id())
-}
-
-/// The temporary file `path` is written as before the rename: beside it, hidden
-/// (`.NAME.HOST.PID.tmp`).
-fn temp_beside(path: &Path) -> PathBuf {
-    path.with_file_name(format!(".{}.tmp", temp_name(path)))
-}
-
 /// Results (and `.err` files) are written via `DIR/results/.tmp/NAME.HOST.PID`: that
 /// directory holds only writes in flight or interrupted, so cleaning up after a killed task
 /// does not scan all results.
 fn temp_for_result(path: &Path) -> PathBuf {
     let dir = path.parent().unwrap_or(Path::new(".")).join(".tmp");
     dir.join(temp_name(path))
-}
-
-/// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
-/// readers see either no file or the whole file. `durable`: fsync before the rename.
-fn write_atomic(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), CliError> {
-    let write = || -> std::io::Result<()> {
-        if let Some(parent) = tmp.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        let mut f = std::fs::File::create(tmp)?;
-        f.write_all(contents.as_bytes())?;
-        if durable {
-            f.sync_all()?;
-        }
-        drop(f);
-        std::fs::rename(tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(tmp);
-        io_err(path, "write", e)
-    })
-}
-
-/// Writes a file that is not a result (run spec, manifest, merged output, script).
-fn write_file(path: &Path, contents: &str) -> Result<(), CliError> {
-    write_atomic(path, &temp_beside(path), contents, false)
 }
 
 /// Writes a result or `.err` file, durably.
@@ -250,8 +198,43 @@ fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
             dir.display()
         ))
     })?;
-    serde_json::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{}: not a sweep manifest: {e}", path.display())))
+    let m = parse_manifest(&text, &path)?;
+    // The run specs match the count (the last one exists, the next does not): catches an
+    // edited count before `status` or `run --all` walks it.
+    let (last, next) = (spec_path(dir, m.runs - 1), spec_path(dir, m.runs));
+    let wrong = if next.exists() {
+        Some((next, "exists"))
+    } else if !last.exists() {
+        Some((last, "is missing"))
+    } else {
+        None
+    };
+    if let Some((spec, what)) = wrong {
+        return Err(CliError::Usage(format!(
+            "{}: says {} runs, but {} {what}; plan the sweep again into a new directory",
+            path.display(),
+            m.runs,
+            spec.display()
+        )));
+    }
+    Ok(m)
+}
+
+/// The most runs one sweep may have (every command walks all indices).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// Parses the text of a `sweep.json` (named `path` in errors) and checks its run count.
+pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, CliError> {
+    let m: Manifest = serde_json::from_str(text)
+        .map_err(|e| CliError::Usage(format!("{}: not a sweep manifest: {e}", path.display())))?;
+    if !(1..=MAX_RUNS).contains(&m.runs) {
+        return Err(CliError::Usage(format!(
+            "{}: \"runs\": {}: expected 1 to {MAX_RUNS}",
+            path.display(),
+            m.runs
+        )));
+    }
+    Ok(m)
 }
 
 /// Whether [`plan_dir`] wrote a new plan or found the same one.
@@ -270,6 +253,12 @@ pub fn plan_dir(
     set: &[String],
 ) -> Result<(Planned, u64, String), CliError> {
     let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
+    if specs.len() as u64 > MAX_RUNS {
+        return Err(CliError::Usage(format!(
+            "{source}: expands to {} runs; a sweep holds at most {MAX_RUNS}",
+            specs.len()
+        )));
+    }
     let tomls = specs
         .iter()
         .map(|s| s.to_toml())
@@ -309,12 +298,12 @@ pub fn plan_dir(
         std::fs::create_dir_all(&p).map_err(|e| io_err(&p, "create directory", e))?;
     }
     for (i, t) in tomls.iter().enumerate() {
-        write_file(&spec_path(dir, i as u64), t)?;
+        write_output(&spec_path(dir, i as u64), t)?;
     }
     // The manifest last: a directory with sweep.json is completely planned.
     let json =
         serde_json::to_string_pretty(&manifest).map_err(|e| CliError::Runtime(e.to_string()))?;
-    write_file(&dir.join("sweep.json"), &json)?;
+    write_output(&dir.join("sweep.json"), &json)?;
     Ok((Planned::New, manifest.runs, manifest.hash))
 }
 
@@ -325,11 +314,11 @@ fn plan(a: &PlanArgs) -> Result<(), CliError> {
     let dir = &a.out;
     let (planned, runs, hash) = plan_dir(dir, &text, &source, &a.set)?;
     match planned {
-        Planned::Unchanged => println!(
+        Planned::Unchanged => outln!(
             "{}: already planned ({runs} runs, hash {hash}); nothing changed",
             dir.display()
         ),
-        Planned::New => println!(
+        Planned::New => outln!(
             "planned {runs} runs in {} (hash {hash}) in {:.3} s",
             dir.display(),
             start.elapsed().as_secs_f64()
@@ -425,7 +414,7 @@ fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), CliError> {
             _ => None,
         })
         .collect();
-    println!(
+    outln!(
         "{what}: {ran} ran, {skipped} already done, {} failed",
         failed.len()
     );
@@ -565,24 +554,24 @@ fn ranges(xs: &[u64]) -> String {
 fn status(dir: &Path) -> Result<(), CliError> {
     let m = read_manifest(dir)?;
     let s = state(dir, m.runs)?;
-    println!(
+    outln!(
         "{}: {} runs (hash {}) from {}",
         dir.display(),
         m.runs,
         m.hash,
         m.scenario_path
     );
-    println!("done: {}", s.done.len());
-    println!("missing: {}", s.missing.len());
+    outln!("done: {}", s.done.len());
+    outln!("missing: {}", s.missing.len());
     if !s.missing.is_empty() {
-        println!("  {}", ranges(&s.missing));
+        outln!("  {}", ranges(&s.missing));
     }
-    println!("failed: {}", s.failed.len());
+    outln!("failed: {}", s.failed.len());
     for (i, msg) in &s.failed {
-        println!("  {i:06}: {}", msg.trim().replace('\n', "\n          "));
+        outln!("  {i:06}: {}", msg.trim().replace('\n', "\n          "));
     }
     if s.temps > 0 {
-        println!(
+        outln!(
             "({} temporary files of interrupted or running tasks)",
             s.temps
         );
@@ -616,7 +605,7 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
         })
         .collect();
     if tasks.is_empty() {
-        println!(
+        outln!(
             "{}: all {} runs are done; nothing to submit",
             dir.display(),
             m.runs
@@ -666,9 +655,9 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
         a.chunk
     );
     let path = dir.join("sweep.sbatch");
-    write_file(&path, &script)?;
+    write_output(&path, &script)?;
     if !a.submit {
-        println!(
+        outln!(
             "wrote {} (array {array}); submit with: sbatch {}",
             path.display(),
             path.display()
@@ -691,7 +680,7 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let job = stdout.trim().split(';').next().unwrap_or("").to_string();
     eprintln!("submitted {} (array {array}) as job {job}", path.display());
-    println!("{job}");
+    outln!("{job}");
     Ok(())
 }
 
@@ -911,9 +900,9 @@ fn merge(dir: &Path) -> Result<(), CliError> {
     let (labels, reports) = load_results(dir)?;
     let json = runs_json(&reports)?;
     let csv = csv(&labels, &reports);
-    write_file(&dir.join("merged.json"), &json)?;
-    write_file(&dir.join("merged.csv"), &csv)?;
-    println!(
+    write_output(&dir.join("merged.json"), &json)?;
+    write_output(&dir.join("merged.csv"), &csv)?;
+    outln!(
         "merged {} runs into {} and {}",
         m.runs,
         dir.join("merged.json").display(),

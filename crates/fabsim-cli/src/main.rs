@@ -1,15 +1,21 @@
 //! The `fabsim` command-line tool.
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
+mod output;
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
 mod reproduce;
 mod run;
+
+#[cfg(test)]
+mod fuzz;
+
+pub use output::write_output;
 
 /// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
 #[derive(Debug)]
@@ -78,9 +84,9 @@ fn main() -> ExitCode {
         Command::Reproduce(args) => reproduce::reproduce(args),
         Command::Keys { markdown } => {
             if *markdown {
-                print!("{}", fabsim::scenario::keys_markdown());
+                out!("{}", fabsim::scenario::keys_markdown());
             } else {
-                print!("{}", fabsim::scenario::keys_listing());
+                out!("{}", fabsim::scenario::keys_listing());
             }
             Ok(())
         }
@@ -96,18 +102,4 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Writes `contents` to `path` atomically (temporary file, then rename), or to stdout for `-`,
-/// so that an interrupted run never leaves a partial file that looks complete.
-pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
-    if path == Path::new("-") {
-        println!("{contents}");
-        return Ok(());
-    }
-    let mut tmp = PathBuf::from(path);
-    tmp.as_mut_os_string().push(".partial");
-    std::fs::write(&tmp, contents)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::Runtime(format!("{}: cannot write: {e}", path.display())))
 }

@@ -6,12 +6,19 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use fabsim::metrics::{self, RunReport};
 use fabsim::net::asic::Arch;
+use fabsim::net::TopologySpec;
 use fabsim::scenario::{RunSpec, Scenario};
 use fabsim::workload::WorkloadSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::output::check_output;
 use crate::{write_output, CliError};
+
+/// `--jobs N`: 1 to 1024 worker threads (more only adds threads that wait for a core).
+pub fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=1024)
+}
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -23,8 +30,8 @@ pub struct RunArgs {
     /// Write the runs as JSON to PATH (`-` for stdout; the table then goes to stderr).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
-    /// Worker threads for sweeps (default: all cores).
-    #[arg(long)]
+    /// Worker threads for sweeps (default: all cores; at most 1024).
+    #[arg(long, value_parser = jobs_parser())]
     pub jobs: Option<usize>,
 }
 
@@ -63,17 +70,90 @@ pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliE
     Ok(scenario(text.as_deref(), &source, set)?.expand()?)
 }
 
-/// A progress bar over `len` runs (hidden for a single run and when stderr is not a terminal).
+/// A progress bar over `len` runs on stderr, drawn only when stderr is a terminal (a single
+/// run: a spinner with the time elapsed).
 pub fn progress_bar(len: usize) -> ProgressBar {
     let bar = ProgressBar::new(len as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}")
-            .expect("valid template"),
-    );
-    if len < 2 {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    let template = if len == 1 {
+        "{spinner} 1 run, {elapsed} elapsed"
+    } else {
+        "{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}"
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    if len == 1 {
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
     }
     bar
+}
+
+/// What `specs` simulate, in one line: fabric, hosts, workload, schemes, seeds.
+pub fn describe(specs: &[RunSpec]) -> String {
+    // Distinct values in first-seen order, comma-separated.
+    let distinct = |f: &dyn Fn(&RunSpec) -> String| {
+        let mut seen: Vec<String> = vec![];
+        for s in specs {
+            let v = f(s);
+            if !seen.contains(&v) {
+                seen.push(v);
+            }
+        }
+        seen.join(", ")
+    };
+    let fabric = distinct(&|s| {
+        let gbps = s.params.link.rate_bps as f64 / 1e9;
+        match s.params.topology {
+            TopologySpec::FatTree { k } => {
+                let hosts = u64::from(k).pow(3) / 4;
+                format!("3-tier fat tree k={k} ({hosts} hosts, {gbps} Gb/s)")
+            }
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                uplinks,
+            } => {
+                let hosts = u64::from(leaves) * u64::from(hosts_per_leaf);
+                format!(
+                    "leaf-spine {leaves} leaves x {hosts_per_leaf} hosts, {uplinks} uplinks \
+                     ({hosts} hosts, {gbps} Gb/s)"
+                )
+            }
+        }
+    });
+    let mut line = format!(
+        "{} run{} of {fabric}; workload {}; lb {}",
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" },
+        distinct(&|s| s.params.workload.kind_name().into()),
+        distinct(&|s| s.params.lb.name().into()),
+    );
+    for (name, v, default) in [
+        (
+            "host lb",
+            distinct(&|s| s.params.host_lb.name().into()),
+            "none",
+        ),
+        ("cc", distinct(&|s| s.params.cc.kind.name().into()), "none"),
+        (
+            "arch",
+            distinct(&|s| s.params.arch.arch.name().into()),
+            "ideal",
+        ),
+    ] {
+        if v != default {
+            let _ = write!(line, "; {name} {v}");
+        }
+    }
+    let seeds = specs.iter().map(|s| s.params.seed);
+    match (seeds.clone().min(), seeds.max()) {
+        (Some(a), Some(b)) if a == b => {
+            let _ = write!(line, "; seed {a}");
+        }
+        (Some(a), Some(b)) => {
+            let _ = write!(line, "; seeds {a}-{b}");
+        }
+        _ => {}
+    }
+    line
 }
 
 /// The `--json` document: `{"runs": [...]}`, pretty-printed.
@@ -105,7 +185,14 @@ pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>,
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
+    if let Some(path) = &args.json {
+        check_output(path)?;
+    }
+    // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
+    eprintln!("fabsim run: {}", describe(&specs));
+    let start = std::time::Instant::now();
     let reports = run_all(&specs, args.jobs)?;
+    let elapsed = start.elapsed().as_secs_f64();
     let table = table(&specs, &reports);
     match &args.json {
         Some(path) => {
@@ -114,11 +201,16 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             if path.as_os_str() == "-" {
                 eprint!("{table}");
             } else {
-                print!("{table}");
+                out!("{table}");
             }
         }
-        None => print!("{table}"),
+        None => out!("{table}"),
     }
+    eprintln!(
+        "{} run{} in {elapsed:.1} s",
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" }
+    );
     Ok(())
 }
 
@@ -201,7 +293,7 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         if ccts.len() == rs.len() {
             row.push(fmt_ms(mean_sd(&ccts)));
         } else {
-            row.push(format!("{}/{} done", ccts.len(), rs.len()));
+            row.push(format!("{}/{} runs done", ccts.len(), rs.len()));
         }
         let col = |f: &dyn Fn(&RunReport) -> f64| mean_sd(&rs.iter().map(f).collect::<Vec<_>>()).0;
         row.push(format!("{:.3}", col(&|r| r.lower_bound_us)));
@@ -248,15 +340,20 @@ fn peak_rss_mib() -> Option<f64> {
 
 pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
-    println!(
+    outln!(
         "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
-        "lb", "packet_hops", "events", "wall_s", "packet_hops/s", "events/s"
+        "lb",
+        "packet_hops",
+        "events",
+        "wall_s",
+        "packet_hops/s",
+        "events/s"
     );
     let (mut hops, mut wall) = (0u64, 0f64);
     // One core: runs one after another on this thread.
     for s in &specs {
         let r = metrics::run(&s.params);
-        println!(
+        outln!(
             "{:>8} {:>12} {:>14} {:>10.3} {:>16.0} {:>14.0}",
             r.lb,
             r.packet_hops,
@@ -268,7 +365,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
         hops += r.packet_hops;
         wall += r.perf.wall_s;
     }
-    println!(
+    outln!(
         "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s on one core; peak memory {} MiB",
         hops as f64 / wall / 1e6,
         peak_rss_mib().map_or("unknown".into(), |m| format!("{m:.1}"))

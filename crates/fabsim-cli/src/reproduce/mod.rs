@@ -39,17 +39,19 @@ pub struct ReproduceArgs {
     /// List the experiments, their claims and what they vary.
     #[arg(long)]
     pub list: bool,
-    /// Smaller fabric, fewer points and seeds: about a minute per experiment.
+    /// Smaller fabric, fewer points and seeds: seconds per experiment (at most about 20 s of
+    /// CPU; `all --quick` about 170 s).
     #[arg(long)]
     pub quick: bool,
-    /// Seeds per point (default: the experiment's, 10 at full size as in the papers).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seeds per point (default: the experiment's, 10 at full size as in the papers; at most
+    /// 1000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub seeds: Option<u64>,
     /// Output directory; each experiment writes DIR/ID/.
     #[arg(long, default_value = "reproduce-out")]
     pub out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (default: all cores; at most 1024).
+    #[arg(long, value_parser = crate::run::jobs_parser())]
     pub jobs: Option<usize>,
 }
 
@@ -417,7 +419,7 @@ pub fn reproduce_one(
         &report(exp, ctx, &table, &claims, wall),
     )?;
     let held = claims.iter().filter(|c| c.holds == Some(true)).count();
-    println!(
+    outln!(
         "{}: {} runs/rows, {held}/{} claims hold, {:.1} s -> {}",
         exp.id,
         table.rows.len(),
@@ -512,11 +514,11 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
 
 fn list(exps: &[Experiment]) {
     for e in exps {
-        println!("{:<22} {} {}: {}", e.id, e.paper.name(), e.figure, e.title);
-        println!("{:<22} varies: {}", "", e.varies);
+        outln!("{:<22} {} {}: {}", e.id, e.paper.name(), e.figure, e.title);
+        outln!("{:<22} varies: {}", "", e.varies);
         for c in &e.claims {
             let paper = format!("{} {}", fmt_num(c.paper), c.unit);
-            println!(
+            outln!(
                 "{:<22}   claim: {} (paper {}, {})",
                 "",
                 c.text,
@@ -614,7 +616,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     }
     let path = args.out.join("report.md");
     write_output(&path, &index)?;
-    println!(
+    outln!(
         "{} claims: {holds} hold, {differs} differ, {nc} not comparable -> {}",
         holds + differs + nc,
         path.display()

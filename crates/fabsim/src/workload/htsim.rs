@@ -257,6 +257,17 @@ impl HtsimMatrix {
                 }
             }
         }
+        if conns
+            .iter()
+            .try_fold(0u64, |t, c| t.checked_add(c.bytes))
+            .is_none()
+        {
+            return Err(err(
+                0,
+                "size",
+                "the sizes add up to more than 2^64 - 1 bytes".into(),
+            ));
+        }
         Ok(HtsimMatrix {
             nodes,
             conns,
@@ -356,6 +367,11 @@ mod tests {
                 "id",
             ),
             ("0->1 start 0 size 1\n", 0, "Nodes"),
+            (
+                "Nodes 4\n0->1 start 0 size 18446744073709551615\n1->2 start 0 size 1\n",
+                0,
+                "size",
+            ),
         ];
         for (text, line, field) in cases {
             let e = HtsimMatrix::parse(text).unwrap_err();

@@ -1,0 +1,159 @@
+//! Everything the CLI writes: stdout ([`out!`] / [`outln!`]: a closed pipe ends quietly) and
+//! output files ([`check_output`] before the work starts, [`write_output`] after it).
+
+use std::fmt;
+use std::fs::OpenOptions;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::CliError;
+
+/// Writes `args` to stdout and flushes. A closed pipe (`fabsim ... | head -1`) ends the process
+/// quietly with status 0; any other write error (e.g. `> /dev/full`) with a one-line error and
+/// status 1. Use [`out!`] / [`outln!`], never `print!` (which panics on both).
+pub fn stdout(args: fmt::Arguments) {
+    let mut out = io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `print!` through [`stdout`].
+macro_rules! out {
+    ($($t:tt)*) => { $crate::output::stdout(format_args!($($t)*)) };
+}
+
+/// `println!` through [`stdout`].
+macro_rules! outln {
+    () => { $crate::output::stdout(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::output::stdout(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// How an output path is written.
+enum Dest {
+    /// `-`.
+    Stdout,
+    /// A new path or a regular file: a temporary file beside it, then a rename.
+    Replace,
+    /// A symlink, a FIFO, a device: opened and written in place (a rename would replace the
+    /// link or the special file with a regular file).
+    InPlace,
+}
+
+fn dest(path: &Path) -> Result<Dest, CliError> {
+    if path == Path::new("-") {
+        return Ok(Dest::Stdout);
+    }
+    let refuse =
+        |why: String| CliError::Usage(format!("{}: cannot write output: {why}", path.display()));
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => Ok(Dest::Replace),
+        // `is_dir` follows symlinks: a link to a directory is refused too.
+        Ok(_) if path.is_dir() => Err(refuse("is a directory".into())),
+        Ok(_) => Ok(Dest::InPlace),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            if parent.is_dir() {
+                Ok(Dest::Replace)
+            } else {
+                Err(refuse(format!("no directory {}", parent.display())))
+            }
+        }
+        Err(e) => Err(refuse(e.to_string())),
+    }
+}
+
+/// Checks, before any work is done, that [`write_output`] can write `path`: `-`, a new file
+/// in an existing directory, a regular file, or a symlink / FIFO / device (written in place).
+/// A directory, a missing directory or one that refuses a new file is a usage error naming
+/// `path`.
+pub fn check_output(path: &Path) -> Result<(), CliError> {
+    if let Dest::Replace = dest(path)? {
+        let tmp = temp_beside(path);
+        std::fs::File::create(&tmp).map_err(|e| {
+            CliError::Usage(format!("{}: cannot write output: {e}", path.display()))
+        })?;
+        let _ = std::fs::remove_file(&tmp);
+    }
+    Ok(())
+}
+
+/// Writes `contents` to `path` (see [`check_output`]), or to stdout for `-`. A regular file
+/// is replaced atomically (temporary file beside it, then a rename), so an interrupted run
+/// never leaves a partial file that looks complete.
+pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
+    match dest(path)? {
+        Dest::Stdout => {
+            outln!("{contents}");
+            Ok(())
+        }
+        Dest::Replace => write_atomic(path, &temp_beside(path), contents, false),
+        Dest::InPlace => OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(contents.as_bytes()))
+            .map_err(|e| io_err(path, "write", e)),
+    }
+}
+
+/// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
+/// readers see either no file or the whole file; `tmp` is removed on failure. `durable`:
+/// fsync before the rename.
+pub fn write_atomic(
+    path: &Path,
+    tmp: &Path,
+    contents: &str,
+    durable: bool,
+) -> Result<(), CliError> {
+    let write = || -> io::Result<()> {
+        if let Some(parent) = tmp.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut f = std::fs::File::create(tmp)?;
+        f.write_all(contents.as_bytes())?;
+        if durable {
+            f.sync_all()?;
+        }
+        drop(f);
+        std::fs::rename(tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(tmp);
+        io_err(path, "write", e)
+    })
+}
+
+pub fn io_err(path: &Path, what: &str, e: io::Error) -> CliError {
+    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or_else(|| "host".into())
+}
+
+/// `NAME.HOST.PID`: unique per process, even on a shared file system.
+pub fn temp_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    format!("{name}.{}.{}", hostname(), std::process::id())
+}
+
+/// The temporary file `path` is written as before the rename: beside it, hidden
+/// (`.NAME.HOST.PID.tmp`).
+fn temp_beside(path: &Path) -> PathBuf {
+    path.with_file_name(format!(".{}.tmp", temp_name(path)))
+}

@@ -1,0 +1,321 @@
+//! What the CLI writes and how much it accepts: a closed or full stdout ends without a panic,
+//! output files are checked before simulating and never replace a symlink or a FIFO, sweep
+//! manifests and thread/seed counts are bounded, a run says what it simulates (on stderr).
+
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{fabsim, fabsim_cmd, ok};
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabsim-io-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+const SMALL: &[&str] = &["run", "--set", "topology.k=4"];
+
+/// Every subcommand that prints, each small.
+fn printing_commands(dir: &Path) -> Vec<Vec<String>> {
+    let sweep = dir.join("sweep");
+    ok(&[
+        "sweep",
+        "plan",
+        &repo("scenarios/bound-k4.toml"),
+        "--out",
+        sweep.to_str().unwrap(),
+    ]);
+    let sweep = sweep.to_str().unwrap().to_string();
+    let tm = repo("scenarios/tm-16x4.csv");
+    [
+        &["reproduce", "--list"][..],
+        SMALL,
+        &["run", "--set", "topology.k=4", "--json", "-"],
+        &["bench", "--set", "topology.k=4", "--set", "switch.lb=ecmp"],
+        &["portmap", &tm, "--asics", "4"],
+        &["portmap", &tm, "--asics", "4", "--json", "-"],
+        &["power"],
+        &["keys"],
+        &["hw", "orders"],
+        &["hw", "memory"],
+        &["sweep", "status", &sweep],
+    ]
+    .iter()
+    .map(|a| a.iter().map(|s| s.to_string()).collect())
+    .collect()
+}
+
+#[test]
+fn closed_stdout_ends_quietly_and_a_full_one_is_an_error() {
+    let dir = temp_dir("stdout");
+    for args in printing_commands(&dir) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // A pipe whose reading end is closed before the first write: EPIPE.
+        let mut child = fabsim_cmd(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?} | closed: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        // ENOSPC: one line, status 1.
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = fabsim_cmd(&args).stdout(full).output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{args:?} > /dev/full: {}",
+            stderr(&o)
+        );
+        let err = stderr(&o);
+        assert!(
+            err.contains("error: cannot write to stdout") && !err.contains("panicked"),
+            "{args:?} > /dev/full: {err}"
+        );
+    }
+}
+
+#[test]
+fn output_paths_are_checked_before_simulating() {
+    let dir = temp_dir("check");
+    let missing = dir.join("no-such-dir").join("x.json");
+    let missing = missing.to_str().unwrap();
+    let d = dir.to_str().unwrap();
+    let tm = repo("scenarios/tm-16x4.csv");
+    let slow = repo("scenarios/fastroute-default.toml");
+    let cases: [(&[&str], &str); 4] = [
+        // The paper's 2048 hosts: minutes of simulation if it started.
+        (&["run", &slow, "--json", missing], "no directory"),
+        (&["run", &slow, "--json", d], "is a directory"),
+        (
+            &["portmap", &tm, "--asics", "4", "--json", missing],
+            "no directory",
+        ),
+        (
+            &["portmap", &tm, "--asics", "4", "--json", d],
+            "is a directory",
+        ),
+    ];
+    for (args, why) in cases {
+        let start = Instant::now();
+        let o = fabsim(args);
+        assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let path = args.last().unwrap();
+        assert!(
+            stderr(&o).contains(&format!("{path}: cannot write output: {why}")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    // Nothing left beside the directory or in it.
+    let parent: Vec<_> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(dir.file_name().unwrap().to_str().unwrap()) && n.ends_with("tmp"))
+        .collect();
+    assert!(parent.is_empty(), "{parent:?}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn outputs_replace_regular_files_and_write_through_links_and_fifos() {
+    let dir = temp_dir("dest");
+    let json = |path: &Path| {
+        let mut args = SMALL.to_vec();
+        args.extend(["--json", path.to_str().unwrap()]);
+        ok(&args);
+    };
+    // A regular file is replaced, no temporary file is left.
+    let file = dir.join("out.json");
+    std::fs::write(&file, "old").unwrap();
+    json(&file);
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .starts_with("{\n  \"runs\""));
+    // A symlink stays a symlink; its target gets the JSON.
+    let target = dir.join("target.json");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    json(&link);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .starts_with("{\n  \"runs\""));
+    // A FIFO stays a FIFO; its reader gets the JSON.
+    let fifo = dir.join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    json(&fifo);
+    assert!(reader.join().unwrap().starts_with("{\n  \"runs\""));
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    // Devices are written in place, never replaced (as root a rename would replace them).
+    json(Path::new("/dev/null"));
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    let mut args = SMALL.to_vec();
+    args.extend(["--json", "/dev/full"]);
+    let o = fabsim(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/full: cannot write: No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fifo", "link.json", "out.json", "target.json"]);
+}
+
+#[test]
+fn edited_sweep_manifests_are_refused_at_once() {
+    let dir = temp_dir("manifest");
+    let sweep = dir.join("sweep");
+    let s = sweep.to_str().unwrap();
+    ok(&[
+        "sweep",
+        "plan",
+        &repo("scenarios/bound-k4.toml"),
+        "--out",
+        s,
+    ]);
+    let manifest = sweep.join("sweep.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("\"runs\": 30,"));
+    for (runs, why) in [
+        ("1e15", "not a sweep manifest"),
+        (
+            "1000000000000000",
+            "\"runs\": 1000000000000000: expected 1 to 1000000",
+        ),
+        ("0", "\"runs\": 0: expected 1 to 1000000"),
+        ("5", "says 5 runs, but"),
+        ("31", "says 31 runs, but"),
+    ] {
+        std::fs::write(&manifest, text.replace("30,", &format!("{runs},"))).unwrap();
+        for cmd in [&["sweep", "status", s][..], &["sweep", "run", s, "--all"]] {
+            let start = Instant::now();
+            let o = fabsim(cmd);
+            assert!(start.elapsed() < Duration::from_secs(10), "{cmd:?}");
+            assert_eq!(o.status.code(), Some(2), "{runs}: {cmd:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(why), "{runs}: {cmd:?}: {}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn thread_and_seed_counts_are_bounded() {
+    let dir = temp_dir("bounds");
+    let s = dir.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["run", "--jobs", "100000"], "100000 is not in 1..=1024"),
+        (&["run", "--jobs", "0"], "0 is not in 1..=1024"),
+        (
+            &["sweep", "run", s, "--all", "--jobs", "5000"],
+            "5000 is not in 1..=1024",
+        ),
+        (
+            &["reproduce", "ofan-bound", "--jobs", "2000"],
+            "2000 is not in 1..=1024",
+        ),
+        (
+            &["reproduce", "ofan-bound", "--quick", "--seeds", "100000000"],
+            "100000000 is not in 1..=1000",
+        ),
+    ];
+    for (args, why) in cases {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_run_says_what_it_simulates_on_stderr_only() {
+    let o = fabsim(SMALL);
+    assert!(o.status.success());
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(out.trim_start().starts_with("lb ") && !out.contains("fabsim run"));
+    assert!(
+        err.starts_with(
+            "fabsim run: 7 runs of 3-tier fat tree k=4 (16 hosts, 800 Gb/s); \
+             workload permutation; lb ecmp, rsq, rr, jsq, ar, pofan, ofan; seed 1\n"
+        ),
+        "{err}"
+    );
+    assert!(err.ends_with(" s\n") && err.contains("7 runs in "), "{err}");
+    // A run stopped before its flows finish counts runs, not flows.
+    let o = fabsim(&["run", "--set", "topology.k=4", "--set", "run.duration_us=1"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0/1 runs done"));
+}
+
+#[test]
+fn readme_examples_use_shipped_files() {
+    let dir = temp_dir("readme");
+    let out = ok(&[
+        "portmap",
+        &repo("scenarios/tm-16x4.csv"),
+        "--asics",
+        "4",
+        "--solver",
+        "exact",
+    ]);
+    assert!(out.contains("inter-ASIC bytes"), "{out}");
+    let sweep = dir.join("runs");
+    let out = ok(&[
+        "sweep",
+        "plan",
+        &repo("scenarios/bound-k4.toml"),
+        "--out",
+        sweep.to_str().unwrap(),
+    ]);
+    assert!(out.contains("planned 30 runs"), "{out}");
+}
