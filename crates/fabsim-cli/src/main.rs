@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
+mod report_csv;
 mod reproduce;
 mod run;
 

@@ -756,10 +756,8 @@ fn fastroute_util(t: &Table, from: f64, to: f64) -> Result<f64, String> {
         .filter(|r| r.num("time_us").is_some_and(|x| x >= from && x < to))
         .filter_map(|r| r.num("util_pct"))
         .collect();
-    if xs.is_empty() {
-        return Err(format!("no Fastroute samples in [{from}, {to}) us"));
-    }
-    Ok(xs.iter().sum::<f64>() / xs.len() as f64)
+    fabsim::metrics::stats::mean(&xs)
+        .ok_or_else(|| format!("no Fastroute samples in [{from}, {to}) us"))
 }
 
 /// Aggregate host throughput (Gb/s): what the hosts' uplinks carried.

@@ -358,7 +358,7 @@ fn results(
             let mut table = Table::default();
             for ((d, _), s) in dirs.iter().zip(sweeps) {
                 let (labels, reports) = cmd_sweep::load_results(d)?;
-                let mut t = Table::from_csv(&cmd_sweep::csv(&labels, &reports));
+                let mut t = Table::from_csv(&crate::report_csv::csv(&labels, &reports));
                 let keys: Vec<String> = labels
                     .first()
                     .map(|l| l.iter().map(|(k, _)| k.clone()).collect())

@@ -5,8 +5,8 @@
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::table::mean_sd;
 use super::{fmt_num, Experiment, Table};
+use fabsim::metrics::stats::mean_sd;
 
 /// One plotted line: (x, mean y, standard deviation of y) per x, in x order.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,8 +1,8 @@
 //! The results of an experiment as one table (the `results.csv`), and the few operations
 //! claims and plots need: select rows, read numbers, average over seeds, fit a slope.
 
+use fabsim::metrics::stats::mean_sd;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// Rows of string cells under named columns (CSV without the quoting).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -43,9 +43,16 @@ impl<'a> Row<'a> {
 pub type Metric = fn(&Row) -> Option<f64>;
 
 impl Table {
-    /// Parses CSV as written by `fabsim sweep merge` (fields quoted when they hold commas).
+    /// Parses CSV as written by `fabsim sweep merge` or [`Table::to_csv`].
     pub fn from_csv(text: &str) -> Self {
-        let mut lines = text.lines().map(split_csv_line);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let mut lines = reader.records().map_while(Result::ok).map(|r| {
+            let cells: Vec<String> = r.iter().map(String::from).collect();
+            cells
+        });
         let header = lines.next().unwrap_or_default();
         Table {
             header,
@@ -54,12 +61,11 @@ impl Table {
     }
 
     pub fn to_csv(&self) -> String {
-        let mut out = String::new();
+        let mut w = csv::WriterBuilder::new().flexible(true).from_writer(vec![]);
         for cells in std::iter::once(&self.header).chain(&self.rows) {
-            let line: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
-            let _ = writeln!(out, "{}", line.join(","));
+            w.write_record(cells).expect("CSV into memory");
         }
-        out
+        String::from_utf8(w.into_inner().expect("CSV into memory")).expect("UTF-8 cells")
     }
 
     /// Appends `other`'s rows, widening the header to the union of both (missing cells empty).
@@ -217,42 +223,6 @@ fn show_filter(filter: &[(&str, &str)]) -> String {
         .map(|(c, v)| format!("{c}={v}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Mean and sample standard deviation (0 for one value).
-pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn split_csv_line(line: &str) -> Vec<String> {
-    let mut cells = vec![];
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => cells.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    cells.push(cur);
-    cells
 }
 
 #[cfg(test)]

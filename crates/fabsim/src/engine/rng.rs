@@ -19,6 +19,13 @@ pub fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// FNV-1a (64-bit) of `bytes`: names random streams, and fingerprints sweep plans.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
+    })
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Self {
         let mut x = seed;
@@ -32,10 +39,7 @@ impl Rng {
 
     /// An independent stream for the consumer `name` under `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
-        let tag = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
-        });
-        Self::new(splitmix64(seed) ^ tag)
+        Self::new(splitmix64(seed) ^ fnv1a64(name.as_bytes()))
     }
 
     #[inline]
