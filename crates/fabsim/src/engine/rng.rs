@@ -10,14 +10,9 @@ pub struct Rng {
     s: [u64; 4],
 }
 
-/// splitmix64: the standard seeding and hashing mixer.
-#[inline]
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// splitmix64: the standard seeding and hashing mixer. One implementation for the workspace,
+/// in the dependency-free `portmap` crate (its traffic-matrix generator steps it too).
+pub use portmap::gen::splitmix64;
 
 /// FNV-1a (64-bit) of `bytes`: names random streams, and fingerprints sweep plans.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
