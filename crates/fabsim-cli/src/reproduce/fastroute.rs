@@ -11,6 +11,7 @@ use portmap::{inter_asic_bytes, solve, static_inter_asic_bytes, Constraints, Sol
 
 use fabsim::scenario::RunSpec;
 
+use super::scen::{sweep, Scen};
 use super::{Claim, Ctx, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol};
 use crate::CliError;
 
@@ -557,48 +558,82 @@ fn computed() -> Vec<Experiment> {
     ]
 }
 
-/// A full-size Fastroute scenario (the common setup) with the given `[switch]` additions,
-/// `[workload]` body and `[run]` additions.
-macro_rules! scenario {
-    ($switch:expr, $workload:expr, $run:expr) => {
-        scenario!("tiers = 2\nk = 64\n"; $switch, $workload, $run)
-    };
-    ($topology:expr; $switch:expr, $workload:expr, $run:expr) => {
-        concat!(
-            "[topology]\n",
-            $topology,
-            "\n[link]\nrate_gbps = 800\ndelay_ns = 500\n\n",
-            "[packet]\npayload_bytes = 4096\n\n[switch]\nlb = \"ecmp\"\n",
-            "buffer_bytes = 2400000\necn_kmin_bytes = 400000\necn_kmax_bytes = 400000\n",
-            $switch,
-            "\n[host]\ncc = \"dctcp\"\n\n[workload]\n",
-            $workload,
-            "\n[run]\nseeds = 3\n",
-            $run
-        )
-    };
+/// Seeds per point at full size.
+const SEEDS: u32 = 3;
+
+/// The order of a scenario's sections.
+const SECTIONS: &[&str] = &[
+    "topology", "link", "packet", "switch", "host", "workload", "run", "failures",
+];
+
+/// The common setup at full size: a 2-tier fat tree of 64-port switches (2048 hosts),
+/// 800 Gb/s, DCTCP, ECN at 400 KB, 2.4 MB port buffers, [`SEEDS`] seeds.
+fn base() -> Scen {
+    Scen::new(SECTIONS)
+        .set("topology.tiers", 2)
+        .set("topology.k", 64)
+        .set("link.rate_gbps", 800)
+        .set("link.delay_ns", 500)
+        .set("packet.payload_bytes", 4096)
+        .text("switch.lb", &["ecmp"])
+        .set("switch.buffer_bytes", 2400000)
+        .set("switch.ecn_kmin_bytes", 400000)
+        .set("switch.ecn_kmax_bytes", 400000)
+        .text("host.cc", &["dctcp"])
+        .set("run.seeds", SEEDS)
 }
 
-/// The four architectures of section 5.1.
-macro_rules! archs {
-    () => {
-        "arch = [\"ideal\", \"sota\", \"oversubscribed\", \"fastroute\"]\n"
-    };
+/// The four architectures of section 5.1 as an axis.
+fn archs(s: Scen) -> Scen {
+    s.text(
+        "switch.arch",
+        &["ideal", "sota", "oversubscribed", "fastroute"],
+    )
 }
 
-/// `--quick`: the 32-host fabric of `scenarios/fastroute-small.toml`, one seed, and `extra`.
-macro_rules! quick {
-    ($($extra:expr),*) => {
-        &[
-            "topology.k=8",
-            "link.rate_gbps=100",
-            "switch.buffer_bytes=300000",
-            "switch.ecn_kmin_bytes=100000",
-            "switch.ecn_kmax_bytes=100000",
-            "run.seeds=2",
-            $($extra),*
-        ]
-    };
+/// Runs of 2 ms (all but Stride and Shuffle).
+fn two_ms(s: Scen) -> Scen {
+    s.set("run.duration_us", 2000)
+}
+
+/// Facebook Web at 80% load, 2 ms.
+fn web80(s: Scen) -> Scen {
+    two_ms(
+        s.text("workload.kind", &["web"])
+            .set("workload.load", "0.8"),
+    )
+}
+
+/// Facebook Hadoop at 80% load, 2 ms.
+fn hadoop80(s: Scen) -> Scen {
+    two_ms(
+        s.text("workload.kind", &["hadoop"])
+            .set("workload.load", "0.8"),
+    )
+}
+
+/// Ring All-Reduce, each flow what a link moves in 0.5 ms (50 MB at 800 Gb/s), 2 ms.
+fn ring(s: Scen) -> Scen {
+    two_ms(
+        s.text("workload.kind", &["ring"])
+            .set("workload.message_bytes", 50000000),
+    )
+}
+
+/// [`ring`]'s message at `--quick` size (0.5 ms at 100 Gb/s).
+const RING_QUICK: &str = "workload.message_bytes=6250000";
+
+/// `--quick`: the 32-host fabric of `scenarios/fastroute-small.toml`, two seeds, and `extra`.
+fn quick(extra: &[&str]) -> Vec<String> {
+    let small = [
+        "topology.k=8",
+        "link.rate_gbps=100",
+        "switch.buffer_bytes=300000",
+        "switch.ecn_kmin_bytes=100000",
+        "switch.ecn_kmax_bytes=100000",
+        "run.seeds=2",
+    ];
+    small.iter().chain(extra).map(|s| s.to_string()).collect()
 }
 
 /// Throughput normalized to the Ideal run of the same point and seed, in percent.
@@ -709,22 +744,22 @@ const ONE_PORT_PER_ASIC: &str = "at --quick size (8-port switches) 8 ASICs hold 
     per ASIC) has not been run";
 
 /// Fig. 10's scenario: Ring All-Reduce regrouped every 0.5 ms (a traffic change every
-/// 0.5 ms), one seed, the inter-ASIC utilization sampled every 10 us.
-const FIG10: &str = scenario!(
-    "arch = [\"sota\", \"oversubscribed\", \"fastroute\"]\nutil_sample_us = 10\n",
-    "kind = \"ring\"\nmessage_bytes = 50000000\n",
-    "duration_us = 2000\n"
-);
+/// 0.5 ms), the inter-ASIC utilization sampled every 10 us.
+fn fig10() -> String {
+    let s = base()
+        .text("switch.arch", &["sota", "oversubscribed", "fastroute"])
+        .set("switch.util_sample_us", 10);
+    ring(s).render()
+}
 
 /// Fig. 10's runs at the size of `ctx` (seed 1 only: one time series per architecture).
 fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, CliError> {
-    let set: Vec<String> = if ctx.quick {
-        let q: &[&str] = quick!("workload.message_bytes=6250000");
-        q.iter().map(|s| s.to_string()).collect()
+    let set = if ctx.quick {
+        quick(&[RING_QUICK])
     } else {
         vec![]
     };
-    let specs = crate::run::scenario(Some(FIG10), "fastroute-fig10", &set)?.expand()?;
+    let specs = crate::run::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
     Ok(specs.into_iter().filter(|s| s.params.seed == 1).collect())
 }
 
@@ -773,12 +808,22 @@ fn aggregate_share(t: &Table, arch: &str, mode: &str) -> Result<f64, String> {
 
 /// Fig. 9's testbed analogue: 8 hosts at 100 Gb/s, every switch 2 ASICs at 2:1, one FSDP
 /// iteration over all 8 hosts (ring collectives).
-const FIG9: &str = "[topology]\ntiers = 2\nleaves = 2\nhosts_per_leaf = 4\nuplinks = 4\n\n\
-[link]\nrate_gbps = 100\ndelay_ns = 500\n\n[packet]\npayload_bytes = 4096\n\n\
-[switch]\nlb = \"ecmp\"\nbuffer_bytes = 300000\necn_kmin_bytes = 100000\n\
-ecn_kmax_bytes = 100000\narch = [\"ideal\", \"sota\", \"oversubscribed\", \"fastroute\"]\n\n\
-[host]\ncc = \"dctcp\"\n\n[workload]\nkind = \"fsdp\"\nmodel = \"llama3-405b\"\nlayers = 8\n\
-size_scale = 0.01\nalgorithm = \"ring\"\n\n[run]\nseeds = 3\n";
+fn fig9() -> Scen {
+    archs(base())
+        .unset("topology.k")
+        .set("topology.leaves", 2)
+        .set("topology.hosts_per_leaf", 4)
+        .set("topology.uplinks", 4)
+        .set("link.rate_gbps", 100)
+        .set("switch.buffer_bytes", 300000)
+        .set("switch.ecn_kmin_bytes", 100000)
+        .set("switch.ecn_kmax_bytes", 100000)
+        .text("workload.kind", &["fsdp"])
+        .text("workload.model", &["llama3-405b"])
+        .set("workload.layers", 8)
+        .set("workload.size_scale", "0.01")
+        .text("workload.algorithm", &["ring"])
+}
 
 const FIG9_SETUP: &str = "The testbed (8 hosts at 100 Gb/s on one 2-ASIC switch at 2:1, \
     PyTorch FSDP fine-tuning Llama 3.2 3B, ranks alternating between the ASICs) is not a \
@@ -806,29 +851,6 @@ fn failed(t: &Table) -> Result<String, String> {
         .ok_or_else(|| "no run with failed links".into())
 }
 
-/// Fig. 26's 2-stage scenario with the given explicit leaf-spine keys: Hadoop at 80% load.
-macro_rules! fig26 {
-    ($leaf_spine:expr) => {
-        scenario!(
-            concat!("tiers = 2\nk = 64\n", $leaf_spine);
-            archs!(),
-            "kind = \"hadoop\"\nload = 0.8\n",
-            "duration_us = 2000\n"
-        )
-    };
-}
-
-/// Fig. 26's --quick 2-stage reduction: 8 leaves with `hosts` hosts and `up` uplinks each.
-macro_rules! fig26_quick {
-    ($hosts:expr, $up:expr) => {
-        quick!(
-            "topology.leaves=8",
-            concat!("topology.hosts_per_leaf=", $hosts),
-            concat!("topology.uplinks=", $up)
-        )
-    };
-}
-
 fn simulated() -> Vec<Experiment> {
     vec![
         Experiment {
@@ -843,24 +865,15 @@ fn simulated() -> Vec<Experiment> {
                     carries what a link moves in 0.5 ms (50 MB at 800 Gb/s; --quick 6.25 MB at \
                     100 Gb/s).",
             source: Source::Sim(vec![
-                Sweep {
-                    name: "pattern",
-                    scenario: scenario!(
-                        archs!(),
-                        "kind = [\"shuffle\", \"stride\"]\nmessage_bytes = 10000000000\n",
-                        "duration_us = 5000\n"
-                    ),
-                    quick: quick!("workload.message_bytes=1000000000"),
-                },
-                Sweep {
-                    name: "ring",
-                    scenario: scenario!(
-                        archs!(),
-                        "kind = \"ring\"\nmessage_bytes = 50000000\n",
-                        "duration_us = 2000\n"
-                    ),
-                    quick: quick!("workload.message_bytes=6250000"),
-                },
+                sweep(
+                    "pattern",
+                    archs(base())
+                        .text("workload.kind", &["shuffle", "stride"])
+                        .set("workload.message_bytes", 10_000_000_000u64)
+                        .set("run.duration_us", 5000),
+                    &quick(&["workload.message_bytes=1000000000"]),
+                ),
+                sweep("ring", ring(archs(base())), &quick(&[RING_QUICK])),
             ]),
             plot: thrp_plot("workload", "traffic pattern", by_arch),
             claims: vec![
@@ -961,15 +974,12 @@ fn simulated() -> Vec<Experiment> {
             setup: "Facebook Web and Hadoop flow sizes (82% / 86% inter-rack), Poisson \
                     arrivals at the given fraction of host capacity, 2 ms. --quick: loads 20, \
                     60, 100%.",
-            source: Source::Sim(vec![Sweep {
-                name: "load",
-                scenario: scenario!(
-                    archs!(),
-                    "kind = [\"web\", \"hadoop\"]\nload = [0.2, 0.4, 0.6, 0.8, 1.0]\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("workload.load=0.2,0.6,1.0"),
-            }]),
+            source: Source::Sim({
+                let s = two_ms(archs(base()))
+                    .text("workload.kind", &["web", "hadoop"])
+                    .set("workload.load", "[0.2, 0.4, 0.6, 0.8, 1.0]");
+                vec![sweep("load", s, &quick(&["workload.load=0.2,0.6,1.0"]))]
+            }),
             plot: thrp_plot("workload.load", "network load", by_arch_and_workload),
             claims: vec![
                 Claim {
@@ -1030,15 +1040,15 @@ fn simulated() -> Vec<Experiment> {
             varies: "intra-rack fraction (0-100%) x switch architecture",
             setup: "Facebook Web flow sizes at 80% load, the given fraction of flows inside \
                     the source's rack, 2 ms. --quick: 0, 50, 100%.",
-            source: Source::Sim(vec![Sweep {
-                name: "intra",
-                scenario: scenario!(
-                    archs!(),
-                    "kind = \"web\"\nload = 0.8\nintra_rack = [0.0, 0.25, 0.5, 0.75, 1.0]\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("workload.intra_rack=0.0,0.5,1.0"),
-            }]),
+            source: Source::Sim({
+                let s =
+                    web80(archs(base())).set("workload.intra_rack", "[0.0, 0.25, 0.5, 0.75, 1.0]");
+                vec![sweep(
+                    "intra",
+                    s,
+                    &quick(&["workload.intra_rack=0.0,0.5,1.0"]),
+                )]
+            }),
             plot: thrp_plot(
                 "workload.intra_rack",
                 "intra-rack traffic fraction",
@@ -1081,16 +1091,14 @@ fn simulated() -> Vec<Experiment> {
             setup: "Facebook Web at 80% load, 2 ms, Fastroute and Ideal. 6 ASICs are left \
                     out: 6 does not divide the 64-port radix. --quick: oversubscription 2, \
                     1.6, 1.2.",
-            source: Source::Sim(vec![Sweep {
-                name: "oversub",
-                scenario: scenario!(
-                    "arch = [\"ideal\", \"fastroute\"]\nasics = [2, 4, 8]\n\
-                     inter_asic_oversub = [2.0, 1.8, 1.6, 1.4, 1.2]\n",
-                    "kind = \"web\"\nload = 0.8\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("switch.inter_asic_oversub=2.0,1.6,1.2"),
-            }]),
+            source: Source::Sim({
+                let s = base()
+                    .text("switch.arch", &["ideal", "fastroute"])
+                    .set("switch.asics", "[2, 4, 8]")
+                    .set("switch.inter_asic_oversub", "[2.0, 1.8, 1.6, 1.4, 1.2]");
+                let q = quick(&["switch.inter_asic_oversub=2.0,1.6,1.2"]);
+                vec![sweep("oversub", web80(s), &q)]
+            }),
             plot: Plot {
                 y: fastroute_thrp,
                 ..thrp_plot(
@@ -1161,21 +1169,23 @@ fn simulated() -> Vec<Experiment> {
                     and Ring All-Reduce, 2 ms; circuit switch c takes every C-th bundle of the \
                     front panel. --quick: 2 ASICs at 2:1 and 1, 2, 4 circuit switches (a \
                     32-host fabric's 8-port switches hold no more).",
-            source: Source::Sim(vec![Sweep {
-                name: "cs",
-                scenario: scenario!(
-                    "arch = [\"ideal\", \"fastroute\"]\nasics = 8\n\
-                     inter_asic_oversub = 1.142857\ncircuit_switches = [1, 2, 4, 8]\n",
-                    "kind = [\"web\", \"ring\"]\nload = 0.8\nmessage_bytes = 50000000\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!(
+            source: Source::Sim({
+                let s = base()
+                    .text("switch.arch", &["ideal", "fastroute"])
+                    .set("switch.asics", 8)
+                    .set("switch.inter_asic_oversub", "1.142857")
+                    .set("switch.circuit_switches", "[1, 2, 4, 8]")
+                    .text("workload.kind", &["web", "ring"])
+                    .set("workload.load", "0.8")
+                    .set("workload.message_bytes", 50000000);
+                let q = quick(&[
                     "switch.asics=2",
                     "switch.inter_asic_oversub=2",
                     "switch.circuit_switches=1,2,4",
-                    "workload.message_bytes=6250000"
-                ),
-            }]),
+                    RING_QUICK,
+                ]);
+                vec![sweep("cs", two_ms(s), &q)]
+            }),
             plot: Plot {
                 y: fastroute_thrp,
                 x_log: true,
@@ -1230,15 +1240,12 @@ fn simulated() -> Vec<Experiment> {
                     position one rack over) and fully intra-rack (to its neighbour in the \
                     rack); each flow carries what a link moves in one phase; 2 ms (--quick: \
                     the same). Fastroute reconfigures every 100 us.",
-            source: Source::Sim(vec![Sweep {
-                name: "phase",
-                scenario: scenario!(
-                    archs!(),
-                    "kind = \"fast\"\nphase_us = [100, 200, 400, 800]\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!(),
-            }]),
+            source: Source::Sim({
+                let s = two_ms(archs(base()))
+                    .text("workload.kind", &["fast"])
+                    .set("workload.phase_us", "[100, 200, 400, 800]");
+                vec![sweep("phase", s, &quick(&[]))]
+            }),
             plot: thrp_plot("workload.phase_us", "traffic phase interval [µs]", by_arch),
             claims: vec![
                 Claim {
@@ -1282,19 +1289,12 @@ fn simulated() -> Vec<Experiment> {
                     full size (32 x 800 Gb/s per ASIC at 2:1) 0.05-0.6 MB per 100 Gb/s is \
                     6.4-76.8 MB per switch, the paper's x-axis range. x = MB per 100 Gb/s. \
                     --quick: 0.05, 0.3, 0.6.",
-            source: Source::Sim(vec![Sweep {
-                name: "buffer",
-                scenario: scenario!(
-                    concat!(
-                        archs!(),
-                        "inter_asic_buffer_bytes = [50000, 100000, 200000, 300000, 450000, \
-                         600000]\n"
-                    ),
-                    "kind = \"hadoop\"\nload = 0.8\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("switch.inter_asic_buffer_bytes=50000,300000,600000"),
-            }]),
+            source: Source::Sim({
+                let buffers = "[50000, 100000, 200000, 300000, 450000, 600000]";
+                let s = archs(base()).set("switch.inter_asic_buffer_bytes", buffers);
+                let q = quick(&["switch.inter_asic_buffer_bytes=50000,300000,600000"]);
+                vec![sweep("buffer", hadoop80(s), &q)]
+            }),
             plot: Plot {
                 x_log: true,
                 ..thrp_plot(
@@ -1352,15 +1352,16 @@ fn simulated() -> Vec<Experiment> {
             varies: "circuit downtime (0.5-20 us at a 100 us interval = 0.5-20% overhead)",
             setup: "Facebook Web at 80% load, 2 ms, Fastroute and Ideal; only the downtime \
                     varies, as in the paper. --quick: 1, 5, 20 us.",
-            source: Source::Sim(vec![Sweep {
-                name: "downtime",
-                scenario: scenario!(
-                    "arch = [\"ideal\", \"fastroute\"]\ndowntime_us = [0.5, 1, 2, 5, 10, 20]\n",
-                    "kind = \"web\"\nload = 0.8\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("switch.downtime_us=1,5,20"),
-            }]),
+            source: Source::Sim({
+                let s = base()
+                    .text("switch.arch", &["ideal", "fastroute"])
+                    .set("switch.downtime_us", "[0.5, 1, 2, 5, 10, 20]");
+                vec![sweep(
+                    "downtime",
+                    web80(s),
+                    &quick(&["switch.downtime_us=1,5,20"]),
+                )]
+            }),
             plot: Plot {
                 y: fastroute_thrp,
                 ..thrp_plot(
@@ -1401,16 +1402,13 @@ fn simulated() -> Vec<Experiment> {
             setup: "Facebook Web at 80% load, 2 ms, 2 ASICs, Fastroute, Oversubscribed and \
                     Ideal; b consecutive front-panel ports move together. --quick: bundles 1, \
                     2, 4 (8-port switches).",
-            source: Source::Sim(vec![Sweep {
-                name: "bundle",
-                scenario: scenario!(
-                    "arch = [\"ideal\", \"oversubscribed\", \"fastroute\"]\n\
-                     bundle = [1, 2, 4, 8]\ninter_asic_oversub = [2, 3, 4]\n",
-                    "kind = \"web\"\nload = 0.8\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("switch.bundle=1,2,4"),
-            }]),
+            source: Source::Sim({
+                let s = base()
+                    .text("switch.arch", &["ideal", "oversubscribed", "fastroute"])
+                    .set("switch.bundle", "[1, 2, 4, 8]")
+                    .set("switch.inter_asic_oversub", "[2, 3, 4]");
+                vec![sweep("bundle", web80(s), &quick(&["switch.bundle=1,2,4"]))]
+            }),
             plot: Plot {
                 x_log: true,
                 ..thrp_plot("switch.bundle", "ports per bundle", |r| {
@@ -1469,15 +1467,10 @@ fn simulated() -> Vec<Experiment> {
                     send (host-uplink utilization x hosts x port speed): with fewer hosts at \
                     full port speed State-of-the-Art's per-flow throughput rises while the \
                     switch carries less, and the paper's 'hurts' is read as the latter.",
-            source: Source::Sim(vec![Sweep {
-                name: "hosts",
-                scenario: scenario!(
-                    concat!(archs!(), "host_count = [\"fixed\", \"variable\"]\n"),
-                    "kind = \"web\"\nload = 0.8\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!(),
-            }]),
+            source: Source::Sim({
+                let s = archs(base()).text("switch.host_count", &["fixed", "variable"]);
+                vec![sweep("hosts", web80(s), &quick(&[]))]
+            }),
             plot: Plot {
                 y: aggregate_gbps,
                 y_label: "aggregate host throughput [Gb/s]",
@@ -1516,16 +1509,13 @@ fn simulated() -> Vec<Experiment> {
             setup: "80% load, 2 ms; skewness = the fraction of flows sent to a hot tenth of \
                     the hosts (the paper does not define its skew; this is fabsim's choice). \
                     --quick: 0, 40, 80%.",
-            source: Source::Sim(vec![Sweep {
-                name: "skew",
-                scenario: scenario!(
-                    archs!(),
-                    "kind = [\"web\", \"hadoop\"]\nload = 0.8\n\
-                     skew = [0.0, 0.2, 0.4, 0.6, 0.8]\n",
-                    "duration_us = 2000\n"
-                ),
-                quick: quick!("workload.skew=0.0,0.4,0.8"),
-            }]),
+            source: Source::Sim({
+                let s = two_ms(archs(base()))
+                    .text("workload.kind", &["web", "hadoop"])
+                    .set("workload.load", "0.8")
+                    .set("workload.skew", "[0.0, 0.2, 0.4, 0.6, 0.8]");
+                vec![sweep("skew", s, &quick(&["workload.skew=0.0,0.4,0.8"]))]
+            }),
             plot: thrp_plot("workload.skew", "skewness", by_arch_and_workload),
             claims: vec![
                 Claim {
@@ -1565,15 +1555,14 @@ fn simulated() -> Vec<Experiment> {
             title: "LLM training on 8 hosts: FSDP iteration rate",
             varies: "switch architecture",
             setup: FIG9_SETUP,
-            source: Source::Sim(vec![Sweep {
-                name: "fsdp",
-                scenario: FIG9,
-                quick: &[
+            source: Source::Sim({
+                let q = [
                     "workload.layers=2",
                     "workload.size_scale=0.001",
                     "run.seeds=2",
-                ],
-            }]),
+                ];
+                vec![sweep("fsdp", fig9(), &q)]
+            }),
             plot: Plot {
                 x: "workload",
                 x_label: "workload",
@@ -1637,15 +1626,15 @@ fn simulated() -> Vec<Experiment> {
                     fabsim fails only fabric links, 64 of its 2048 (3.1%); hosts are not \
                     paced (failures.pace = false: DCTCP reacts to the lost capacity). \
                     --quick: 1 of the 32 fabric links (3.1%), loads 20, 60, 100%.",
-            source: Source::Sim(vec![Sweep {
-                name: "failures",
-                scenario: scenario!(
-                    archs!(),
-                    "kind = \"web\"\nload = [0.2, 0.4, 0.6, 0.8, 1.0]\n",
-                    "duration_us = 2000\n\n[failures]\nlinks = [0, 64]\npace = false\n"
-                ),
-                quick: quick!("workload.load=0.2,0.6,1.0", "failures.links=0,1"),
-            }]),
+            source: Source::Sim({
+                let s = two_ms(archs(base()))
+                    .text("workload.kind", &["web"])
+                    .set("workload.load", "[0.2, 0.4, 0.6, 0.8, 1.0]")
+                    .set("failures.links", "[0, 64]")
+                    .set("failures.pace", false);
+                let q = quick(&["workload.load=0.2,0.6,1.0", "failures.links=0,1"]);
+                vec![sweep("failures", s, &q)]
+            }),
             plot: Plot {
                 y: p99_us,
                 y_label: "99th percentile FCT [µs]",
@@ -1736,38 +1725,32 @@ fn simulated() -> Vec<Experiment> {
                     paper's oversubscribed 3-stage points are not reproduced. --quick: 8 \
                     leaves of radix 8 (u = 4, 2, 1) and, for 15:1, 15 hosts and 1 uplink; a \
                     k = 8 fat tree (128 hosts) for 3-stage.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "2-stage 1:1",
-                    scenario: fig26!("leaves = 64\nhosts_per_leaf = 32\nuplinks = 32\n"),
-                    quick: fig26_quick!("4", "4"),
-                },
-                Sweep {
-                    name: "2-stage 3:1",
-                    scenario: fig26!("leaves = 64\nhosts_per_leaf = 48\nuplinks = 16\n"),
-                    quick: fig26_quick!("6", "2"),
-                },
-                Sweep {
-                    name: "2-stage 7:1",
-                    scenario: fig26!("leaves = 64\nhosts_per_leaf = 56\nuplinks = 8\n"),
-                    quick: fig26_quick!("7", "1"),
-                },
-                Sweep {
-                    name: "2-stage 15:1",
-                    scenario: fig26!("leaves = 64\nhosts_per_leaf = 60\nuplinks = 4\n"),
-                    quick: fig26_quick!("15", "1"),
-                },
-                Sweep {
-                    name: "3-stage 1:1",
-                    scenario: scenario!(
-                        "tiers = 3\nk = 16\n";
-                        archs!(),
-                        "kind = \"hadoop\"\nload = 0.8\n",
-                        "duration_us = 2000\n"
-                    ),
-                    quick: quick!(),
-                },
-            ]),
+            source: Source::Sim({
+                // 2-stage: (full size, --quick) hosts and uplinks per leaf.
+                let two = [
+                    ("2-stage 1:1", (32, 32), (4, 4)),
+                    ("2-stage 3:1", (48, 16), (6, 2)),
+                    ("2-stage 7:1", (56, 8), (7, 1)),
+                    ("2-stage 15:1", (60, 4), (15, 1)),
+                ];
+                let mut v: Vec<Sweep> = two
+                    .into_iter()
+                    .map(|(name, (h, u), (qh, qu))| {
+                        let s = archs(base())
+                            .set("topology.leaves", 64)
+                            .set("topology.hosts_per_leaf", h)
+                            .set("topology.uplinks", u);
+                        let q = quick(&["topology.leaves=8"]).into_iter().chain([
+                            format!("topology.hosts_per_leaf={qh}"),
+                            format!("topology.uplinks={qu}"),
+                        ]);
+                        sweep(name, hadoop80(s), &q.collect::<Vec<_>>())
+                    })
+                    .collect();
+                let three = archs(base()).set("topology.tiers", 3).set("topology.k", 16);
+                v.push(sweep("3-stage 1:1", hadoop80(three), &quick(&[])));
+                v
+            }),
             plot: thrp_plot("sweep", "topology and core oversubscription", by_arch),
             claims: vec![
                 Claim {
@@ -1836,47 +1819,21 @@ fn simulated() -> Vec<Experiment> {
 /// Figs. 14 and 15: 2, 4 and 8 ASICs, each at the oversubscription n / (n - 1) (section
 /// 6.3's formula), one sweep per ASIC count; Web at 80% load or Ring All-Reduce.
 fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
-    macro_rules! sweeps {
-        ($wl:expr, $q:expr) => {
-            vec![
-                Sweep {
-                    name: "2",
-                    scenario: scenario!(
-                        concat!(archs!(), "asics = 2\ninter_asic_oversub = 2\n"),
-                        $wl,
-                        "duration_us = 2000\n"
-                    ),
-                    quick: $q,
-                },
-                Sweep {
-                    name: "4",
-                    scenario: scenario!(
-                        concat!(archs!(), "asics = 4\ninter_asic_oversub = 1.333333\n"),
-                        $wl,
-                        "duration_us = 2000\n"
-                    ),
-                    quick: $q,
-                },
-                Sweep {
-                    name: "8",
-                    scenario: scenario!(
-                        concat!(archs!(), "asics = 8\ninter_asic_oversub = 1.142857\n"),
-                        $wl,
-                        "duration_us = 2000\n"
-                    ),
-                    quick: $q,
-                },
-            ]
-        };
-    }
-    let sweeps = if web {
-        sweeps!("kind = \"web\"\nload = 0.8\n", quick!())
+    let wl = |s: Scen| if web { web80(s) } else { ring(s) };
+    let q = if web {
+        quick(&[])
     } else {
-        sweeps!(
-            "kind = \"ring\"\nmessage_bytes = 50000000\n",
-            quick!("workload.message_bytes=6250000")
-        )
+        quick(&[RING_QUICK])
     };
+    let sweeps = [(2, "2"), (4, "1.333333"), (8, "1.142857")]
+        .into_iter()
+        .map(|(n, oversub)| {
+            let s = archs(base())
+                .set("switch.asics", n)
+                .set("switch.inter_asic_oversub", oversub);
+            sweep(&n.to_string(), wl(s), &q)
+        })
+        .collect();
     let claims = if web {
         vec![
             Claim {

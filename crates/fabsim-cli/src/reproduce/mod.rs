@@ -15,6 +15,7 @@
 mod fastroute;
 mod ofan;
 mod plot;
+mod scen;
 mod table;
 
 use std::fmt::Write as _;
@@ -72,9 +73,9 @@ impl Paper {
 /// One simulation sweep of an experiment: a scenario (TOML, lists are sweep axes) at the
 /// paper's size, and the `--set` overrides that shrink it for `--quick`.
 pub struct Sweep {
-    pub name: &'static str,
-    pub scenario: &'static str,
-    pub quick: &'static [&'static str],
+    pub name: String,
+    pub scenario: String,
+    pub quick: Vec<String>,
 }
 
 /// Run-time options an experiment's points depend on.
@@ -301,11 +302,7 @@ fn results(
         Source::Sim(sweeps) => {
             let mut dirs = vec![];
             for s in sweeps {
-                let mut set: Vec<String> = if ctx.quick {
-                    s.quick.iter().map(|x| x.to_string()).collect()
-                } else {
-                    vec![]
-                };
+                let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
                 if let Some(n) = ctx.seeds {
                     set.push(format!("run.seeds={n}"));
                 }
@@ -320,7 +317,7 @@ fn results(
                     .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
                 std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
                 let source = format!("{} ({})", exp.id, s.name);
-                let (_, runs, _) = cmd_sweep::plan_dir(&d, s.scenario, &source, &set)?;
+                let (_, runs, _) = cmd_sweep::plan_dir(&d, &s.scenario, &source, &set)?;
                 dirs.push((d, runs));
             }
             let todo: Vec<(usize, u64)> = dirs
@@ -366,7 +363,7 @@ fn results(
                 t.normalize_to_ideal(&keys);
                 t.header.insert(0, "sweep".into());
                 for r in &mut t.rows {
-                    r.insert(0, s.name.into());
+                    r.insert(0, s.name.clone());
                 }
                 table.append(t);
             }
@@ -695,12 +692,8 @@ mod tests {
             if let Source::Sim(sweeps) = &e.source {
                 for s in sweeps {
                     for quick in [false, true] {
-                        let set: Vec<String> = if quick {
-                            s.quick.iter().map(|x| x.to_string()).collect()
-                        } else {
-                            vec![]
-                        };
-                        let specs = crate::run::scenario(Some(s.scenario), e.id, &set)
+                        let set: Vec<String> = if quick { s.quick.clone() } else { vec![] };
+                        let specs = crate::run::scenario(Some(&s.scenario), e.id, &set)
                             .and_then(|sc| Ok(sc.expand()?));
                         assert!(specs.is_ok(), "{} {} quick={quick}", e.id, s.name);
                     }

@@ -1,7 +1,8 @@
 //! The Ofan paper's experiments that today's simulator can run. Every modelling choice the
 //! paper leaves open is stated in the entry's `setup` (and nowhere else).
 
-use super::{Claim, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol};
+use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
+use super::{Claim, Experiment, Paper, Plot, Row, Source, Table, Tol};
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
 pub const COMMON_SETUP: &str = "\
@@ -13,6 +14,45 @@ rate); its evaluation default of 800 KB per port is used where congestion contro
 to last ACK received; inflation = CCT over the appendix-A permutation lower bound (the naive \
 per-NIC bound for all-to-all). Seeds: 10 per point at full size unless stated (the paper: \
 at least ten runs), fewer with --quick.";
+
+/// Seeds per point at full size (the paper: at least ten runs).
+const SEEDS: u32 = 10;
+
+/// The order of a scenario's sections.
+const SECTIONS: &[&str] = &[
+    "topology", "packet", "switch", "host", "workload", "failures", "run",
+];
+
+/// The base of every Ofan sweep: Fig. 1's 432-host fat tree (k = 12), a permutation of
+/// 1 MiB per host, [`SEEDS`] seeds; the common setup's other settings are the defaults.
+fn base() -> Scen {
+    Scen::new(SECTIONS)
+        .set("topology.k", 12)
+        .set("workload.message_bytes", 1048576)
+        .set("run.seeds", SEEDS)
+}
+
+/// [`base`] over the fabric sizes of Figs. 5 and 6 (16 to 1,024 hosts).
+fn sized() -> Scen {
+    base().set("topology.k", "[4, 8, 12, 16]")
+}
+
+/// Fig. 12's congestion-control setting: 800 KB buffers with trimming, ECN at 30 KB.
+fn with_cc(s: Scen) -> Scen {
+    s.set("switch.buffer_bytes", 800000)
+        .text("switch.overflow", &["trim"])
+        .set("switch.ecn_kmin_bytes", 30000)
+        .set("switch.ecn_kmax_bytes", 30000)
+}
+
+/// The message sizes of Sec. 3.5 and Fig. 7: 64 to 4,096 packets.
+const MESSAGES: &str = "[262144, 1048576, 4194304, 16777216]";
+
+/// The switch schemes most figures compare: AR, 4OFAN (`pofan`), OFAN.
+const SWITCH: &[&str] = &["ar", "pofan", "ofan"];
+
+/// [`SWITCH`] and REPS (at the hosts).
+const MAIN: &[&str] = &["ar", "pofan", "ofan", "reps"];
 
 fn num(r: &Row, c: &str) -> Option<f64> {
     r.num(c)
@@ -249,18 +289,7 @@ pub fn experiments() -> Vec<Experiment> {
                     'Utilization' is read as the fraction of the ideal rate a host achieves: \
                     the appendix-A lower bound over the CCT (the paper plots utilization at \
                     load 1 without defining it further). --quick: 2 seeds.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = [\"ecmp\", \"rsq\", \"rr\", \"jsq\", \"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(&base(), &["ecmp", "rsq", "rr", "jsq", "ar", "pofan", "ofan", "reps"], &["run.seeds=2"])),
             plot: Plot {
                 x: "scheme",
                 x_label: "load-balancing scheme",
@@ -327,18 +356,11 @@ pub fn experiments() -> Vec<Experiment> {
                     square root, 0 = flat (O(1)); tolerance ± 0.25. 'Downlink' = the largest of \
                     the edge-, agg- and core-down stages, 'uplink' = edge- and agg-up. CONGA is \
                     left out (fabsim runs it on leaf-spine only). --quick: 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 8\n\n[switch]\nlb = [\"rr\", \"jsq\", \"rsq\", \"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = [262144, 1048576, 4194304, 16777216]\n\n[run]\nseeds = 3\n",
-                    quick: &["run.seeds=1"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 8\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = [\"rps\", \"reps\", \"drb\", \"ethereal\"]\n\n[workload]\nmessage_bytes = [262144, 1048576, 4194304, 16777216]\n\n[run]\nseeds = 3\n",
-                    quick: &["run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(
+                &base().set("topology.k", 8).set("workload.message_bytes", MESSAGES).set("run.seeds", 3),
+                &["rr", "jsq", "rsq", "ar", "pofan", "ofan", "rps", "reps", "drb", "ethereal"],
+                &["run.seeds=1"],
+            )),
             plot: Plot {
                 x: "message_bytes",
                 x_label: "message size [bytes]",
@@ -380,11 +402,7 @@ pub fn experiments() -> Vec<Experiment> {
                     minimum' is the smallest CCT over its runs: fabsim takes the smallest over \
                     10 seeds (3 with --quick). The paper's link delay and inter-frame gap are not \
                     stated; fabsim uses 500 ns and no gap. The minimum is over OFAN's runs.",
-            source: Source::Sim(vec![Sweep {
-                name: "bound",
-                scenario: "[topology]\nk = [4, 8]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                quick: &["run.seeds=3"],
-            }]),
+            source: Source::Sim(vec![sweep("bound", base().set("topology.k", "[4, 8]").schemes(SWITCH), &["run.seeds=3"])]),
             plot: Plot {
                 x: "hosts",
                 x_label: "hosts",
@@ -449,28 +467,16 @@ pub fn experiments() -> Vec<Experiment> {
                     '4OFAN-to-existing gap' is the mean CCT of the best of AR and REPS over \
                     4OFAN's, minus 1. --quick: permutations at k = 4, 8, 16 with 2 seeds, \
                     all-to-all at k = 4, 8 with 1 seed and 16 KiB per flow.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "permutation",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=2"],
-                },
-                Sweep {
-                    name: "permutation-reps",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=2"],
-                },
-                Sweep {
-                    name: "all-to-all",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nkind = \"all-to-all\"\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8]", "run.seeds=1"],
-                },
-                Sweep {
-                    name: "all-to-all-flow",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nkind = \"all-to-all\"\nflow_bytes = 65536\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8]", "run.seeds=1", "workload.flow_bytes=16384"],
-                },
-            ]),
+            source: Source::Sim({
+                let q = ["topology.k=[4,8,16]", "run.seeds=2"];
+                let a2a = sized().text("workload.kind", &["all-to-all"]).schemes(SWITCH);
+                let flow = a2a.clone().unset("workload.message_bytes").set("workload.flow_bytes", 65536);
+                let mut v = by_scheme_named(["permutation", "permutation-reps"], &sized(), MAIN, &q);
+                v.push(sweep("all-to-all", a2a, &["topology.k=[4,8]", "run.seeds=1"]));
+                let q = ["topology.k=[4,8]", "run.seeds=1", "workload.flow_bytes=16384"];
+                v.push(sweep("all-to-all-flow", flow, &q));
+                v
+            }),
             plot: Plot {
                 x: "hosts",
                 x_label: "hosts",
@@ -532,23 +538,13 @@ pub fn experiments() -> Vec<Experiment> {
             setup: "Permutation, 1 MiB per host, 3-tier fat trees k = 4, 8, 12, 16. pOfan's \
                     pipe size is `switch.pipe_ports`; a pipe wider than the switch is one pipe \
                     (= OFAN). --quick: k = 4, 8 and 16, 2 seeds.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "pipes",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"pofan\"\npipe_ports = [2, 4, 8]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=2"],
-                },
-                Sweep {
-                    name: "ofan",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=2"],
-                },
-                Sweep {
-                    name: "drb",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"drb\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=2"],
-                },
-            ]),
+            source: Source::Sim({
+                let q = ["topology.k=[4,8,16]", "run.seeds=2"];
+                let pipes = sized().schemes(&["pofan"]).set("switch.pipe_ports", "[2, 4, 8]");
+                let mut v = vec![sweep("pipes", pipes, &q)];
+                v.extend(per_scheme(&sized(), &["ofan", "drb"], &q));
+                v
+            }),
             plot: Plot {
                 x: "hosts",
                 x_label: "hosts",
@@ -609,18 +605,7 @@ pub fn experiments() -> Vec<Experiment> {
                     are `theory::f3_pointers` (checked against a count of the pointers on the \
                     fabric in its unit test) at the largest swept k. --quick: k = 4, 8, 16, \
                     3 seeds.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "ofan",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 30\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=3"],
-                },
-                Sweep {
-                    name: "drb",
-                    scenario: "[topology]\nk = [4, 8, 12, 16]\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"drb\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 30\n",
-                    quick: &["topology.k=[4,8,16]", "run.seeds=3"],
-                },
-            ]),
+            source: Source::Sim(per_scheme(&sized().set("run.seeds", 30), &["ofan", "drb"], &["topology.k=[4,8,16]", "run.seeds=3"])),
             plot: Plot {
                 x: "hosts",
                 x_label: "hosts",
@@ -682,18 +667,7 @@ pub fn experiments() -> Vec<Experiment> {
             varies: "message size (64 to 4,096 packets) x scheme (AR, REPS, 4OFAN, OFAN)",
             setup: "432-host fat tree (k = 12), permutation, messages of 64, 256, 1,024 and \
                     4,096 packets (the paper's exact sizes are not stated). --quick: 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = [262144, 1048576, 4194304, 16777216]\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nmessage_bytes = [262144, 1048576, 4194304, 16777216]\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(&base().set("workload.message_bytes", MESSAGES), MAIN, &["run.seeds=1"])),
             plot: Plot {
                 x: "message_bytes",
                 x_label: "message size [bytes]",
@@ -749,11 +723,11 @@ pub fn experiments() -> Vec<Experiment> {
                     swept payload nearest the optimum is within 1% of its best swept CCT (the \
                     sweep's factor-2 grid cannot place the optimum more finely). --quick: \
                     1 seed.",
-            source: Source::Sim(vec![Sweep {
-                name: "payload",
-                scenario: "[topology]\nk = 12\n\n[packet]\npayload_bytes = [512, 1024, 2048, 4096, 8192, 16384]\n\n[switch]\nlb = [\"ar\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                quick: &["run.seeds=1"],
-            }]),
+            source: Source::Sim({
+                let payloads = "[512, 1024, 2048, 4096, 8192, 16384]";
+                let s = base().set("packet.payload_bytes", payloads).schemes(&["ar", "ofan"]);
+                vec![sweep("payload", s, &["run.seeds=1"])]
+            }),
             plot: Plot {
                 x: "packet.payload_bytes",
                 x_label: "payload per packet [bytes]",
@@ -812,18 +786,7 @@ pub fn experiments() -> Vec<Experiment> {
                     the destination; hosts are paced at rho_max of each failed fabric (the \
                     paper's 'feasible rate'). 'CCT increase' = CCT over the failure-free \
                     appendix-A bound. --quick: k = 8 (128 hosts), 2 seeds.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[failures]\nlinks = [0, 2, 4, 8]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=2"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nmessage_bytes = 1048576\n\n[failures]\nlinks = [0, 2, 4, 8]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=2"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(&base().set("failures.links", "[0, 2, 4, 8]"), MAIN, &["topology.k=8", "run.seeds=2"])),
             plot: Plot {
                 x: "failures.links",
                 x_label: "failed links",
@@ -864,18 +827,7 @@ pub fn experiments() -> Vec<Experiment> {
             setup: "2-tier fat tree of radix 64 (64 leaves x 32 hosts, 32 spines), permutation, \
                     1 MiB per host. CCT reduction = 1 - CCT(OFAN variant) / CCT(other), in %. \
                     --quick: 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\ntiers = 2\nk = 64\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\ntiers = 2\nk = 64\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(&base().set("topology.tiers", 2).set("topology.k", 64), MAIN, &["run.seeds=1"])),
             plot: Plot {
                 x: "scheme",
                 x_label: "load-balancing scheme",
@@ -938,38 +890,17 @@ pub fn experiments() -> Vec<Experiment> {
                     aggregation switch, the switches of half of the pods, and a seeded random \
                     half. 'Less than proportional' is read as: the best half-upgrade recovers \
                     under half of the inflation the full upgrade removes. --quick: 2 seeds.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "all AR",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ar\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "edge",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ar\"\nupgrade = \"edge\"\nupgrade_lb = \"pofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "agg",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ar\"\nupgrade = \"agg\"\nupgrade_lb = \"pofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "pods",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ar\"\nupgrade = \"pods\"\nupgrade_lb = \"pofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "random",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ar\"\nupgrade = \"random\"\nupgrade_lb = \"pofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-                Sweep {
-                    name: "all 4OFAN",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"pofan\"\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=2"],
-                },
-            ]),
+            source: Source::Sim({
+                let q = ["run.seeds=2"];
+                let ar = base().schemes(&["ar"]);
+                let mut v = vec![sweep("all AR", ar.clone(), &q)];
+                for u in UPGRADES {
+                    let half = ar.clone().text("switch.upgrade", &[u]);
+                    v.push(sweep(u, half.text("switch.upgrade_lb", &["pofan"]), &q));
+                }
+                v.push(sweep("all 4OFAN", base().schemes(&["pofan"]), &q));
+                v
+            }),
             plot: Plot {
                 x: "sweep",
                 x_label: "switches running 4OFAN",
@@ -1043,18 +974,7 @@ pub fn experiments() -> Vec<Experiment> {
                     target (0.75 x base RTT with trimming) and a 1.5 BDP cap. 'Inflation worsens \
                     by at least X%' is read as percentage points of CCT inflation over OFAN's \
                     and 4OFAN's. --quick: 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\ncc = [\"none\", \"dctcp\", \"nscc\", \"mswift\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ecmp\"\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\nlb = \"reps\"\ncc = [\"none\", \"dctcp\", \"nscc\", \"mswift\"]\n\n[workload]\nmessage_bytes = 1048576\n\n[run]\nseeds = 10\n",
-                    quick: &["run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim(by_scheme(&with_cc(base()).text("host.cc", &["none", "dctcp", "nscc", "mswift"]), MAIN, &["run.seeds=1"])),
             plot: Plot {
                 x: "cc",
                 x_label: "congestion control",
@@ -1163,28 +1083,19 @@ pub fn experiments() -> Vec<Experiment> {
                     'Clearly outperforms' is read as a positive CCT gap of the better of AR \
                     and REPS over OFAN; 'small impact' as under 5% between the fastest and \
                     slowest scheme; 'equivalent' as within 1%. --quick: k = 8, 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch-none",
-                    scenario: "[topology]\nk = [8, 12]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\n\n[workload]\nkind = \"moe\"\nmessage_bytes = 1048576\nskew = 1.0\nexperts_per_host = 4\nbalance = [false, true]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=1"],
-                },
-                Sweep {
-                    name: "host-none",
-                    scenario: "[topology]\nk = [8, 12]\n\n[switch]\nlb = \"ecmp\"\n\n[host]\nlb = \"reps\"\n\n[workload]\nkind = \"moe\"\nmessage_bytes = 1048576\nskew = 1.0\nexperts_per_host = 4\nbalance = [false, true]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=1"],
-                },
-                Sweep {
-                    name: "switch-nscc",
-                    scenario: "[topology]\nk = [8, 12]\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\ncc = \"nscc\"\n\n[workload]\nkind = \"moe\"\nmessage_bytes = 1048576\nskew = 1.0\nexperts_per_host = 4\nbalance = [false, true]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=1"],
-                },
-                Sweep {
-                    name: "host-nscc",
-                    scenario: "[topology]\nk = [8, 12]\n\n[switch]\nlb = \"ecmp\"\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\nlb = \"reps\"\ncc = \"nscc\"\n\n[workload]\nkind = \"moe\"\nmessage_bytes = 1048576\nskew = 1.0\nexperts_per_host = 4\nbalance = [false, true]\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim({
+                let q = ["topology.k=8", "run.seeds=1"];
+                let moe = base()
+                    .set("topology.k", "[8, 12]")
+                    .text("workload.kind", &["moe"])
+                    .set("workload.skew", "1.0")
+                    .set("workload.experts_per_host", 4)
+                    .set("workload.balance", "[false, true]");
+                let nscc = with_cc(moe.clone()).text("host.cc", &["nscc"]);
+                let mut v = by_scheme_named(["switch-none", "host-none"], &moe, MAIN, &q);
+                v.extend(by_scheme_named(["switch-nscc", "host-nscc"], &nscc, MAIN, &q));
+                v
+            }),
             plot: Plot {
                 x: "scheme",
                 x_label: "load-balancing scheme",
@@ -1271,18 +1182,18 @@ pub fn experiments() -> Vec<Experiment> {
                     Fig. 12 (800 KB buffers with trimming, ECN at 30 KB). The full size runs \
                     for days and has not been run. --quick: k = 8 (128 hosts), 2 blocks, \
                     every message at 1/1000 of its size, 1 seed.",
-            source: Source::Sim(vec![
-                Sweep {
-                    name: "switch",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = [\"ar\", \"pofan\", \"ofan\"]\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\ncc = [\"nscc\", \"mswift\"]\n\n[workload]\nkind = \"fsdp\"\nmodel = \"llama3-405b\"\nlayers = 126\nsize_scale = 1.0\nalgorithm = \"ring\"\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "workload.layers=2", "workload.size_scale=0.001", "run.seeds=1"],
-                },
-                Sweep {
-                    name: "host",
-                    scenario: "[topology]\nk = 12\n\n[switch]\nlb = \"ecmp\"\nbuffer_bytes = 800000\noverflow = \"trim\"\necn_kmin_bytes = 30000\necn_kmax_bytes = 30000\n\n[host]\nlb = \"reps\"\ncc = [\"nscc\", \"mswift\"]\n\n[workload]\nkind = \"fsdp\"\nmodel = \"llama3-405b\"\nlayers = 126\nsize_scale = 1.0\nalgorithm = \"ring\"\n\n[run]\nseeds = 10\n",
-                    quick: &["topology.k=8", "workload.layers=2", "workload.size_scale=0.001", "run.seeds=1"],
-                },
-            ]),
+            source: Source::Sim({
+                let fsdp = with_cc(base())
+                    .unset("workload.message_bytes")
+                    .text("host.cc", &["nscc", "mswift"])
+                    .text("workload.kind", &["fsdp"])
+                    .text("workload.model", &["llama3-405b"])
+                    .set("workload.layers", 126)
+                    .set("workload.size_scale", "1.0")
+                    .text("workload.algorithm", &["ring"]);
+                let q = ["topology.k=8", "workload.layers=2", "workload.size_scale=0.001", "run.seeds=1"];
+                by_scheme(&fsdp, MAIN, &q)
+            }),
             plot: Plot {
                 x: "cc",
                 x_label: "congestion control",
