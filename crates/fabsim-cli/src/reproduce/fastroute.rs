@@ -11,7 +11,9 @@ use portmap::{inter_asic_bytes, solve, static_inter_asic_bytes, Constraints, Sol
 
 use fabsim::scenario::RunSpec;
 
+use super::cols::{self as col, computed, key, Col};
 use super::scen::{sweep, Scen};
+use super::table::Filter;
 use super::{Claim, Ctx, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol};
 use crate::CliError;
 
@@ -42,7 +44,7 @@ const ASICS: [usize; 4] = [2, 4, 6, 8];
 /// Long-form table: one row per (asics, quantity).
 fn long(rows: Vec<(usize, &str, f64)>) -> Table {
     Table {
-        header: ["asics", "quantity", "value"].map(String::from).to_vec(),
+        header: computed::header(&[computed::ASICS, computed::QUANTITY, computed::VALUE]),
         rows: rows
             .into_iter()
             .map(|(n, q, v)| vec![n.to_string(), q.to_string(), v.to_string()])
@@ -82,13 +84,14 @@ fn table3(_: &Ctx) -> Table {
 }
 
 fn value(t: &Table, asics: &str, quantity: &str) -> Result<f64, String> {
-    t.mean(&[("asics", asics), ("quantity", quantity)], |r| {
-        r.num("value")
-    })
+    t.mean(
+        &[(computed::ASICS, asics), (computed::QUANTITY, quantity)],
+        |r| r.num(computed::VALUE),
+    )
 }
 
 fn watts(r: &Row) -> Option<f64> {
-    (r.get("quantity")? != "throughput Tb/s").then(|| r.num("value"))?
+    (r.get(computed::QUANTITY)? != "throughput Tb/s").then(|| r.num(computed::VALUE))?
 }
 
 /// Runtime of every solver in `solvers` (and the greedy's gap to the exact optimum) on
@@ -97,17 +100,15 @@ fn solver_runtimes(ctx: &Ctx, solvers: &[Solver]) -> Table {
     let reps = ctx.seeds.unwrap_or(if ctx.quick { 5 } else { 1000 });
     let ports = [64usize, 128, 256, 512];
     let mut t = Table {
-        header: [
-            "solver",
-            "asics",
-            "ports",
-            "tm",
-            "runtime_us",
-            "inter_asic_bytes",
-            "gap_pct",
-        ]
-        .map(String::from)
-        .to_vec(),
+        header: computed::header(&[
+            computed::SOLVER,
+            computed::ASICS,
+            computed::PORTS,
+            computed::TM,
+            computed::RUNTIME_US,
+            computed::INTER_ASIC_BYTES,
+            computed::GAP_PCT,
+        ]),
         rows: vec![],
     };
     let mut ws = Workspace::new();
@@ -157,15 +158,13 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
     let reps = ctx.seeds.unwrap_or(if ctx.quick { 3 } else { 100 });
     let ports = 256;
     let mut t = Table {
-        header: [
-            "bundle",
-            "tm",
-            "optimal_share_pct",
-            "static_share_pct",
-            "hungarian_us",
-        ]
-        .map(String::from)
-        .to_vec(),
+        header: computed::header(&[
+            computed::BUNDLE,
+            computed::TM,
+            computed::OPTIMAL_SHARE_PCT,
+            computed::STATIC_SHARE_PCT,
+            computed::HUNGARIAN_US,
+        ]),
         rows: vec![],
     };
     let mut ws = Workspace::new();
@@ -200,27 +199,31 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
 
 /// The inter-ASIC share of the optimal mapping.
 fn share(r: &Row) -> Option<f64> {
-    r.num("optimal_share_pct")
+    r.num(computed::OPTIMAL_SHARE_PCT)
 }
 
 fn runtime(r: &Row) -> Option<f64> {
-    r.num("runtime_us")
+    r.num(computed::RUNTIME_US)
 }
 
 fn solver_series(r: &Row) -> String {
-    let name = match r.get("solver") {
+    let name = match r.get(computed::SOLVER) {
         Some("greedy") => "Heur.",
         Some("hungarian") => "Opt. (Hungarian)",
         Some("exact") => "Opt. (fabsim exact)",
         Some("rdc") => "RDC",
         _ => "?",
     };
-    format!("{name} {}", r.get("asics").unwrap_or("?"))
+    format!("{name} {}", r.get(computed::ASICS).unwrap_or("?"))
 }
 
 fn mean_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f64, String> {
     t.mean(
-        &[("solver", solver), ("asics", asics), ("ports", ports)],
+        &[
+            (computed::SOLVER, solver),
+            (computed::ASICS, asics),
+            (computed::PORTS, ports),
+        ],
         runtime,
     )
 }
@@ -233,7 +236,7 @@ pub fn experiments() -> Vec<Experiment> {
 
 fn computed() -> Vec<Experiment> {
     let runtime_plot = Plot {
-        x: "ports",
+        x: computed::PORTS,
         x_label: "packet switch ports",
         x_log: true,
         y: runtime,
@@ -251,13 +254,13 @@ fn computed() -> Vec<Experiment> {
             setup: "The model of `portmap::power` (also `fabsim power`).",
             source: Source::Compute(table2),
             plot: Plot {
-                x: "asics",
+                x: computed::ASICS,
                 x_label: "ASICs per switch",
                 x_log: false,
                 y: watts,
                 y_label: "power saved [W]",
                 y_log: false,
-                series: |r| r.get("quantity").unwrap_or("?").to_string(),
+                series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
             claims: vec![
                 Claim {
@@ -345,13 +348,13 @@ fn computed() -> Vec<Experiment> {
                     bit), the ASIC's 7.32 pJ/bit rounded as the paper quotes it.",
             source: Source::Compute(table3),
             plot: Plot {
-                x: "asics",
+                x: computed::ASICS,
                 x_label: "ASICs per switch",
                 x_log: false,
-                y: |r| r.num("value"),
+                y: |r| r.num(computed::VALUE),
                 y_label: "power [W]",
                 y_log: false,
-                series: |r| r.get("quantity").unwrap_or("?").to_string(),
+                series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
             claims: vec![
                 Claim {
@@ -402,7 +405,7 @@ fn computed() -> Vec<Experiment> {
                     3). The packet-level throughput claim is `fastroute-fig21`.",
             source: Source::Compute(|ctx| bundled(ctx, 4, &[1, 2, 4, 8])),
             plot: Plot {
-                x: "bundle",
+                x: computed::BUNDLE,
                 x_label: "ports per bundle",
                 x_log: true,
                 y: share,
@@ -417,8 +420,11 @@ fn computed() -> Vec<Experiment> {
                 unit: "x",
                 tol: Tol::Factor(4.0),
                 fabsim: |t| {
-                    Ok(t.mean(&[("bundle", "1")], |r| r.num("hungarian_us"))?
-                        / t.mean(&[("bundle", "4")], |r| r.num("hungarian_us"))?)
+                    Ok(t.mean(&[(computed::BUNDLE, "1")], |r| {
+                        r.num(computed::HUNGARIAN_US)
+                    })? / t.mean(&[(computed::BUNDLE, "4")], |r| {
+                        r.num(computed::HUNGARIAN_US)
+                    })?)
                 },
                 differs: "",
             }],
@@ -471,7 +477,11 @@ fn computed() -> Vec<Experiment> {
                     unit: "",
                     tol: Tol::Abs(0.3),
                     fabsim: |t| {
-                        t.loglog_slope(&[("solver", "greedy"), ("asics", "8")], "ports", runtime)
+                        t.loglog_slope(
+                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
+                            computed::PORTS,
+                            runtime,
+                        )
                     },
                     differs: "",
                 },
@@ -481,7 +491,11 @@ fn computed() -> Vec<Experiment> {
                     unit: "",
                     tol: Tol::Abs(0.5),
                     fabsim: |t| {
-                        t.loglog_slope(&[("solver", "hungarian"), ("asics", "8")], "ports", runtime)
+                        t.loglog_slope(
+                            &[(computed::SOLVER, "hungarian"), (computed::ASICS, "8")],
+                            computed::PORTS,
+                            runtime,
+                        )
                     },
                     differs: "",
                 },
@@ -492,9 +506,10 @@ fn computed() -> Vec<Experiment> {
                     unit: "%",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        t.mean(&[("solver", "greedy"), ("asics", "8")], |r| {
-                            r.num("gap_pct")
-                        })
+                        t.mean(
+                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
+                            |r| r.num(computed::GAP_PCT),
+                        )
                     },
                     differs: "",
                 },
@@ -504,9 +519,10 @@ fn computed() -> Vec<Experiment> {
                     unit: "%",
                     tol: Tol::Abs(1e-9),
                     fabsim: |t| {
-                        t.mean(&[("solver", "greedy"), ("asics", "2")], |r| {
-                            r.num("gap_pct")
-                        })
+                        t.mean(
+                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
+                            |r| r.num(computed::GAP_PCT),
+                        )
                     },
                     differs: "",
                 },
@@ -638,20 +654,20 @@ fn quick(extra: &[&str]) -> Vec<String> {
 
 /// Throughput normalized to the Ideal run of the same point and seed, in percent.
 fn thrp(r: &Row) -> Option<f64> {
-    r.num("thrp_pct")
+    r.num(col::THRP_PCT)
 }
 
 /// Normalized throughput of Fastroute runs only (the Ideal runs are the reference).
 fn fastroute_thrp(r: &Row) -> Option<f64> {
-    (r.get("arch")? == "fastroute").then(|| thrp(r))?
+    (r.get(col::ARCH)? == "fastroute").then(|| thrp(r))?
 }
 
 fn p99_us(r: &Row) -> Option<f64> {
-    r.num("fct_p99_us")
+    r.num(col::FCT_P99_US)
 }
 
 fn arch_name(r: &Row) -> &'static str {
-    match r.get("arch") {
+    match r.get(col::ARCH) {
         Some("ideal") => "Ideal",
         Some("sota") => "State-of-the-Art",
         Some("oversubscribed") => "Oversubscribed",
@@ -665,21 +681,21 @@ fn by_arch(r: &Row) -> String {
 }
 
 fn by_arch_and_workload(r: &Row) -> String {
-    format!("{} ({})", arch_name(r), r.get("workload").unwrap_or("?"))
+    format!("{} ({})", arch_name(r), r.get(col::WORKLOAD).unwrap_or("?"))
 }
 
 /// Mean normalized throughput of `arch` over the rows matching `extra`.
-fn norm(t: &Table, arch: &str, extra: &[(&str, &str)]) -> Result<f64, String> {
-    let mut f = vec![("arch", arch)];
+fn norm(t: &Table, arch: &str, extra: &Filter) -> Result<f64, String> {
+    let mut f = vec![(col::ARCH, arch)];
     f.extend_from_slice(extra);
     t.mean(&f, thrp)
 }
 
 /// The values of column `col` present in the table, in order of appearance.
-fn distinct(t: &Table, col: &str) -> Vec<String> {
+fn distinct(t: &Table, by: Col) -> Vec<String> {
     let mut v: Vec<String> = vec![];
     for r in t.iter() {
-        if let Some(x) = r.get(col) {
+        if let Some(x) = r.get(by) {
             if !v.iter().any(|y| y == x) {
                 v.push(x.into());
             }
@@ -689,10 +705,10 @@ fn distinct(t: &Table, col: &str) -> Vec<String> {
 }
 
 /// The smallest of `f(value)` over every value of column `col` (an error if one fails).
-fn min_over(t: &Table, col: &str, f: impl Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
-    let vals = distinct(t, col);
+fn min_over(t: &Table, by: Col, f: impl Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
+    let vals = distinct(t, by);
     if vals.is_empty() {
-        return Err(format!("no column {col}"));
+        return Err(format!("no column {}", by.name()));
     }
     vals.iter()
         .map(|v| f(v))
@@ -700,11 +716,11 @@ fn min_over(t: &Table, col: &str, f: impl Fn(&str) -> Result<f64, String>) -> Re
 }
 
 /// The spread (max - min) of `arch`'s normalized throughput over the values of `col`.
-fn spread(t: &Table, arch: &str, col: &str, extra: &[(&str, &str)]) -> Result<f64, String> {
-    let xs = distinct(t, col)
+fn spread(t: &Table, arch: &str, by: Col, extra: &Filter) -> Result<f64, String> {
+    let xs = distinct(t, by)
         .iter()
         .map(|v| {
-            let mut f = vec![(col, v.as_str())];
+            let mut f = vec![(by, v.as_str())];
             f.extend_from_slice(extra);
             norm(t, arch, &f)
         })
@@ -715,12 +731,12 @@ fn spread(t: &Table, arch: &str, col: &str, extra: &[(&str, &str)]) -> Result<f6
 }
 
 /// Fastroute's margin over the better of Oversubscribed and State-of-the-Art (pp of Ideal).
-fn margin(t: &Table, extra: &[(&str, &str)]) -> Result<f64, String> {
+fn margin(t: &Table, extra: &Filter) -> Result<f64, String> {
     Ok(norm(t, "fastroute", extra)?
         - norm(t, "oversubscribed", extra)?.max(norm(t, "sota", extra)?))
 }
 
-fn thrp_plot(x: &'static str, x_label: &'static str, series: fn(&Row) -> String) -> Plot {
+fn thrp_plot(x: Col, x_label: &'static str, series: fn(&Row) -> String) -> Plot {
     Plot {
         x,
         x_label,
@@ -767,7 +783,7 @@ fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, CliError> {
 fn util_series(ctx: &Ctx) -> Table {
     let specs = fig10_specs(ctx).expect("fig10's scenario is valid (checked by a test)");
     let mut t = Table {
-        header: ["arch", "time_us", "util_pct"].map(String::from).to_vec(),
+        header: computed::header(&[col::ARCH, computed::TIME_US, computed::UTIL_PCT]),
         rows: vec![],
     };
     for spec in &specs {
@@ -787,9 +803,12 @@ fn util_series(ctx: &Ctx) -> Table {
 fn fastroute_util(t: &Table, from: f64, to: f64) -> Result<f64, String> {
     let xs: Vec<f64> = t
         .iter()
-        .filter(|r| r.get("arch") == Some("fastroute"))
-        .filter(|r| r.num("time_us").is_some_and(|x| x >= from && x < to))
-        .filter_map(|r| r.num("util_pct"))
+        .filter(|r| r.get(col::ARCH) == Some("fastroute"))
+        .filter(|r| {
+            r.num(computed::TIME_US)
+                .is_some_and(|x| x >= from && x < to)
+        })
+        .filter_map(|r| r.num(computed::UTIL_PCT))
         .collect();
     fabsim::metrics::stats::mean(&xs)
         .ok_or_else(|| format!("no Fastroute samples in [{from}, {to}) us"))
@@ -797,12 +816,16 @@ fn fastroute_util(t: &Table, from: f64, to: f64) -> Result<f64, String> {
 
 /// Aggregate host throughput (Gb/s): what the hosts' uplinks carried.
 fn aggregate_gbps(r: &Row) -> Option<f64> {
-    Some(r.num("utilization.host-up")? * r.num("hosts")? * r.num("port_gbps")?)
+    Some(
+        r.num(col::UTILIZATION.at(col::stage::HOST_UP))?
+            * r.num(col::HOSTS)?
+            * r.num(col::PORT_GBPS)?,
+    )
 }
 
 /// `arch`'s aggregate host throughput over Ideal's, in percent, at host-count `mode`.
 fn aggregate_share(t: &Table, arch: &str, mode: &str) -> Result<f64, String> {
-    let f = |a| t.mean(&[("arch", a), ("switch.host_count", mode)], aggregate_gbps);
+    let f = |a| t.mean(&[(col::ARCH, a), (key::HOST_COUNT, mode)], aggregate_gbps);
     Ok(100.0 * f(arch)? / f("ideal")?)
 }
 
@@ -839,13 +862,13 @@ const FIG9_SETUP: &str = "The testbed (8 hosts at 100 Gb/s on one 2-ASIC switch 
 
 /// An architecture's iteration rate (mean iteration time of Ideal over its own) in percent.
 fn rate_pct(t: &Table, arch: &str) -> Result<f64, String> {
-    let cct = |a| t.mean(&[("arch", a)], |r| r.num("cct_us"));
+    let cct = |a| t.mean(&[(col::ARCH, a)], |r| r.num(col::CCT_US));
     Ok(100.0 * cct("ideal")? / cct(arch)?)
 }
 
 /// The non-zero failed-link count of Fig. 24's sweep (64 at full size, 1 with --quick).
 fn failed(t: &Table) -> Result<String, String> {
-    distinct(t, "failures.links")
+    distinct(t, key::LINKS)
         .into_iter()
         .find(|n| n != "0")
         .ok_or_else(|| "no run with failed links".into())
@@ -875,7 +898,7 @@ fn simulated() -> Vec<Experiment> {
                 ),
                 sweep("ring", ring(archs(base())), &quick(&[RING_QUICK])),
             ]),
-            plot: thrp_plot("workload", "traffic pattern", by_arch),
+            plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
             claims: vec![
                 Claim {
                     text: "Stride: Fastroute achieves near-single-ASIC performance (within about \
@@ -883,7 +906,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("workload", "stride")]),
+                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "stride")]),
                     differs: SHORT_RUN,
                 },
                 Claim {
@@ -892,7 +915,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("workload", "shuffle")]),
+                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "shuffle")]),
                     differs: SHORT_RUN,
                 },
                 Claim {
@@ -901,7 +924,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.5,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| norm(t, "fastroute", &[("workload", "ring")]),
+                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "ring")]),
                     differs: "each regrouping (every 0.5 ms) puts the new rings on the static \
                               or last mapping for up to one interval plus the compute delay \
                               (110 us), about a fifth of each group's lifetime",
@@ -913,7 +936,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| min_over(t, "workload", |w| margin(t, &[("workload", w)])),
+                    fabsim: |t| min_over(t, col::WORKLOAD, |w| margin(t, &[(col::WORKLOAD, w)])),
                     differs: "",
                 },
             ],
@@ -933,10 +956,10 @@ fn simulated() -> Vec<Experiment> {
                     utilization from 200 us on (after its first reconfiguration).",
             source: Source::Compute(util_series),
             plot: Plot {
-                x: "time_us",
+                x: computed::TIME_US,
                 x_label: "time [µs]",
                 x_log: false,
-                y: |r| r.num("util_pct"),
+                y: |r| r.num(computed::UTIL_PCT),
                 y_label: "inter-ASIC link utilization [%]",
                 y_log: false,
                 series: by_arch,
@@ -980,7 +1003,7 @@ fn simulated() -> Vec<Experiment> {
                     .set("workload.load", "[0.2, 0.4, 0.6, 0.8, 1.0]");
                 vec![sweep("load", s, &quick(&["workload.load=0.2,0.6,1.0"]))]
             }),
-            plot: thrp_plot("workload.load", "network load", by_arch_and_workload),
+            plot: thrp_plot(key::LOAD, "network load", by_arch_and_workload),
             claims: vec![
                 Claim {
                     text: "Fastroute closely matches Ideal across the load range, a penalty of \
@@ -989,8 +1012,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "%",
                     tol: NEAR_IDEAL,
                     fabsim: |t| {
-                        min_over(t, "workload.load", |l| {
-                            norm(t, "fastroute", &[("workload", "web"), ("workload.load", l)])
+                        min_over(t, key::LOAD, |l| {
+                            norm(t, "fastroute", &[(col::WORKLOAD, "web"), (key::LOAD, l)])
                         })
                     },
                     differs: "",
@@ -1002,12 +1025,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "%",
                     tol: NEAR_IDEAL,
                     fabsim: |t| {
-                        min_over(t, "workload.load", |l| {
-                            norm(
-                                t,
-                                "fastroute",
-                                &[("workload", "hadoop"), ("workload.load", l)],
-                            )
+                        min_over(t, key::LOAD, |l| {
+                            norm(t, "fastroute", &[(col::WORKLOAD, "hadoop"), (key::LOAD, l)])
                         })
                     },
                     differs: "",
@@ -1022,7 +1041,7 @@ fn simulated() -> Vec<Experiment> {
                         norm(
                             t,
                             "oversubscribed",
-                            &[("workload", "web"), ("workload.load", "1.0")],
+                            &[(col::WORKLOAD, "web"), (key::LOAD, "1.0")],
                         )
                     },
                     differs: "fabsim's throughput is the mean over completed flows; most Web \
@@ -1049,11 +1068,7 @@ fn simulated() -> Vec<Experiment> {
                     &quick(&["workload.intra_rack=0.0,0.5,1.0"]),
                 )]
             }),
-            plot: thrp_plot(
-                "workload.intra_rack",
-                "intra-rack traffic fraction",
-                by_arch,
-            ),
+            plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
             claims: vec![
                 Claim {
                     text: "the Oversubscribed architecture performs worse at low intra-rack \
@@ -1062,10 +1077,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        Ok(
-                            norm(t, "oversubscribed", &[("workload.intra_rack", "0.0")])?
-                                - norm(t, "oversubscribed", &[("workload.intra_rack", "1.0")])?,
-                        )
+                        Ok(norm(t, "oversubscribed", &[(key::INTRA_RACK, "0.0")])?
+                            - norm(t, "oversubscribed", &[(key::INTRA_RACK, "1.0")])?)
                     },
                     differs: "",
                 },
@@ -1075,7 +1088,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("workload.intra_rack", "0.0")]),
+                    fabsim: |t| norm(t, "fastroute", &[(key::INTRA_RACK, "0.0")]),
                     differs: "cause not identified: Fastroute has no inter-ASIC drops in these \
                               runs (results.csv), so the loss is in flows that start on a \
                               mapping computed from the previous interval's Web traffic",
@@ -1102,9 +1115,9 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 y: fastroute_thrp,
                 ..thrp_plot(
-                    "switch.inter_asic_oversub",
+                    key::INTER_ASIC_OVERSUB,
                     "inter-ASIC oversubscription",
-                    |r| format!("Fastroute {}-ASIC", r.get("switch.asics").unwrap_or("?")),
+                    |r| format!("Fastroute {}-ASIC", r.get(key::ASICS).unwrap_or("?")),
                 )
             },
             claims: vec![
@@ -1117,7 +1130,7 @@ fn simulated() -> Vec<Experiment> {
                         norm(
                             t,
                             "fastroute",
-                            &[("switch.asics", "2"), ("switch.inter_asic_oversub", "2.0")],
+                            &[(key::ASICS, "2"), (key::INTER_ASIC_OVERSUB, "2.0")],
                         )
                     },
                     differs: "",
@@ -1133,7 +1146,7 @@ fn simulated() -> Vec<Experiment> {
                             norm(
                                 t,
                                 "fastroute",
-                                &[("switch.asics", n), ("switch.inter_asic_oversub", "2.0")],
+                                &[(key::ASICS, n), (key::INTER_ASIC_OVERSUB, "2.0")],
                             )
                         };
                         Ok(at("2")? - at("8")?)
@@ -1150,7 +1163,7 @@ fn simulated() -> Vec<Experiment> {
                         norm(
                             t,
                             "fastroute",
-                            &[("switch.asics", "8"), ("switch.inter_asic_oversub", "1.2")],
+                            &[(key::ASICS, "8"), (key::INTER_ASIC_OVERSUB, "1.2")],
                         )
                     },
                     differs: ONE_PORT_PER_ASIC,
@@ -1189,11 +1202,9 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 y: fastroute_thrp,
                 x_log: true,
-                ..thrp_plot(
-                    "switch.circuit_switches",
-                    "independent circuit switches",
-                    |r| format!("Fastroute ({})", r.get("workload").unwrap_or("?")),
-                )
+                ..thrp_plot(key::CIRCUIT_SWITCHES, "independent circuit switches", |r| {
+                    format!("Fastroute ({})", r.get(col::WORKLOAD).unwrap_or("?"))
+                })
             },
             claims: vec![
                 Claim {
@@ -1206,8 +1217,8 @@ fn simulated() -> Vec<Experiment> {
                         spread(
                             t,
                             "fastroute",
-                            "switch.circuit_switches",
-                            &[("workload", "web")],
+                            key::CIRCUIT_SWITCHES,
+                            &[(col::WORKLOAD, "web")],
                         )
                     },
                     differs: "",
@@ -1222,8 +1233,8 @@ fn simulated() -> Vec<Experiment> {
                         spread(
                             t,
                             "fastroute",
-                            "switch.circuit_switches",
-                            &[("workload", "ring")],
+                            key::CIRCUIT_SWITCHES,
+                            &[(col::WORKLOAD, "ring")],
                         )
                     },
                     differs: "",
@@ -1246,7 +1257,7 @@ fn simulated() -> Vec<Experiment> {
                     .set("workload.phase_us", "[100, 200, 400, 800]");
                 vec![sweep("phase", s, &quick(&[]))]
             }),
-            plot: thrp_plot("workload.phase_us", "traffic phase interval [µs]", by_arch),
+            plot: thrp_plot(key::PHASE_US, "traffic phase interval [µs]", by_arch),
             claims: vec![
                 Claim {
                     text: "Fastroute closely matches Ideal when it adapts at least 4x faster \
@@ -1254,7 +1265,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: Tol::Abs(3.0),
-                    fabsim: |t| norm(t, "fastroute", &[("workload.phase_us", "400")]),
+                    fabsim: |t| norm(t, "fastroute", &[(key::PHASE_US, "400")]),
                     differs: "a modelling gap: DCTCP windows grow unmarked while traffic is \
                               local (to ~1.2 MB) and overflow the 600 KB inter-ASIC buffer at \
                               each phase change; the drops cost retransmission timeouts \
@@ -1266,11 +1277,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        min_over(t, "workload.phase_us", |p| {
-                            margin(t, &[("workload.phase_us", p)])
-                        })
-                    },
+                    fabsim: |t| min_over(t, key::PHASE_US, |p| margin(t, &[(key::PHASE_US, p)])),
                     differs: "at 100-200 us phases fabsim's Fastroute falls below \
                               Oversubscribed: the phase change overflows the inter-ASIC buffer \
                               and costs timeouts (see ARCHITECTURE.md); the paper's transport \
@@ -1298,7 +1305,7 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 x_log: true,
                 ..thrp_plot(
-                    "switch.inter_asic_buffer_bytes",
+                    key::INTER_ASIC_BUFFER_BYTES,
                     "inter-ASIC buffer [bytes per 100 Gb/s]",
                     by_arch,
                 )
@@ -1310,7 +1317,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 2.0,
                     unit: "pp",
                     tol: Tol::Below,
-                    fabsim: |t| spread(t, "fastroute", "switch.inter_asic_buffer_bytes", &[]),
+                    fabsim: |t| spread(t, "fastroute", key::INTER_ASIC_BUFFER_BYTES, &[]),
                     differs: "",
                 },
                 Claim {
@@ -1319,7 +1326,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 2.0,
                     unit: "pp",
                     tol: Tol::Below,
-                    fabsim: |t| spread(t, "sota", "switch.inter_asic_buffer_bytes", &[]),
+                    fabsim: |t| spread(t, "sota", key::INTER_ASIC_BUFFER_BYTES, &[]),
                     differs: "",
                 },
                 Claim {
@@ -1329,13 +1336,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        let at = |b| {
-                            norm(
-                                t,
-                                "oversubscribed",
-                                &[("switch.inter_asic_buffer_bytes", b)],
-                            )
-                        };
+                        let at =
+                            |b| norm(t, "oversubscribed", &[(key::INTER_ASIC_BUFFER_BYTES, b)]);
                         Ok(at("50000")? - at("300000")?)
                     },
                     differs: "in fabsim the small buffer's drops cost retransmission timeouts \
@@ -1365,7 +1367,7 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 y: fastroute_thrp,
                 ..thrp_plot(
-                    "switch.downtime_us",
+                    key::DOWNTIME_US,
                     "reconfiguration overhead [%] (= downtime [µs] at a 100 µs interval)",
                     |_| "Fastroute".into(),
                 )
@@ -1376,7 +1378,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("switch.downtime_us", "1")]),
+                    fabsim: |t| norm(t, "fastroute", &[(key::DOWNTIME_US, "1")]),
                     differs: "",
                 },
                 Claim {
@@ -1386,8 +1388,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        Ok(norm(t, "fastroute", &[("switch.downtime_us", "1")])?
-                            - norm(t, "fastroute", &[("switch.downtime_us", "20")])?)
+                        Ok(norm(t, "fastroute", &[(key::DOWNTIME_US, "1")])?
+                            - norm(t, "fastroute", &[(key::DOWNTIME_US, "20")])?)
                     },
                     differs: "",
                 },
@@ -1411,11 +1413,11 @@ fn simulated() -> Vec<Experiment> {
             }),
             plot: Plot {
                 x_log: true,
-                ..thrp_plot("switch.bundle", "ports per bundle", |r| {
+                ..thrp_plot(key::BUNDLE, "ports per bundle", |r| {
                     format!(
                         "{} {}:1",
                         arch_name(r),
-                        r.get("switch.inter_asic_oversub").unwrap_or("?")
+                        r.get(key::INTER_ASIC_OVERSUB).unwrap_or("?")
                     )
                 })
             },
@@ -1432,7 +1434,7 @@ fn simulated() -> Vec<Experiment> {
                             - norm(
                                 t,
                                 "fastroute",
-                                &[("switch.bundle", "4"), ("switch.inter_asic_oversub", "2")],
+                                &[(key::BUNDLE, "4"), (key::INTER_ASIC_OVERSUB, "2")],
                             )?)
                     },
                     differs: "at --quick size a bundle of 4 is half of an 8-port switch: the \
@@ -1446,8 +1448,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        min_over(t, "switch.bundle", |b| {
-                            let f = [("switch.bundle", b), ("switch.inter_asic_oversub", "4")];
+                        min_over(t, key::BUNDLE, |b| {
+                            let f = [(key::BUNDLE, b), (key::INTER_ASIC_OVERSUB, "4")];
                             Ok(norm(t, "fastroute", &f)? - norm(t, "oversubscribed", &f)?)
                         })
                     },
@@ -1474,7 +1476,7 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 y: aggregate_gbps,
                 y_label: "aggregate host throughput [Gb/s]",
-                ..thrp_plot("switch.host_count", "host count", by_arch)
+                ..thrp_plot(key::HOST_COUNT, "host count", by_arch)
             },
             claims: vec![
                 Claim {
@@ -1495,7 +1497,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("switch.host_count", "variable")]),
+                    fabsim: |t| norm(t, "fastroute", &[(key::HOST_COUNT, "variable")]),
                     differs: "",
                 },
             ],
@@ -1516,7 +1518,7 @@ fn simulated() -> Vec<Experiment> {
                     .set("workload.skew", "[0.0, 0.2, 0.4, 0.6, 0.8]");
                 vec![sweep("skew", s, &quick(&["workload.skew=0.0,0.4,0.8"]))]
             }),
-            plot: thrp_plot("workload.skew", "skewness", by_arch_and_workload),
+            plot: thrp_plot(key::SKEW, "skewness", by_arch_and_workload),
             claims: vec![
                 Claim {
                     text: "Fastroute closely matches the Ideal across skewness (Web, worst \
@@ -1525,8 +1527,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "%",
                     tol: NEAR_IDEAL,
                     fabsim: |t| {
-                        min_over(t, "workload.skew", |k| {
-                            norm(t, "fastroute", &[("workload", "web"), ("workload.skew", k)])
+                        min_over(t, key::SKEW, |k| {
+                            norm(t, "fastroute", &[(col::WORKLOAD, "web"), (key::SKEW, k)])
                         })
                     },
                     differs: "",
@@ -1539,9 +1541,9 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        min_over(t, "workload.skew", |k| {
-                            Ok(margin(t, &[("workload", "web"), ("workload.skew", k)])?
-                                .min(margin(t, &[("workload", "hadoop"), ("workload.skew", k)])?))
+                        min_over(t, key::SKEW, |k| {
+                            Ok(margin(t, &[(col::WORKLOAD, "web"), (key::SKEW, k)])?
+                                .min(margin(t, &[(col::WORKLOAD, "hadoop"), (key::SKEW, k)])?))
                         })
                     },
                     differs: "",
@@ -1564,10 +1566,10 @@ fn simulated() -> Vec<Experiment> {
                 vec![sweep("fsdp", fig9(), &q)]
             }),
             plot: Plot {
-                x: "workload",
+                x: col::WORKLOAD,
                 x_label: "workload",
                 x_log: false,
-                y: |r| Some(1e6 / r.num("cct_us")?),
+                y: |r| Some(1e6 / r.num(col::CCT_US)?),
                 y_label: "training iterations per second [1/s]",
                 y_log: false,
                 series: by_arch,
@@ -1638,11 +1640,11 @@ fn simulated() -> Vec<Experiment> {
             plot: Plot {
                 y: p99_us,
                 y_label: "99th percentile FCT [µs]",
-                ..thrp_plot("workload.load", "network load", |r| {
+                ..thrp_plot(key::LOAD, "network load", |r| {
                     format!(
                         "{}, {} failed",
                         arch_name(r),
-                        r.get("failures.links").unwrap_or("?")
+                        r.get(key::LINKS).unwrap_or("?")
                     )
                 })
             },
@@ -1655,12 +1657,8 @@ fn simulated() -> Vec<Experiment> {
                     tol: NEAR_IDEAL,
                     fabsim: |t| {
                         let f = failed(t)?;
-                        min_over(t, "workload.load", |l| {
-                            norm(
-                                t,
-                                "fastroute",
-                                &[("workload.load", l), ("failures.links", &f)],
-                            )
+                        min_over(t, key::LOAD, |l| {
+                            norm(t, "fastroute", &[(key::LOAD, l), (key::LINKS, &f)])
                         })
                     },
                     differs: "",
@@ -1673,7 +1671,7 @@ fn simulated() -> Vec<Experiment> {
                     tol: Tol::Abs(0.1),
                     fabsim: |t| {
                         let f = failed(t)?;
-                        let p = |a| t.mean(&[("arch", a), ("failures.links", &f)], p99_us);
+                        let p = |a| t.mean(&[(col::ARCH, a), (key::LINKS, &f)], p99_us);
                         Ok(p("fastroute")? / p("ideal")?)
                     },
                     differs: "the gap is not caused by the failures: Fastroute's p99 is above \
@@ -1689,7 +1687,7 @@ fn simulated() -> Vec<Experiment> {
                     tol: Tol::Abs(0.1),
                     fabsim: |t| {
                         let f = failed(t)?;
-                        let p = |a, n| t.mean(&[("arch", a), ("failures.links", n)], p99_us);
+                        let p = |a, n| t.mean(&[(col::ARCH, a), (key::LINKS, n)], p99_us);
                         Ok((p("fastroute", &f)? / p("fastroute", "0")?)
                             / (p("ideal", &f)? / p("ideal", "0")?))
                     },
@@ -1703,7 +1701,7 @@ fn simulated() -> Vec<Experiment> {
                     tol: Tol::Above,
                     fabsim: |t| {
                         let f = failed(t)?;
-                        let p = |n| t.mean(&[("arch", "ideal"), ("failures.links", n)], p99_us);
+                        let p = |n| t.mean(&[(col::ARCH, "ideal"), (key::LINKS, n)], p99_us);
                         Ok(p(&f)? / p("0")?)
                     },
                     differs: "",
@@ -1751,7 +1749,7 @@ fn simulated() -> Vec<Experiment> {
                 v.push(sweep("3-stage 1:1", hadoop80(three), &quick(&[])));
                 v
             }),
-            plot: thrp_plot("sweep", "topology and core oversubscription", by_arch),
+            plot: thrp_plot(col::SWEEP, "topology and core oversubscription", by_arch),
             claims: vec![
                 Claim {
                     text: "2-stage: the performance of Fastroute is unaffected w.r.t. the \
@@ -1760,9 +1758,9 @@ fn simulated() -> Vec<Experiment> {
                     unit: "%",
                     tol: NEAR_IDEAL,
                     fabsim: |t| {
-                        min_over(t, "sweep", |s| {
+                        min_over(t, col::SWEEP, |s| {
                             if s.starts_with("2-stage") {
-                                norm(t, "fastroute", &[("sweep", s)])
+                                norm(t, "fastroute", &[(col::SWEEP, s)])
                             } else {
                                 Ok(f64::INFINITY)
                             }
@@ -1775,7 +1773,7 @@ fn simulated() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[("sweep", "3-stage 1:1")]),
+                    fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, "3-stage 1:1")]),
                     differs: "",
                 },
                 Claim {
@@ -1786,8 +1784,8 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        Ok(norm(t, "oversubscribed", &[("sweep", "2-stage 1:1")])?
-                            - norm(t, "oversubscribed", &[("sweep", "3-stage 1:1")])?)
+                        Ok(norm(t, "oversubscribed", &[(col::SWEEP, "2-stage 1:1")])?
+                            - norm(t, "oversubscribed", &[(col::SWEEP, "3-stage 1:1")])?)
                     },
                     differs: "Oversubscribed loses about as much in the 3-stage fat tree as in \
                               the 2-stage 1:1 fabric: fabsim puts every switch's down ports \
@@ -1804,9 +1802,9 @@ fn simulated() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        min_over(t, "sweep", |s| {
-                            Ok(norm(t, "fastroute", &[("sweep", s)])?
-                                - norm(t, "sota", &[("sweep", s)])?)
+                        min_over(t, col::SWEEP, |s| {
+                            Ok(norm(t, "fastroute", &[(col::SWEEP, s)])?
+                                - norm(t, "sota", &[(col::SWEEP, s)])?)
                         })
                     },
                     differs: "",
@@ -1841,7 +1839,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 paper: 98.0,
                 unit: "%",
                 tol: Tol::Above,
-                fabsim: |t| norm(t, "fastroute", &[("sweep", "8")]),
+                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, "8")]),
                 differs: ONE_PORT_PER_ASIC,
             },
             Claim {
@@ -1850,7 +1848,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 unit: "x",
                 tol: Tol::Below,
                 fabsim: |t| {
-                    let f = |a| t.mean(&[("arch", a), ("sweep", "8")], p99_us);
+                    let f = |a| t.mean(&[(col::ARCH, a), (col::SWEEP, "8")], p99_us);
                     Ok(f("fastroute")? / f("ideal")?)
                 },
                 differs: ONE_PORT_PER_ASIC,
@@ -1864,7 +1862,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 paper: 99.0,
                 unit: "%",
                 tol: NEAR_IDEAL,
-                fabsim: |t| norm(t, "fastroute", &[("sweep", "8")]),
+                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, "8")]),
                 differs: "as for Web (fastroute-fig14): at --quick size 8 ASICs hold one \
                           port each; and each ring regrouping runs up to one interval on the \
                           old mapping (fastroute-fig8)",
@@ -1875,7 +1873,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 paper: 0.0,
                 unit: "pp",
                 tol: Tol::Above,
-                fabsim: |t| min_over(t, "sweep", |n| margin(t, &[("sweep", n)])),
+                fabsim: |t| min_over(t, col::SWEEP, |n| margin(t, &[(col::SWEEP, n)])),
                 differs: "",
             },
         ]
@@ -1898,7 +1896,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
              inter-ASIC oversubscription 2, 4/3 and 8/7 (section 6.3)."
         },
         source: Source::Sim(sweeps),
-        plot: thrp_plot("sweep", "ASICs per switch", by_arch),
+        plot: thrp_plot(col::SWEEP, "ASICs per switch", by_arch),
         claims,
     }
 }
@@ -1922,9 +1920,10 @@ mod tests {
             "arch,x,thrp_pct\nideal,1,100\nfastroute,1,99\noversubscribed,1,60\nsota,1,75\n\
              ideal,2,100\nfastroute,2,90\noversubscribed,2,95\nsota,2,75\n",
         );
-        assert_eq!(margin(&t, &[("x", "1")]), Ok(24.0));
-        assert_eq!(min_over(&t, "x", |x| margin(&t, &[("x", x)])), Ok(-5.0));
-        assert_eq!(spread(&t, "fastroute", "x", &[]), Ok(9.0));
-        assert!(min_over(&t, "y", |_| Ok(0.0)).is_err());
+        let (x, y) = (Col::derived("x"), Col::derived("y"));
+        assert_eq!(margin(&t, &[(x, "1")]), Ok(24.0));
+        assert_eq!(min_over(&t, x, |v| margin(&t, &[(x, v)])), Ok(-5.0));
+        assert_eq!(spread(&t, "fastroute", x, &[]), Ok(9.0));
+        assert!(min_over(&t, y, |_| Ok(0.0)).is_err());
     }
 }

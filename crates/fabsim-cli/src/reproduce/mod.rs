@@ -12,6 +12,7 @@
 //! HASH covers the sweep's definition and the code that runs it ([`code_id`]): results of
 //! another fabsim build are never reused.
 
+mod cols;
 mod fastroute;
 mod ofan;
 mod plot;
@@ -30,6 +31,7 @@ use serde::Serialize;
 use crate::cmd_sweep::{self, Outcome};
 use crate::run::progress_bar;
 use crate::{write_output, CliError};
+use cols::Col;
 pub use table::{Metric, Row, Table};
 
 #[derive(Args)]
@@ -108,7 +110,7 @@ pub enum Source {
 /// deviation) over the rows sharing a series and an x. A non-numeric `x` is categorical.
 #[derive(Clone, Copy)]
 pub struct Plot {
-    pub x: &'static str,
+    pub x: Col,
     pub x_label: &'static str,
     pub x_log: bool,
     pub y: Metric,
@@ -361,14 +363,14 @@ fn results(
                     .map(|l| l.iter().map(|(k, _)| k.clone()).collect())
                     .unwrap_or_default();
                 t.normalize_to_ideal(&keys);
-                t.header.insert(0, "sweep".into());
+                t.header.insert(0, cols::SWEEP.name().into());
                 for r in &mut t.rows {
                     r.insert(0, s.name.clone());
                 }
                 table.append(t);
             }
             let schemes: Vec<String> = table.iter().map(|r| scheme_name(&r)).collect();
-            table.header.push("scheme".into());
+            table.header.push(cols::SCHEME.name().into());
             for (row, s) in table.rows.iter_mut().zip(schemes) {
                 row.push(s);
             }
@@ -381,9 +383,9 @@ fn results(
 /// `4ofan` for pOfan with 4-port pipes (`Pofan` = pOfan with P-port pipes; 4 is
 /// `switch.pipe_ports`' default), else the switch scheme.
 fn scheme_name(r: &Row) -> String {
-    match (r.get("host_lb"), r.get("lb")) {
+    match (r.get(cols::HOST_LB), r.get(cols::LB)) {
         (Some(h), _) if h != "none" => h.into(),
-        (_, Some("pofan")) => format!("{}ofan", r.get("switch.pipe_ports").unwrap_or("4")),
+        (_, Some("pofan")) => format!("{}ofan", r.get(cols::key::PIPE_PORTS).unwrap_or("4")),
         (_, Some(lb)) => lb.into(),
         _ => "?".into(),
     }
@@ -648,7 +650,7 @@ mod tests {
             paper: 4.0,
             unit: "",
             tol: Tol::Abs(0.5),
-            fabsim: |t| t.mean(&[("lb", "ofan")], |r| r.num("x")),
+            fabsim: |t| t.mean(&[(cols::LB, "ofan")], |r| r.num(Col::derived("x"))),
             differs: "",
         };
         let r = evaluate(&c, &t);
@@ -660,7 +662,7 @@ mod tests {
         let r = evaluate(&c, &t);
         assert_eq!((r.holds, r.verdict.as_str()), (Some(false), "differs"));
         assert!(r.why.contains("outside"), "{}", r.why);
-        c.fabsim = |t| t.mean(&[("lb", "ar")], |r| r.num("x"));
+        c.fabsim = |t| t.mean(&[(cols::LB, "ar")], |r| r.num(Col::derived("x")));
         let r = evaluate(&c, &t);
         assert_eq!((r.holds, r.verdict.as_str()), (None, "not comparable"));
         assert!(r.why.contains("lb=ar"));
@@ -684,6 +686,26 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), exps.len());
         assert!(exps.iter().all(|e| !e.claims.is_empty()));
+    }
+
+    /// Claims read swept keys by typed handles ([`cols::key`]); each must be a key some
+    /// sweep varies (a results column), or the claims reading it could never match a row.
+    #[test]
+    fn every_key_handle_is_a_swept_key() {
+        let mut swept = std::collections::BTreeSet::new();
+        for e in registry() {
+            if let Source::Sim(sweeps) = &e.source {
+                for s in sweeps {
+                    let specs = crate::run::scenario(Some(&s.scenario), e.id, &[])
+                        .and_then(|sc| Ok(sc.expand()?))
+                        .unwrap_or_else(|_| panic!("{} {}", e.id, s.name));
+                    swept.extend(specs.into_iter().flat_map(|sp| sp.label).map(|l| l.0));
+                }
+            }
+        }
+        for k in cols::key::ALL {
+            assert!(swept.contains(k.name()), "{} is swept nowhere", k.name());
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The Ofan paper's experiments that today's simulator can run. Every modelling choice the
 //! paper leaves open is stated in the entry's `setup` (and nowhere else).
 
+use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
+use super::table::Filter;
 use super::{Claim, Experiment, Paper, Plot, Row, Source, Table, Tol};
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
@@ -54,57 +56,61 @@ const SWITCH: &[&str] = &["ar", "pofan", "ofan"];
 /// [`SWITCH`] and REPS (at the hosts).
 const MAIN: &[&str] = &["ar", "pofan", "ofan", "reps"];
 
-fn num(r: &Row, c: &str) -> Option<f64> {
-    r.num(c)
-}
-
 fn inflation_pct(r: &Row) -> Option<f64> {
-    Some(100.0 * num(r, "cct_inflation")?)
+    Some(100.0 * r.num(col::CCT_INFLATION)?)
 }
 
 fn cct_us(r: &Row) -> Option<f64> {
-    num(r, "cct_us")
+    r.num(col::CCT_US)
 }
 
 /// Fraction of the ideal rate achieved: lower bound / CCT (Fig. 1's 'utilization').
 fn utilization_pct(r: &Row) -> Option<f64> {
-    Some(100.0 * num(r, "lower_bound_us")? / num(r, "cct_us")?)
+    Some(100.0 * r.num(col::LOWER_BOUND_US)? / r.num(col::CCT_US)?)
 }
 
 fn max_queue_kb(r: &Row) -> Option<f64> {
-    Some(num(r, "max_queue_bytes.all")? / 1e3)
+    Some(r.num(col::MAX_QUEUE_BYTES.at(col::stage::ALL))? / 1e3)
 }
 
-fn max_of(r: &Row, cols: &[&str]) -> Option<f64> {
-    cols.iter().filter_map(|c| num(r, c)).reduce(f64::max)
+fn max_of(r: &Row, cols: &[col::StageCol]) -> Option<f64> {
+    cols.iter().filter_map(|&c| r.num(c)).reduce(f64::max)
 }
 
 fn max_queue_down_kb(r: &Row) -> Option<f64> {
     let cols = [
-        "max_queue_bytes.edge-down",
-        "max_queue_bytes.agg-down",
-        "max_queue_bytes.core-down",
+        col::MAX_QUEUE_BYTES.at(col::stage::EDGE_DOWN),
+        col::MAX_QUEUE_BYTES.at(col::stage::AGG_DOWN),
+        col::MAX_QUEUE_BYTES.at(col::stage::CORE_DOWN),
     ];
     Some(max_of(r, &cols)? / 1e3)
 }
 
 fn max_queue_up_kb(r: &Row) -> Option<f64> {
-    Some(max_of(r, &["max_queue_bytes.edge-up", "max_queue_bytes.agg-up"])? / 1e3)
+    Some(
+        max_of(
+            r,
+            &[
+                col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP),
+                col::MAX_QUEUE_BYTES.at(col::stage::AGG_UP),
+            ],
+        )? / 1e3,
+    )
 }
 
 fn scheme(r: &Row) -> String {
-    r.get("scheme").unwrap_or("?").to_string()
+    r.get(col::SCHEME).unwrap_or("?").to_string()
 }
 
 fn scheme_and_sweep(r: &Row) -> String {
-    format!("{} ({})", scheme(r), r.get("sweep").unwrap_or("?"))
+    format!("{} ({})", scheme(r), r.get(col::SWEEP).unwrap_or("?"))
 }
 
 /// The host counts present, ascending.
 fn host_counts(t: &Table) -> Vec<String> {
     let mut v: Vec<(f64, String)> = t
         .iter()
-        .filter_map(|r| Some((r.num("hosts")?, r.get("hosts")?.to_string())))
+        .filter_map(|r| Some((r.num(col::HOSTS)?, r.get(col::HOSTS)?.to_string())))
         .collect();
     v.sort_by(|a, b| a.0.total_cmp(&b.0));
     v.dedup_by(|a, b| a.1 == b.1);
@@ -112,14 +118,9 @@ fn host_counts(t: &Table) -> Vec<String> {
 }
 
 /// Mean CCT gap in percent of `of`'s CCT: (best of `others` - `of`) / `of`, at `extra` filter.
-fn cct_gap_pct(
-    t: &Table,
-    of: &str,
-    others: &[&str],
-    extra: &[(&str, &str)],
-) -> Result<f64, String> {
+fn cct_gap_pct(t: &Table, of: &str, others: &[&str], extra: &Filter) -> Result<f64, String> {
     let f = |s: &str| {
-        let mut filter = vec![("scheme", s)];
+        let mut filter = vec![(col::SCHEME, s)];
         filter.extend_from_slice(extra);
         t.mean(&filter, cct_us)
     };
@@ -145,30 +146,30 @@ fn fig5_gap(t: &Table, hosts: &str) -> Result<f64, String> {
         t,
         "4ofan",
         &["ar", "reps"],
-        &[("workload", "permutation"), ("hosts", hosts)],
+        &[(col::WORKLOAD, "permutation"), (col::HOSTS, hosts)],
     )
 }
 
 /// A log-log slope of `metric` against message size for `scheme`.
 fn slope(t: &Table, scheme: &str, metric: super::Metric) -> Result<f64, String> {
-    t.loglog_slope(&[("scheme", scheme)], "message_bytes", metric)
+    t.loglog_slope(&[(col::SCHEME, scheme)], col::MESSAGE_BYTES, metric)
 }
 
 /// Mean inflation (pp) of `a` minus that of `b`, with `extra` filter.
-fn infl_diff(t: &Table, a: &str, b: &str, extra: &[(&str, &str)]) -> Result<f64, String> {
+fn infl_diff(t: &Table, a: &str, b: &str, extra: &Filter) -> Result<f64, String> {
     Ok(infl(t, a, extra)? - infl(t, b, extra)?)
 }
 
 /// CCT of `scheme` under `cc` over its CCT without congestion control.
 fn cc_ratio(t: &Table, scheme: &str, cc: &str) -> Result<f64, String> {
-    Ok(t.mean(&[("scheme", scheme), ("cc", cc)], cct_us)?
-        / t.mean(&[("scheme", scheme), ("cc", "none")], cct_us)?)
+    Ok(t.mean(&[(col::SCHEME, scheme), (col::CC, cc)], cct_us)?
+        / t.mean(&[(col::SCHEME, scheme), (col::CC, "none")], cct_us)?)
 }
 
 /// The best interior payload's mean CCT relative to the better of the two extreme payloads,
 /// in percent (negative: a sweet spot between the extremes).
 fn sweet_spot(t: &Table, scheme: &str) -> Result<f64, String> {
-    let pts = t.mean_by(&[("scheme", scheme)], "packet.payload_bytes", cct_us)?;
+    let pts = t.mean_by(&[(col::SCHEME, scheme)], key::PAYLOAD_BYTES, cct_us)?;
     if pts.len() < 3 {
         return Err("a sweet spot needs three or more packet sizes".into());
     }
@@ -182,12 +183,12 @@ fn sweet_spot(t: &Table, scheme: &str) -> Result<f64, String> {
 
 /// The share (%) of the values of column `x` at which the slowest of `winners` has a lower
 /// mean CCT than the fastest of `losers`.
-fn win_share(t: &Table, x: &str, winners: &[&str], losers: &[&str]) -> Result<f64, String> {
-    let xs = t.mean_by(&[("scheme", winners[0])], x, cct_us)?;
+fn win_share(t: &Table, x: Col, winners: &[&str], losers: &[&str]) -> Result<f64, String> {
+    let xs = t.mean_by(&[(col::SCHEME, winners[0])], x, cct_us)?;
     let mut wins = 0;
     for (v, _) in &xs {
         let v = format!("{v}");
-        let c = |s: &str| t.mean(&[("scheme", s), (x, &v)], cct_us);
+        let c = |s: &str| t.mean(&[(col::SCHEME, s), (x, &v)], cct_us);
         let worst = winners
             .iter()
             .map(|s| c(s))
@@ -201,8 +202,8 @@ fn win_share(t: &Table, x: &str, winners: &[&str], losers: &[&str]) -> Result<f6
 }
 
 /// Mean CCT inflation (%) of `scheme` with `extra` filter.
-fn infl(t: &Table, scheme: &str, extra: &[(&str, &str)]) -> Result<f64, String> {
-    let mut filter = vec![("scheme", scheme)];
+fn infl(t: &Table, scheme: &str, extra: &Filter) -> Result<f64, String> {
+    let mut filter = vec![(col::SCHEME, scheme)];
     filter.extend_from_slice(extra);
     t.mean(&filter, inflation_pct)
 }
@@ -210,7 +211,7 @@ fn infl(t: &Table, scheme: &str, extra: &[(&str, &str)]) -> Result<f64, String> 
 /// Sec. 6.7's reduction factor: the smaller CCT inflation of AR and REPS over `of`'s, under
 /// congestion control `cc`.
 fn fsdp_factor(t: &Table, of: &str, cc: &str) -> Result<f64, String> {
-    let f = [("cc", cc)];
+    let f = [(col::CC, cc)];
     Ok(infl(t, "ar", &f)?.min(infl(t, "reps", &f)?) / infl(t, of, &f)?)
 }
 
@@ -223,8 +224,8 @@ const THM6_ALPHA: f64 = 5.0;
 /// OFAN's mean CCT at the swept payload nearest (in ratio) Thm. 6's optimal payload for the
 /// swept message size, over its best swept payload's, minus 1 (%).
 fn thm6_gap(t: &Table) -> Result<f64, String> {
-    let pts = t.mean_by(&[("scheme", "ofan")], "packet.payload_bytes", cct_us)?;
-    let m = t.mean(&[("scheme", "ofan")], |r| r.num("message_bytes"))?;
+    let pts = t.mean_by(&[(col::SCHEME, "ofan")], key::PAYLOAD_BYTES, cct_us)?;
+    let m = t.mean(&[(col::SCHEME, "ofan")], |r| r.num(col::MESSAGE_BYTES))?;
     let opt =
         fabsim::theory::optimal_packet_bytes(m, THM6_HEADER, THM6_ACK, THM6_ALPHA) - THM6_HEADER;
     let off = |p: &(f64, f64)| (p.0 / opt).ln().abs();
@@ -245,7 +246,7 @@ fn largest(t: &Table) -> Result<String, String> {
 /// control `cc` and expert balancing `bal`, at the largest size.
 fn moe_gap(t: &Table, cc: &str, bal: &str) -> Result<f64, String> {
     let h = largest(t)?;
-    let f = [("cc", cc), ("workload.balance", bal), ("hosts", h.as_str())];
+    let f = [(col::CC, cc), (key::BALANCE, bal), (col::HOSTS, h.as_str())];
     cct_gap_pct(t, "ofan", &["ar", "reps"], &f)
 }
 
@@ -291,7 +292,7 @@ pub fn experiments() -> Vec<Experiment> {
                     load 1 without defining it further). --quick: 2 seeds.",
             source: Source::Sim(by_scheme(&base(), &["ecmp", "rsq", "rr", "jsq", "ar", "pofan", "ofan", "reps"], &["run.seeds=2"])),
             plot: Plot {
-                x: "scheme",
+                x: col::SCHEME,
                 x_label: "load-balancing scheme",
                 x_log: false,
                 y: utilization_pct,
@@ -305,7 +306,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 99.0,
                     unit: "%",
                     tol: Tol::Abs(1.0),
-                    fabsim: |t| t.mean(&[("scheme", "ofan")], utilization_pct),
+                    fabsim: |t| t.mean(&[(col::SCHEME, "ofan")], utilization_pct),
                     differs: "a real difference: fabsim's Ofan runs about 2% above the \
                               appendix-A bound at k = 12 (the per-key port orders of F.2, see \
                               ARCHITECTURE.md), the paper's within about 1%; cause not identified",
@@ -315,7 +316,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 95.0,
                     unit: "%",
                     tol: Tol::Below,
-                    fabsim: |t| t.mean(&[("scheme", "ar")], utilization_pct),
+                    fabsim: |t| t.mean(&[(col::SCHEME, "ar")], utilization_pct),
                     differs: "",
                 },
                 Claim {
@@ -323,7 +324,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 95.0,
                     unit: "%",
                     tol: Tol::Below,
-                    fabsim: |t| t.mean(&[("scheme", "reps")], utilization_pct),
+                    fabsim: |t| t.mean(&[(col::SCHEME, "reps")], utilization_pct),
                     differs: "",
                 },
                 Claim {
@@ -331,7 +332,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 1.0,
                     unit: "x",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(t.mean(&[("scheme", "ar")], max_queue_kb)? / t.mean(&[("scheme", "ofan")], max_queue_kb)?),
+                    fabsim: |t| Ok(t.mean(&[(col::SCHEME, "ar")], max_queue_kb)? / t.mean(&[(col::SCHEME, "ofan")], max_queue_kb)?),
                     differs: "",
                 },
                 Claim {
@@ -339,7 +340,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 1.0,
                     unit: "x",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(t.mean(&[("scheme", "reps")], max_queue_kb)? / t.mean(&[("scheme", "ofan")], max_queue_kb)?),
+                    fabsim: |t| Ok(t.mean(&[(col::SCHEME, "reps")], max_queue_kb)? / t.mean(&[(col::SCHEME, "ofan")], max_queue_kb)?),
                     differs: "",
                 },
             ],
@@ -362,7 +363,7 @@ pub fn experiments() -> Vec<Experiment> {
                 &["run.seeds=1"],
             )),
             plot: Plot {
-                x: "message_bytes",
+                x: col::MESSAGE_BYTES,
                 x_label: "message size [bytes]",
                 x_log: true,
                 y: max_queue_kb,
@@ -404,7 +405,7 @@ pub fn experiments() -> Vec<Experiment> {
                     stated; fabsim uses 500 ns and no gap. The minimum is over OFAN's runs.",
             source: Source::Sim(vec![sweep("bound", base().set("topology.k", "[4, 8]").schemes(SWITCH), &["run.seeds=3"])]),
             plot: Plot {
-                x: "hosts",
+                x: col::HOSTS,
                 x_label: "hosts",
                 x_log: true,
                 y: inflation_pct,
@@ -418,7 +419,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 17.05694,
                     unit: "µs",
                     tol: Tol::Abs(0.01),
-                    fabsim: |t| t.mean(&[("hosts", "16")], |r| r.num("lower_bound_us")),
+                    fabsim: |t| t.mean(&[(col::HOSTS, "16")], |r| r.num(col::LOWER_BOUND_US)),
                     differs: "fabsim's bound is 81 ns (two data packets) below the paper's, \
                               while its best k = 4 CCT matches the paper's measured minimum \
                               (next claim): the two bounds account the phases differently; the \
@@ -429,7 +430,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 17.0587,
                     unit: "µs",
                     tol: Tol::Abs(0.01),
-                    fabsim: |t| t.min(&[("scheme", "ofan"), ("hosts", "16")], cct_us),
+                    fabsim: |t| t.min(&[(col::SCHEME, "ofan"), (col::HOSTS, "16")], cct_us),
                     differs: "",
                 },
                 Claim {
@@ -437,7 +438,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 17.0609,
                     unit: "µs",
                     tol: Tol::Abs(0.01),
-                    fabsim: |t| t.min(&[("scheme", "ofan"), ("hosts", "128")], cct_us),
+                    fabsim: |t| t.min(&[(col::SCHEME, "ofan"), (col::HOSTS, "128")], cct_us),
                     differs: "a real difference: fabsim's best Ofan run at k = 8 is about 1% \
                               slower than the paper's (fabsim's Ofan inflation at k = 8 is \
                               about 1.5%, see ARCHITECTURE.md on the per-key port orders); \
@@ -448,7 +449,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 100.0 * (17.0587 - 17.05694) / 17.05694,
                     unit: "%",
                     tol: Tol::Abs(0.05),
-                    fabsim: |t| t.min(&[("scheme", "ofan"), ("hosts", "16")], inflation_pct),
+                    fabsim: |t| t.min(&[(col::SCHEME, "ofan"), (col::HOSTS, "16")], inflation_pct),
                     differs: "follows from the bound: fabsim's bound is 81 ns lower than the \
                               paper's while the measured minimum agrees",
                 },
@@ -478,7 +479,7 @@ pub fn experiments() -> Vec<Experiment> {
                 v
             }),
             plot: Plot {
-                x: "hosts",
+                x: col::HOSTS,
                 x_label: "hosts",
                 x_log: true,
                 y: inflation_pct,
@@ -518,10 +519,10 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "x",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        let a2a = t.mean_by(&[("scheme", "ar"), ("sweep", "all-to-all")], "hosts", inflation_pct)?;
+                        let a2a = t.mean_by(&[(col::SCHEME, "ar"), (col::SWEEP, "all-to-all")], col::HOSTS, inflation_pct)?;
                         let h = format!("{}", a2a[a2a.len() - 1].0);
-                        Ok(t.mean(&[("scheme", "ar"), ("sweep", "all-to-all"), ("hosts", &h)], inflation_pct)?
-                            / t.mean(&[("scheme", "ar"), ("workload", "permutation"), ("hosts", &h)], inflation_pct)?)
+                        Ok(t.mean(&[(col::SCHEME, "ar"), (col::SWEEP, "all-to-all"), (col::HOSTS, &h)], inflation_pct)?
+                            / t.mean(&[(col::SCHEME, "ar"), (col::WORKLOAD, "permutation"), (col::HOSTS, &h)], inflation_pct)?)
                     },
                     differs: "fabsim's all-to-all bound is the naive per-NIC bound, looser than \
                               the permutation bound of appendix A, so inflations of the two \
@@ -546,7 +547,7 @@ pub fn experiments() -> Vec<Experiment> {
                 v
             }),
             plot: Plot {
-                x: "hosts",
+                x: col::HOSTS,
                 x_label: "hosts",
                 x_log: true,
                 y: inflation_pct,
@@ -562,7 +563,7 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        let gap = |h: &str| infl_diff(t, "4ofan", "ofan", &[("hosts", h)]);
+                        let gap = |h: &str| infl_diff(t, "4ofan", "ofan", &[(col::HOSTS, h)]);
                         Ok(at_hosts(t, |h| h.last(), gap)? - at_hosts(t, |h| h.first(), gap)?)
                     },
                     differs: "",
@@ -574,7 +575,7 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Above,
                     fabsim: |t| {
-                        let gap = |h: &str| infl_diff(t, "drb", "ofan", &[("hosts", h)]);
+                        let gap = |h: &str| infl_diff(t, "drb", "ofan", &[(col::HOSTS, h)]);
                         Ok(at_hosts(t, |h| h.last(), gap)? - at_hosts(t, |h| h.first(), gap)?)
                     },
                     differs: "",
@@ -607,7 +608,7 @@ pub fn experiments() -> Vec<Experiment> {
                     3 seeds.",
             source: Source::Sim(per_scheme(&sized().set("run.seeds", 30), &["ofan", "drb"], &["topology.k=[4,8,16]", "run.seeds=3"])),
             plot: Plot {
-                x: "hosts",
+                x: col::HOSTS,
                 x_label: "hosts",
                 x_log: true,
                 y: max_queue_kb,
@@ -624,8 +625,8 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Above,
                     fabsim: |t| {
                         let ratio = |h: &str| -> Result<f64, String> {
-                            Ok(t.mean(&[("scheme", "drb"), ("hosts", h)], max_queue_kb)?
-                                / t.mean(&[("scheme", "ofan"), ("hosts", h)], max_queue_kb)?)
+                            Ok(t.mean(&[(col::SCHEME, "drb"), (col::HOSTS, h)], max_queue_kb)?
+                                / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, h)], max_queue_kb)?)
                         };
                         Ok(at_hosts(t, |h| h.last(), ratio)? - at_hosts(t, |h| h.first(), ratio)?)
                     },
@@ -637,8 +638,8 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "x",
                     tol: Tol::Above,
                     fabsim: |t| at_hosts(t, |h| h.last(), |h| {
-                        Ok(t.mean(&[("scheme", "drb"), ("hosts", h)], max_queue_kb)?
-                            / t.mean(&[("scheme", "ofan"), ("hosts", h)], max_queue_kb)?)
+                        Ok(t.mean(&[(col::SCHEME, "drb"), (col::HOSTS, h)], max_queue_kb)?
+                            / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, h)], max_queue_kb)?)
                     }),
                     differs: "",
                 },
@@ -669,7 +670,7 @@ pub fn experiments() -> Vec<Experiment> {
                     4,096 packets (the paper's exact sizes are not stated). --quick: 1 seed.",
             source: Source::Sim(by_scheme(&base().set("workload.message_bytes", MESSAGES), MAIN, &["run.seeds=1"])),
             plot: Plot {
-                x: "message_bytes",
+                x: col::MESSAGE_BYTES,
                 x_label: "message size [bytes]",
                 x_log: true,
                 y: inflation_pct,
@@ -684,7 +685,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 100.0,
                     unit: "%",
                     tol: Tol::Abs(0.0),
-                    fabsim: |t| win_share(t, "message_bytes", &["ofan", "4ofan"], &["ar", "reps"]),
+                    fabsim: |t| win_share(t, col::MESSAGE_BYTES, &["ofan", "4ofan"], &["ar", "reps"]),
                     differs: "",
                 },
                 Claim {
@@ -694,10 +695,10 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        let sizes = t.mean_by(&[("scheme", "ofan")], "message_bytes", cct_us)?;
+                        let sizes = t.mean_by(&[(col::SCHEME, "ofan")], col::MESSAGE_BYTES, cct_us)?;
                         let gap = |m: f64| -> Result<f64, String> {
                             let m = format!("{m}");
-                            let f = [("message_bytes", m.as_str())];
+                            let f = [(col::MESSAGE_BYTES, m.as_str())];
                             Ok(infl_diff(t, "ar", "ofan", &f)?.min(infl_diff(t, "reps", "ofan", &f)?))
                         };
                         Ok(gap(sizes[sizes.len() - 1].0)? - gap(sizes[0].0)?)
@@ -729,7 +730,7 @@ pub fn experiments() -> Vec<Experiment> {
                 vec![sweep("payload", s, &["run.seeds=1"])]
             }),
             plot: Plot {
-                x: "packet.payload_bytes",
+                x: key::PAYLOAD_BYTES,
                 x_label: "payload per packet [bytes]",
                 x_log: true,
                 y: cct_us,
@@ -788,7 +789,7 @@ pub fn experiments() -> Vec<Experiment> {
                     appendix-A bound. --quick: k = 8 (128 hosts), 2 seeds.",
             source: Source::Sim(by_scheme(&base().set("failures.links", "[0, 2, 4, 8]"), MAIN, &["topology.k=8", "run.seeds=2"])),
             plot: Plot {
-                x: "failures.links",
+                x: key::LINKS,
                 x_label: "failed links",
                 x_log: false,
                 y: inflation_pct,
@@ -803,7 +804,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 100.0,
                     unit: "%",
                     tol: Tol::Abs(0.0),
-                    fabsim: |t| win_share(t, "failures.links", &["ofan"], &["ar", "reps"]),
+                    fabsim: |t| win_share(t, key::LINKS, &["ofan"], &["ar", "reps"]),
                     differs: "",
                 },
                 Claim {
@@ -813,7 +814,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 100.0,
                     unit: "%",
                     tol: Tol::Abs(0.0),
-                    fabsim: |t| win_share(t, "failures.links", &["ofan", "4ofan"], &["ar", "reps"]),
+                    fabsim: |t| win_share(t, key::LINKS, &["ofan", "4ofan"], &["ar", "reps"]),
                     differs: "",
                 },
             ],
@@ -829,7 +830,7 @@ pub fn experiments() -> Vec<Experiment> {
                     --quick: 1 seed.",
             source: Source::Sim(by_scheme(&base().set("topology.tiers", 2).set("topology.k", 64), MAIN, &["run.seeds=1"])),
             plot: Plot {
-                x: "scheme",
+                x: col::SCHEME,
                 x_label: "load-balancing scheme",
                 x_log: false,
                 y: inflation_pct,
@@ -843,7 +844,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[("scheme", "ofan")], cct_us)? / t.mean(&[("scheme", "ar")], cct_us)?)),
+                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[(col::SCHEME, "ofan")], cct_us)? / t.mean(&[(col::SCHEME, "ar")], cct_us)?)),
                     differs: "",
                 },
                 Claim {
@@ -851,7 +852,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[("scheme", "ofan")], cct_us)? / t.mean(&[("scheme", "reps")], cct_us)?)),
+                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[(col::SCHEME, "ofan")], cct_us)? / t.mean(&[(col::SCHEME, "reps")], cct_us)?)),
                     differs: "fabsim's REPS on the 2-tier fabric comes closer to Ofan than the \
                               paper's; the paper does not state REPS's settings (entropy pool, \
                               freezing), which decide how evenly it sprays",
@@ -861,7 +862,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[("scheme", "4ofan")], cct_us)? / t.mean(&[("scheme", "ar")], cct_us)?)),
+                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[(col::SCHEME, "4ofan")], cct_us)? / t.mean(&[(col::SCHEME, "ar")], cct_us)?)),
                     differs: "",
                 },
                 Claim {
@@ -869,7 +870,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[("scheme", "4ofan")], cct_us)? / t.mean(&[("scheme", "reps")], cct_us)?)),
+                    fabsim: |t| Ok(100.0 * (1.0 - t.mean(&[(col::SCHEME, "4ofan")], cct_us)? / t.mean(&[(col::SCHEME, "reps")], cct_us)?)),
                     differs: "fabsim's REPS on the 2-tier fabric comes closer to Ofan than the \
                               paper's; the paper does not state REPS's settings (entropy pool, \
                               freezing), which decide how evenly it sprays",
@@ -902,7 +903,7 @@ pub fn experiments() -> Vec<Experiment> {
                 v
             }),
             plot: Plot {
-                x: "sweep",
+                x: col::SWEEP,
                 x_label: "switches running 4OFAN",
                 x_log: false,
                 y: inflation_pct,
@@ -918,10 +919,10 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "%",
                     tol: Tol::Abs(0.0),
                     fabsim: |t| {
-                        let ar = t.mean(&[("sweep", "all AR")], cct_us)?;
+                        let ar = t.mean(&[(col::SWEEP, "all AR")], cct_us)?;
                         let mut wins = 0;
                         for s in UPGRADES {
-                            wins += usize::from(t.mean(&[("sweep", s)], cct_us)? < ar);
+                            wins += usize::from(t.mean(&[(col::SWEEP, s)], cct_us)? < ar);
                         }
                         Ok(100.0 * wins as f64 / UPGRADES.len() as f64)
                     },
@@ -935,7 +936,7 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "%",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        let f = |s: &str| t.mean(&[("sweep", s)], inflation_pct);
+                        let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
                         let best = UPGRADES.iter().map(|s| f(s)).collect::<Result<Vec<_>, _>>()?;
                         let best = best.into_iter().fold(f64::INFINITY, f64::min);
                         let ar = f("all AR")?;
@@ -950,7 +951,7 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        let f = |s: &str| t.mean(&[("sweep", s)], inflation_pct);
+                        let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
                         let others = UPGRADES[1..].iter().map(|s| f(s)).collect::<Result<Vec<_>, _>>()?;
                         Ok(f(UPGRADES[0])? - others.into_iter().fold(f64::INFINITY, f64::min))
                     },
@@ -976,7 +977,7 @@ pub fn experiments() -> Vec<Experiment> {
                     and 4OFAN's. --quick: 1 seed.",
             source: Source::Sim(by_scheme(&with_cc(base()).text("host.cc", &["none", "dctcp", "nscc", "mswift"]), MAIN, &["run.seeds=1"])),
             plot: Plot {
-                x: "cc",
+                x: col::CC,
                 x_label: "congestion control",
                 x_log: false,
                 y: inflation_pct,
@@ -1029,7 +1030,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 8.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| infl_diff(t, "ar", "ofan", &[("cc", "nscc")]),
+                    fabsim: |t| infl_diff(t, "ar", "ofan", &[(col::CC, "nscc")]),
                     differs: "NSCC never cuts a window here: with 1 MiB messages and windows \
                               started and capped at 1.5 BDP, fabsim's NSCC runs equal those \
                               without congestion control, so the gap is the load balancers' own \
@@ -1041,7 +1042,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 8.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| infl_diff(t, "reps", "ofan", &[("cc", "nscc")]),
+                    fabsim: |t| infl_diff(t, "reps", "ofan", &[(col::CC, "nscc")]),
                     differs: "as for AR with NSCC",
                 },
                 Claim {
@@ -1049,7 +1050,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 14.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| infl_diff(t, "ar", "ofan", &[("cc", "mswift")]),
+                    fabsim: |t| infl_diff(t, "ar", "ofan", &[(col::CC, "mswift")]),
                     differs: "MSwift never cuts a window here: the median of 8 RTT samples \
                               stays below its target (base RTT + 1/4 fabric RTT) under AR's \
                               queues, so its runs equal those without congestion control and \
@@ -1061,7 +1062,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 14.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| infl_diff(t, "reps", "ofan", &[("cc", "mswift")]),
+                    fabsim: |t| infl_diff(t, "reps", "ofan", &[(col::CC, "mswift")]),
                     differs: "as for AR with MSwift",
                 },
             ],
@@ -1097,15 +1098,15 @@ pub fn experiments() -> Vec<Experiment> {
                 v
             }),
             plot: Plot {
-                x: "scheme",
+                x: col::SCHEME,
                 x_label: "load-balancing scheme",
                 x_log: false,
                 y: cct_us,
                 y_label: "CCT [µs]",
                 y_log: false,
                 series: |r| {
-                    let bal = if r.get("workload.balance") == Some("true") { "balanced" } else { "unbalanced" };
-                    format!("{}, {bal}, {} hosts", r.get("cc").unwrap_or("?"), r.get("hosts").unwrap_or("?"))
+                    let bal = if r.get(key::BALANCE) == Some("true") { "balanced" } else { "unbalanced" };
+                    format!("{}, {bal}, {} hosts", r.get(col::CC).unwrap_or("?"), r.get(col::HOSTS).unwrap_or("?"))
                 },
             },
             claims: vec![
@@ -1136,7 +1137,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Below,
                     fabsim: |t| {
                         let h = largest(t)?;
-                        let c = |s: &str| t.mean(&[("scheme", s), ("cc", "none"), ("workload.balance", "false"), ("hosts", &h)], cct_us);
+                        let c = |s: &str| t.mean(&[(col::SCHEME, s), (col::CC, "none"), (key::BALANCE, "false"), (col::HOSTS, &h)], cct_us);
                         let v = ["ar", "reps", "4ofan", "ofan"].iter().map(|s| c(s)).collect::<Result<Vec<_>, _>>()?;
                         let hi = v.iter().copied().fold(0.0, f64::max);
                         Ok(100.0 * (hi / v.into_iter().fold(f64::INFINITY, f64::min) - 1.0))
@@ -1149,7 +1150,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 100.0,
                     unit: "MB",
                     tol: Tol::Above,
-                    fabsim: |t| t.values(&[("cc", "none")], max_queue_kb).map(|v| v.into_iter().fold(0.0, f64::max) / 1e3),
+                    fabsim: |t| t.values(&[(col::CC, "none")], max_queue_kb).map(|v| v.into_iter().fold(0.0, f64::max) / 1e3),
                     differs: "the paper's token volume per host is not stated: fabsim's 1 MiB \
                               per host puts at most 128 MiB (k = 8) or 432 MiB (k = 12) in \
                               flight in all, spread over many receivers",
@@ -1160,7 +1161,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "%",
                     tol: Tol::Abs(1.0),
-                    fabsim: |t| Ok(100.0 * (t.mean(&[("scheme", "4ofan"), ("hosts", "128")], cct_us)? / t.mean(&[("scheme", "ofan"), ("hosts", "128")], cct_us)? - 1.0).abs()),
+                    fabsim: |t| Ok(100.0 * (t.mean(&[(col::SCHEME, "4ofan"), (col::HOSTS, "128")], cct_us)? / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, "128")], cct_us)? - 1.0).abs()),
                     differs: "",
                 },
             ],
@@ -1195,7 +1196,7 @@ pub fn experiments() -> Vec<Experiment> {
                 by_scheme(&fsdp, MAIN, &q)
             }),
             plot: Plot {
-                x: "cc",
+                x: col::CC,
                 x_label: "congestion control",
                 x_log: false,
                 y: inflation_pct,
