@@ -208,11 +208,8 @@ impl Table {
             ));
         }
         let l: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
-        let n = l.len() as f64;
-        let (mx, my) = (
-            l.iter().map(|p| p.0).sum::<f64>() / n,
-            l.iter().map(|p| p.1).sum::<f64>() / n,
-        );
+        let (xs, ys): (Vec<f64>, Vec<f64>) = l.iter().copied().unzip();
+        let (mx, my) = (mean_sd(&xs).0, mean_sd(&ys).0);
         let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
         let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
         Ok(sxy / sxx)

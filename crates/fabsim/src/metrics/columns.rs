@@ -43,15 +43,22 @@ impl Stages {
     }
 }
 
-/// Stage names as the reports spell them.
+/// A stage of a per-stage family, as the reports spell it (3-tier names; the constants of
+/// [`stage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageName(&'static str);
+
+/// The stages claims read.
 pub mod stage {
-    pub const ALL: &str = "all";
-    pub const HOST_UP: &str = "host-up";
-    pub const EDGE_UP: &str = "edge-up";
-    pub const AGG_UP: &str = "agg-up";
-    pub const EDGE_DOWN: &str = "edge-down";
-    pub const AGG_DOWN: &str = "agg-down";
-    pub const CORE_DOWN: &str = "core-down";
+    use super::StageName;
+
+    pub const ALL: StageName = StageName("all");
+    pub const HOST_UP: StageName = StageName("host-up");
+    pub const EDGE_UP: StageName = StageName("edge-up");
+    pub const AGG_UP: StageName = StageName("agg-up");
+    pub const EDGE_DOWN: StageName = StageName("edge-down");
+    pub const AGG_DOWN: StageName = StageName("agg-down");
+    pub const CORE_DOWN: StageName = StageName("core-down");
 }
 
 /// How a column's cells are read.
@@ -147,15 +154,15 @@ columns! {
 }
 
 impl Stages {
-    /// The column of stage `stage` (one of [`stage`]'s names).
-    pub const fn at(self, stage: &'static str) -> StageCol {
+    /// The column of stage `stage`.
+    pub const fn at(self, stage: StageName) -> StageCol {
         StageCol(self, stage)
     }
 }
 
 /// One column of a per-stage family: `NAME.STAGE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StageCol(pub Stages, pub &'static str);
+pub struct StageCol(Stages, StageName);
 
 /// Anything that names a column of a results table.
 pub trait ColumnName: Copy {
@@ -170,7 +177,7 @@ impl ColumnName for Col {
 
 impl ColumnName for StageCol {
     fn column(&self) -> std::borrow::Cow<'static, str> {
-        format!("{}.{}", self.0 .0, self.1).into()
+        format!("{}.{}", self.0 .0, self.1 .0).into()
     }
 }
 
@@ -249,6 +256,6 @@ mod tests {
             stage::AGG_DOWN,
             stage::CORE_DOWN,
         ];
-        assert!(ours.iter().all(|s| names.contains(s)), "{names:?}");
+        assert!(ours.iter().all(|s| names.contains(&s.0)), "{names:?}");
     }
 }
