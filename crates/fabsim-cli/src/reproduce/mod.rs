@@ -689,14 +689,15 @@ mod tests {
     }
 
     /// Claims read swept keys by typed handles ([`cols::key`]); each must be a key some
-    /// sweep varies (a results column), or the claims reading it could never match a row.
+    /// sweep varies (a results column) at `--quick` size, or the claims reading it could
+    /// never match a row.
     #[test]
     fn every_key_handle_is_a_swept_key() {
         let mut swept = std::collections::BTreeSet::new();
         for e in registry() {
             if let Source::Sim(sweeps) = &e.source {
                 for s in sweeps {
-                    let specs = crate::run::scenario(Some(&s.scenario), e.id, &[])
+                    let specs = crate::run::scenario(Some(&s.scenario), e.id, &s.quick)
                         .and_then(|sc| Ok(sc.expand()?))
                         .unwrap_or_else(|_| panic!("{} {}", e.id, s.name));
                     swept.extend(specs.into_iter().flat_map(|sp| sp.label).map(|l| l.0));
