@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{io_err, temp_name, write_atomic, write_output};
+use crate::report_csv;
 use crate::run::{self as runcmd, progress_bar, runs_json};
 use crate::CliError;
 
@@ -181,12 +182,7 @@ pub fn fnv1a64(parts: &[String]) -> String {
 
 /// FNV-1a (64-bit) of `bytes`, as 16 hex digits.
 pub fn fnv1a64_bytes(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    format!("{:016x}", fabsim::engine::rng::fnv1a64(bytes))
 }
 
 fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
@@ -684,158 +680,6 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// One row per run: index, swept keys, then every report field, per-stage maps flattened
-/// into `map.stage` columns.
-pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
-    let stages = |f: &dyn Fn(&RunReport) -> Vec<String>| -> Vec<String> {
-        let set: BTreeSet<String> = reports.iter().flat_map(f).collect();
-        set.into_iter().collect()
-    };
-    let max_q = stages(&|r| r.max_queue_bytes.keys().cloned().collect());
-    let mean_q = stages(&|r| r.mean_queue_bytes.keys().cloned().collect());
-    let util = stages(&|r| r.utilization.keys().cloned().collect());
-    let mut header: Vec<String> = vec!["index".into()];
-    header.extend(labels.first().into_iter().flatten().map(|(k, _)| k.clone()));
-    header.extend(
-        [
-            "lb",
-            "host_lb",
-            "cc",
-            "workload",
-            "seed",
-            "message_bytes",
-            "hosts",
-            "cct_us",
-            "lower_bound_us",
-            "cct_inflation",
-        ]
-        .map(String::from),
-    );
-    header.extend(max_q.iter().map(|s| format!("max_queue_bytes.{s}")));
-    header.extend(mean_q.iter().map(|s| format!("mean_queue_bytes.{s}")));
-    header.extend(util.iter().map(|s| format!("utilization.{s}")));
-    header.extend(
-        [
-            "drops",
-            "trims",
-            "retransmits",
-            "timeouts",
-            "duplicates",
-            "ecn_marks",
-            "flows_completed",
-            "flows_total",
-            "fct_mean_us",
-            "fct_p99_us",
-            "events",
-            "packet_hops",
-            "combining.pipeline_width",
-            "combining.steps",
-            "combining.cycles",
-            "combining.max_cycle",
-            "combining.combined",
-            "perf.wall_s",
-            "perf.packet_hops_per_s",
-            "reordered",
-            "fct_p50_us",
-            "mean_throughput_gbps",
-            "arch",
-            "port_gbps",
-            "inter_asic_bytes",
-            "inter_asic_drops",
-            "reconfigurations",
-            "ports_moved",
-            "dark_us",
-        ]
-        .map(String::from),
-    );
-    let mut out = String::new();
-    let line = |out: &mut String, cells: Vec<String>| {
-        let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
-        let _ = writeln!(out, "{}", cells.join(","));
-    };
-    line(&mut out, header);
-    let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
-    for (i, r) in reports.iter().enumerate() {
-        let mut row = vec![i.to_string()];
-        row.extend(labels[i].iter().map(|(_, v)| v.clone()));
-        row.extend([
-            r.lb.clone(),
-            r.host_lb.clone(),
-            r.cc.clone(),
-            r.workload.clone(),
-            r.seed.to_string(),
-            r.message_bytes.to_string(),
-            r.hosts.to_string(),
-            opt(r.cct_us),
-            r.lower_bound_us.to_string(),
-            opt(r.cct_inflation),
-        ]);
-        row.extend(max_q.iter().map(|s| {
-            r.max_queue_bytes
-                .get(s)
-                .map_or(String::new(), |v| v.to_string())
-        }));
-        row.extend(
-            mean_q
-                .iter()
-                .map(|s| opt(r.mean_queue_bytes.get(s).copied())),
-        );
-        row.extend(util.iter().map(|s| opt(r.utilization.get(s).copied())));
-        row.extend(
-            [
-                r.drops,
-                r.trims,
-                r.retransmits,
-                r.timeouts,
-                r.duplicates,
-                r.ecn_marks,
-            ]
-            .map(|v| v.to_string()),
-        );
-        row.extend([r.flows_completed, r.flows_total].map(|v| v.to_string()));
-        row.extend([opt(r.fct_mean_us), opt(r.fct_p99_us)]);
-        row.extend([r.events, r.packet_hops].map(|v| v.to_string()));
-        // Empty cells when the run did not go through the combining pipeline.
-        let c = r.combining;
-        row.extend(
-            [
-                c.map(|c| c.pipeline_width as u64),
-                c.map(|c| c.steps),
-                c.map(|c| c.cycles),
-                c.map(|c| c.max_cycle as u64),
-                c.map(|c| c.combined),
-            ]
-            .map(|v| v.map_or(String::new(), |v| v.to_string())),
-        );
-        row.extend([
-            r.perf.wall_s.to_string(),
-            r.perf.packet_hops_per_s.to_string(),
-        ]);
-        row.extend([
-            r.reordered.to_string(),
-            opt(r.fct_p50_us),
-            opt(r.mean_throughput_gbps),
-            r.arch.clone(),
-            r.port_gbps.to_string(),
-            r.inter_asic_bytes.to_string(),
-            r.inter_asic_drops.to_string(),
-            r.reconfigurations.to_string(),
-            r.ports_moved.to_string(),
-            r.dark_us.to_string(),
-        ]);
-        line(&mut out, row);
-    }
-    out
-}
-
 /// The labels (swept keys) and reports of every run of a finished sweep, in index order;
 /// an error naming what is missing unless every run is done.
 pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliError> {
@@ -899,7 +743,7 @@ fn merge(dir: &Path) -> Result<(), CliError> {
     let m = read_manifest(dir)?;
     let (labels, reports) = load_results(dir)?;
     let json = runs_json(&reports)?;
-    let csv = csv(&labels, &reports);
+    let csv = report_csv::csv(&labels, &reports);
     write_output(&dir.join("merged.json"), &json)?;
     write_output(&dir.join("merged.csv"), &csv)?;
     outln!(
@@ -920,13 +764,6 @@ mod tests {
         assert_eq!(ranges(&[]), "");
         assert_eq!(ranges(&[3]), "3");
         assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8, 9]), "0-3,5,7-9");
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("ofan"), "ofan");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod output;
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
+mod report_csv;
 mod reproduce;
 mod run;
 

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use fabsim::metrics::stats::mean_sd;
 use fabsim::metrics::{self, RunReport};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
@@ -216,13 +217,6 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         if specs.len() == 1 { "" } else { "s" }
     );
     Ok(())
-}
-
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
 }
 
 /// One row per sweep point: mean and standard deviation over its seeds.

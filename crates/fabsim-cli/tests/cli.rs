@@ -72,7 +72,11 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
                 "--set",
                 "switch.ecn_kmax_bytes=5",
             ],
-            &["switch.ecn_kmax_bytes", "5", "at least switch.ecn_kmin_bytes"],
+            &[
+                "switch.ecn_kmax_bytes",
+                "5",
+                "at least switch.ecn_kmin_bytes",
+            ],
         ),
         (
             &["run", "--set", "host.cc=cubic"],

@@ -70,30 +70,31 @@ impl SimParams {
     /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.hosts();
-        let (flows, bytes, max_flow) = self.workload_size(hosts);
+        let size = self.workload_size(hosts);
         let payload = self.link.payload_bytes as u64;
-        let packets = (bytes / payload).saturating_add(flows);
+        let packets = |bytes: u64| (bytes / payload).saturating_add(size.flows);
+        let (allocated, sent) = (packets(size.allocated_bytes), packets(size.sent_bytes));
         let hops = self.topology.longest_path_hops() as u64;
         Estimate {
-            flows,
-            packets,
-            max_flow_packets: max_flow.div_ceil(payload),
-            packet_hops: packets.saturating_mul(2 * hops),
-            // Three bits per packet (ACKed, in flight, received) and the per-flow and
-            // per-host state.
-            memory_bytes: (packets / 8 * 3)
-                .saturating_add(flows.saturating_mul(FLOW_STATE_BYTES))
+            flows: size.flows,
+            packets: sent,
+            max_flow_packets: size.max_flow_bytes.div_ceil(payload),
+            packet_hops: sent.saturating_mul(2 * hops),
+            // Three bits per packet of every flow (ACKed, in flight, received) and the
+            // per-flow and per-host state.
+            memory_bytes: (allocated / 8 * 3)
+                .saturating_add(size.flows.saturating_mul(FLOW_STATE_BYTES))
                 .saturating_add(hosts * HOST_STATE_BYTES),
         }
     }
 
-    /// Flows, total bytes and the largest flow's bytes of the workload on `hosts` hosts.
-    fn workload_size(&self, hosts: u64) -> (u64, u64, u64) {
+    /// The workload's size on `hosts` hosts.
+    fn workload_size(&self, hosts: u64) -> Size {
         let group = |g: &crate::workload::Group| {
             g.hosts(hosts.min(u32::MAX as u64) as u32)
                 .map_or(hosts, |h| h.len() as u64)
         };
-        match &self.workload {
+        let (flows, bytes, max_flow_bytes) = match &self.workload {
             WorkloadSpec::Permutation { message_bytes } => {
                 (hosts, hosts.saturating_mul(*message_bytes), *message_bytes)
             }
@@ -152,23 +153,67 @@ impl SimParams {
                 let max = flows.iter().map(|f| f.bytes).max().unwrap_or(0);
                 (flows.len() as u64, total, max)
             }
-            WorkloadSpec::Fastroute(w) => {
-                // Offered bytes over the run (at most the hosts' line rate for its length,
-                // or one message per host and peer for the finite patterns).
-                let peers = match w.pattern {
-                    crate::workload::Pattern::Shuffle { k } => k as u64,
-                    _ => 1,
-                };
-                let finite = hosts * peers;
-                let line = w.duration_ps.map(|d| {
-                    let per_host = crate::engine::ps_to_bytes(d, w.rate_bps) as f64;
-                    (per_host * hosts as f64 * w.load.max(1.0)) as u64
-                });
-                let bytes = line.unwrap_or(finite.saturating_mul(w.message_bytes));
-                // Web and Hadoop flows average tens of KB; count them as 10 KB each.
-                let flows = finite.max(bytes / 10_000);
-                (flows, bytes, w.message_bytes.max(bytes / hosts.max(1)))
-            }
+            WorkloadSpec::Fastroute(w) => return fastroute_size(w, hosts),
+        };
+        Size {
+            flows,
+            allocated_bytes: bytes,
+            sent_bytes: bytes,
+            max_flow_bytes,
         }
+    }
+}
+
+/// A workload's size: flows, the bytes of all its flows (their state is allocated up front),
+/// the bytes sent before the run stops, and its largest flow.
+struct Size {
+    flows: u64,
+    allocated_bytes: u64,
+    sent_bytes: u64,
+    max_flow_bytes: u64,
+}
+
+/// Fastroute's patterns. Stride and Shuffle send one message per host and peer; Ring regroups
+/// every [`RING_REGROUP_PS`], Fast starts a phase's flows every phase; Web and Hadoop arrive
+/// at `load` of the line rate with the CDF's mean size. What
+/// is sent stops at the run's duration.
+fn fastroute_size(w: &crate::workload::FastrouteWorkload, hosts: u64) -> Size {
+    use crate::workload::fastroute::SizeCdf;
+    use crate::workload::fastroute::RING_REGROUP_PS;
+    use crate::workload::Pattern;
+    let duration = w.duration_ps;
+    let rounds = |period: Time| duration.map_or(1, |d| d.div_ceil(period.max(1)).max(1));
+    let line = |d: Time| crate::engine::ps_to_bytes(d, w.rate_bps).saturating_mul(hosts);
+    let (flows, flow_bytes) = match w.pattern {
+        Pattern::Stride => (hosts, w.message_bytes),
+        Pattern::Shuffle { k } => (hosts * k as u64, w.message_bytes),
+        Pattern::Ring => (hosts * rounds(RING_REGROUP_PS), w.message_bytes),
+        Pattern::Fast { phase_ps } => (
+            hosts * rounds(phase_ps),
+            crate::engine::ps_to_bytes(phase_ps, w.rate_bps).max(1),
+        ),
+        Pattern::Web | Pattern::Hadoop => {
+            let cdf = if w.pattern == Pattern::Web {
+                SizeCdf::web()
+            } else {
+                SizeCdf::hadoop()
+            };
+            let offered = duration.map_or(0, |d| (line(d) as f64 * w.load) as u64);
+            // Poisson arrivals: the count is near its mean; twice it bounds it.
+            let flows = 2 * (offered as f64 / cdf.mean()) as u64 + hosts;
+            return Size {
+                flows,
+                allocated_bytes: offered,
+                sent_bytes: offered,
+                max_flow_bytes: offered / hosts.max(1),
+            };
+        }
+    };
+    let allocated = flows.saturating_mul(flow_bytes);
+    Size {
+        flows,
+        allocated_bytes: allocated,
+        sent_bytes: duration.map_or(allocated, |d| allocated.min(line(d))),
+        max_flow_bytes: flow_bytes,
     }
 }

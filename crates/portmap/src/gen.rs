@@ -5,6 +5,16 @@
 
 use crate::problem::TrafficMatrix;
 
+/// The splitmix64 mixer: the standard seeding and hashing function (also the simulator's,
+/// `fabsim::engine::rng::splitmix64`, which re-exports this one).
+#[inline]
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64 pseudo-random generator.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
@@ -16,11 +26,9 @@ impl SplitMix64 {
     }
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
+        let z = splitmix64(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        z
     }
     /// Uniform in `0..bound` (`bound > 0`; negligible modulo bias).
     pub fn below(&mut self, bound: u64) -> u64 {

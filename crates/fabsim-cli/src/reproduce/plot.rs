@@ -5,8 +5,8 @@
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::table::mean_sd;
 use super::{fmt_num, Experiment, Table};
+use fabsim::metrics::stats::mean_sd;
 
 /// One plotted line: (x, mean y, standard deviation of y) per x, in x order.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,13 +246,13 @@ mod tests {
             setup: "",
             source: Source::Compute(|_| Table::default()),
             plot: Plot {
-                x: "m",
+                x: crate::reproduce::cols::Col::derived("m"),
                 x_label: "message size [KiB]",
                 x_log,
-                y: |r| r.num("q"),
+                y: |r| r.num(crate::reproduce::cols::Col::derived("q")),
                 y_label: "max queue [KB]",
                 y_log: false,
-                series: |r| r.get("lb").unwrap_or("?").to_string(),
+                series: |r| r.get(crate::reproduce::cols::LB).unwrap_or("?").to_string(),
             },
             claims: vec![],
         }

@@ -1,8 +1,10 @@
 //! The results of an experiment as one table (the `results.csv`), and the few operations
 //! claims and plots need: select rows, read numbers, average over seeds, fit a slope.
 
+use fabsim::metrics::stats::mean_sd;
+
+use super::cols::{self as col, key, Col, ColumnName};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// Rows of string cells under named columns (CSV without the quoting).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -19,33 +21,49 @@ pub struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    /// The cell of `col` (`None` when the column is absent or the cell empty).
-    pub fn get(&self, col: &str) -> Option<&'a str> {
-        let i = self.header.iter().position(|h| h == col)?;
+    /// The cell of column `name` (`None` when the column is absent or the cell empty); for
+    /// names known only at run time (swept keys, CSV headers). Claims use [`Row::get`].
+    pub fn cell(&self, name: &str) -> Option<&'a str> {
+        let i = self.header.iter().position(|h| h == name)?;
         self.cells
             .get(i)
             .map(String::as_str)
             .filter(|c| !c.is_empty())
     }
 
+    /// The cell of `col`.
+    pub fn get(&self, col: impl ColumnName) -> Option<&'a str> {
+        self.cell(&col.column())
+    }
+
     /// The cell of `col` as a number.
-    pub fn num(&self, col: &str) -> Option<f64> {
+    pub fn num(&self, col: impl ColumnName) -> Option<f64> {
         self.get(col)?.parse().ok()
     }
 
     /// Whether every `(column, value)` pair matches.
-    pub fn matches(&self, filter: &[(&str, &str)]) -> bool {
-        filter.iter().all(|(c, v)| self.get(c) == Some(*v))
+    pub fn matches(&self, filter: &[(Col, &str)]) -> bool {
+        filter.iter().all(|&(c, v)| self.get(c) == Some(v))
     }
 }
+
+/// Rows whose columns equal the given values.
+pub type Filter<'a> = [(Col, &'a str)];
 
 /// A number computed from a row (a y value, or the value a claim aggregates).
 pub type Metric = fn(&Row) -> Option<f64>;
 
 impl Table {
-    /// Parses CSV as written by `fabsim sweep merge` (fields quoted when they hold commas).
+    /// Parses CSV as written by `fabsim sweep merge` or [`Table::to_csv`].
     pub fn from_csv(text: &str) -> Self {
-        let mut lines = text.lines().map(split_csv_line);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let mut lines = reader.records().map_while(Result::ok).map(|r| {
+            let cells: Vec<String> = r.iter().map(String::from).collect();
+            cells
+        });
         let header = lines.next().unwrap_or_default();
         Table {
             header,
@@ -54,12 +72,11 @@ impl Table {
     }
 
     pub fn to_csv(&self) -> String {
-        let mut out = String::new();
+        let mut w = csv::WriterBuilder::new().flexible(true).from_writer(vec![]);
         for cells in std::iter::once(&self.header).chain(&self.rows) {
-            let line: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
-            let _ = writeln!(out, "{}", line.join(","));
+            w.write_record(cells).expect("CSV into memory");
         }
-        out
+        String::from_utf8(w.into_inner().expect("CSV into memory")).expect("UTF-8 cells")
     }
 
     /// Appends `other`'s rows, widening the header to the union of both (missing cells empty).
@@ -80,7 +97,7 @@ impl Table {
             let new = self
                 .header
                 .iter()
-                .map(|h| row.get(h).unwrap_or("").to_string())
+                .map(|h| row.cell(h).unwrap_or("").to_string())
                 .collect();
             self.rows.push(new);
         }
@@ -93,29 +110,29 @@ impl Table {
         let same: Vec<&str> = keys
             .iter()
             .map(String::as_str)
-            .filter(|k| *k != "switch.arch")
-            .chain(["seed"])
+            .filter(|k| *k != key::ARCH.name())
+            .chain([col::SEED.name()])
             .collect();
         let ideal: Vec<(Vec<Option<&str>>, f64)> = self
             .iter()
-            .filter(|r| r.get("arch") == Some("ideal"))
+            .filter(|r| r.get(col::ARCH) == Some("ideal"))
             .filter_map(|r| {
-                let key = same.iter().map(|c| r.get(c)).collect();
-                Some((key, r.num("mean_throughput_gbps")?))
+                let key = same.iter().map(|c| r.cell(c)).collect();
+                Some((key, r.num(col::MEAN_THROUGHPUT_GBPS)?))
             })
             .collect();
         let pct: Vec<String> = self
             .iter()
             .map(|r| {
-                let key: Vec<Option<&str>> = same.iter().map(|c| r.get(c)).collect();
+                let key: Vec<Option<&str>> = same.iter().map(|c| r.cell(c)).collect();
                 let base = ideal.iter().find(|(k, _)| *k == key).map(|x| x.1);
-                match (r.num("mean_throughput_gbps"), base) {
+                match (r.num(col::MEAN_THROUGHPUT_GBPS), base) {
                     (Some(v), Some(b)) if b > 0.0 => (100.0 * v / b).to_string(),
                     _ => String::new(),
                 }
             })
             .collect();
-        self.header.push("thrp_pct".into());
+        self.header.push(col::THRP_PCT.name().into());
         for (row, p) in self.rows.iter_mut().zip(pct) {
             row.push(p);
         }
@@ -130,7 +147,7 @@ impl Table {
 
     /// The values of `metric` over the rows matching `filter`; an error naming the filter
     /// when no row has a value.
-    pub fn values(&self, filter: &[(&str, &str)], metric: Metric) -> Result<Vec<f64>, String> {
+    pub fn values(&self, filter: &Filter, metric: Metric) -> Result<Vec<f64>, String> {
         let xs: Vec<f64> = self
             .iter()
             .filter(|r| r.matches(filter))
@@ -143,12 +160,12 @@ impl Table {
     }
 
     /// The mean of `metric` over the rows matching `filter`.
-    pub fn mean(&self, filter: &[(&str, &str)], metric: Metric) -> Result<f64, String> {
+    pub fn mean(&self, filter: &Filter, metric: Metric) -> Result<f64, String> {
         Ok(mean_sd(&self.values(filter, metric)?).0)
     }
 
     /// The smallest value of `metric` over the rows matching `filter`.
-    pub fn min(&self, filter: &[(&str, &str)], metric: Metric) -> Result<f64, String> {
+    pub fn min(&self, filter: &Filter, metric: Metric) -> Result<f64, String> {
         Ok(self
             .values(filter, metric)?
             .into_iter()
@@ -159,8 +176,8 @@ impl Table {
     /// `filter`.
     pub fn mean_by(
         &self,
-        filter: &[(&str, &str)],
-        x: &str,
+        filter: &Filter,
+        x: Col,
         metric: Metric,
     ) -> Result<Vec<(f64, f64)>, String> {
         let mut by: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
@@ -182,12 +199,7 @@ impl Table {
 
     /// The least-squares slope of log(mean metric) against log(x) over the rows matching
     /// `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
-    pub fn loglog_slope(
-        &self,
-        filter: &[(&str, &str)],
-        x: &str,
-        metric: Metric,
-    ) -> Result<f64, String> {
+    pub fn loglog_slope(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
         let pts = self.mean_by(filter, x, metric)?;
         if pts.len() < 2 || pts.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
             return Err(format!(
@@ -196,11 +208,8 @@ impl Table {
             ));
         }
         let l: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
-        let n = l.len() as f64;
-        let (mx, my) = (
-            l.iter().map(|p| p.0).sum::<f64>() / n,
-            l.iter().map(|p| p.1).sum::<f64>() / n,
-        );
+        let (xs, ys): (Vec<f64>, Vec<f64>) = l.iter().copied().unzip();
+        let (mx, my) = (mean_sd(&xs).0, mean_sd(&ys).0);
         let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
         let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
         Ok(sxy / sxx)
@@ -208,51 +217,15 @@ impl Table {
 }
 
 /// `a=b, c=d` (or "all runs").
-fn show_filter(filter: &[(&str, &str)]) -> String {
+fn show_filter(filter: &Filter) -> String {
     if filter.is_empty() {
         return "any setting".into();
     }
     filter
         .iter()
-        .map(|(c, v)| format!("{c}={v}"))
+        .map(|(c, v)| format!("{}={v}", c.name()))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Mean and sample standard deviation (0 for one value).
-pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn split_csv_line(line: &str) -> Vec<String> {
-    let mut cells = vec![];
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => cells.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    cells.push(cur);
-    cells
 }
 
 #[cfg(test)]
@@ -268,7 +241,7 @@ mod tests {
              fastroute,0.8,1,fastroute,30\n",
         );
         t.normalize_to_ideal(&["switch.arch".into(), "load".into()]);
-        let pct: Vec<Option<f64>> = t.iter().map(|r| r.num("thrp_pct")).collect();
+        let pct: Vec<Option<f64>> = t.iter().map(|r| r.num(col::THRP_PCT)).collect();
         assert_eq!(
             pct,
             vec![Some(100.0), Some(90.0), Some(100.0), Some(100.0), None]
@@ -288,11 +261,11 @@ mod tests {
 
     #[test]
     fn slopes_recognize_flat_and_square_root_growth() {
-        let q: Metric = |r| r.num("q");
-        let t = t();
-        assert!(t.loglog_slope(&[("lb", "ofan")], "m", q).unwrap().abs() < 1e-12);
-        assert!((t.loglog_slope(&[("lb", "ar")], "m", q).unwrap() - 0.5).abs() < 1e-12);
-        assert!(t.loglog_slope(&[("lb", "none")], "m", q).is_err());
+        let q: Metric = |r| r.num(Col::derived("q"));
+        let (t, m) = (t(), Col::derived("m"));
+        assert!(t.loglog_slope(&[(col::LB, "ofan")], m, q).unwrap().abs() < 1e-12);
+        assert!((t.loglog_slope(&[(col::LB, "ar")], m, q).unwrap() - 0.5).abs() < 1e-12);
+        assert!(t.loglog_slope(&[(col::LB, "none")], m, q).is_err());
     }
 
     #[test]

@@ -10,13 +10,15 @@ pub struct Rng {
     s: [u64; 4],
 }
 
-/// splitmix64: the standard seeding and hashing mixer.
-#[inline]
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// splitmix64: the standard seeding and hashing mixer. One implementation for the workspace,
+/// in the dependency-free `portmap` crate (its traffic-matrix generator steps it too).
+pub use portmap::gen::splitmix64;
+
+/// FNV-1a (64-bit) of `bytes`: names random streams, and fingerprints sweep plans.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
+    })
 }
 
 impl Rng {
@@ -32,10 +34,7 @@ impl Rng {
 
     /// An independent stream for the consumer `name` under `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
-        let tag = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
-        });
-        Self::new(splitmix64(seed) ^ tag)
+        Self::new(splitmix64(seed) ^ fnv1a64(name.as_bytes()))
     }
 
     #[inline]

@@ -7,6 +7,9 @@
 //! egress ports (host NICs hold at most their ACKs and one data packet); utilization covers
 //! every stage, host NICs included.
 
+pub mod columns;
+pub mod stats;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -19,6 +22,7 @@ use crate::sim::{simulate, RunOutcome};
 use crate::theory::{ack_return_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
+use stats::{mean, quantile};
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -125,16 +129,10 @@ const SIZE_BUCKETS: [(u64, &str); 4] = [
     (u64::MAX, ">=1MB"),
 ];
 
-/// The `q`-quantile (nearest rank) of sorted `xs`.
-fn quantile(xs: &[f64], q: f64) -> Option<f64> {
-    let rank = ((xs.len() as f64 * q).ceil() as usize).saturating_sub(1);
-    xs.get(rank).copied()
-}
-
 fn fct_stats(sorted: &[f64]) -> FctStats {
     FctStats {
         flows: sorted.len() as u64,
-        mean_us: sorted.iter().sum::<f64>() / sorted.len() as f64,
+        mean_us: mean(sorted).unwrap_or(0.0),
         p50_us: quantile(sorted, 0.5).unwrap_or(0.0),
         p99_us: quantile(sorted, 0.99).unwrap_or(0.0),
     }
@@ -153,7 +151,7 @@ fn mean_throughput_gbps(o: &RunOutcome) -> Option<f64> {
             bytes as f64 * 8.0 / span as f64 * 1e3
         })
         .collect();
-    (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+    mean(&rates)
 }
 
 /// One collective of a run.
@@ -510,10 +508,8 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         duplicates: c.duplicates,
         reordered: c.reordered,
         ecn_marks: c.ecn_marks,
-        fct_mean_us: (!fcts.is_empty()).then(|| fcts.iter().sum::<f64>() / fcts.len() as f64),
-        fct_p99_us: fcts
-            .get((fcts.len() * 99).div_ceil(100).saturating_sub(1))
-            .copied(),
+        fct_mean_us: mean(&fcts),
+        fct_p99_us: quantile(&fcts, 0.99),
         fct_p50_us: quantile(&fcts, 0.5),
         fct_by_size,
         mean_throughput_gbps: mean_throughput_gbps(o),

@@ -1,0 +1,70 @@
+//! The columns claims and plots read, as typed handles (a misspelt handle does not
+//! compile): the report columns of `fabsim::metrics::columns`, the columns `reproduce` adds,
+//! the swept scenario keys ([`key`]; a test checks each is swept by some experiment), and
+//! the columns of the computed (non-simulation) tables.
+
+pub use fabsim::metrics::columns::*;
+
+/// The sweep a row comes from (its name in the experiment).
+pub const SWEEP: Col = Col::derived("sweep");
+/// The load-balancing scheme as the papers name it (`4ofan` = pOfan with 4-port pipes).
+pub const SCHEME: Col = Col::derived("scheme");
+/// Mean flow throughput in percent of the matching Ideal run (Fastroute's metric).
+pub const THRP_PCT: Col = Col::derived("thrp_pct");
+
+macro_rules! keys {
+    ($($handle:ident $name:literal),* $(,)?) => {
+        $(pub const $handle: super::Col = super::Col::key($name);)*
+        /// Every handle of this module.
+        #[cfg(test)]
+        pub const ALL: &[super::Col] = &[$($handle),*];
+    };
+}
+
+/// Swept scenario keys (a results table has a column for each key its sweeps vary).
+pub mod key {
+    keys! {
+        PIPE_PORTS "switch.pipe_ports",
+        ARCH "switch.arch",
+        ASICS "switch.asics",
+        INTER_ASIC_OVERSUB "switch.inter_asic_oversub",
+        CIRCUIT_SWITCHES "switch.circuit_switches",
+        INTER_ASIC_BUFFER_BYTES "switch.inter_asic_buffer_bytes",
+        HOST_COUNT "switch.host_count",
+        DOWNTIME_US "switch.downtime_us",
+        BUNDLE "switch.bundle",
+        PAYLOAD_BYTES "packet.payload_bytes",
+        LINKS "failures.links",
+        BALANCE "workload.balance",
+        LOAD "workload.load",
+        INTRA_RACK "workload.intra_rack",
+        PHASE_US "workload.phase_us",
+        SKEW "workload.skew",
+    }
+}
+
+/// Columns of the computed tables (power model, solver timings, Fig. 10's series).
+pub mod computed {
+    use super::Col;
+
+    pub const ASICS: Col = Col::derived("asics");
+    pub const QUANTITY: Col = Col::derived("quantity");
+    pub const VALUE: Col = Col::derived("value");
+    pub const SOLVER: Col = Col::derived("solver");
+    pub const PORTS: Col = Col::derived("ports");
+    pub const TM: Col = Col::derived("tm");
+    pub const RUNTIME_US: Col = Col::derived("runtime_us");
+    pub const INTER_ASIC_BYTES: Col = Col::derived("inter_asic_bytes");
+    pub const GAP_PCT: Col = Col::derived("gap_pct");
+    pub const BUNDLE: Col = Col::derived("bundle");
+    pub const OPTIMAL_SHARE_PCT: Col = Col::derived("optimal_share_pct");
+    pub const STATIC_SHARE_PCT: Col = Col::derived("static_share_pct");
+    pub const HUNGARIAN_US: Col = Col::derived("hungarian_us");
+    pub const TIME_US: Col = Col::derived("time_us");
+    pub const UTIL_PCT: Col = Col::derived("util_pct");
+
+    /// A header of these columns.
+    pub fn header(cols: &[Col]) -> Vec<String> {
+        cols.iter().map(|c| c.name().to_string()).collect()
+    }
+}

@@ -1,0 +1,261 @@
+//! The output contract: every column of a run's row, in order, with its unit and how it is
+//! read from a [`RunReport`]. This one list writes the CSV header and rows (`fabsim sweep
+//! merge`, `fabsim reproduce`'s results.csv) and gives the typed handles ([`Col`]) the
+//! reproduce claims and plots read columns by, so a misspelt column does not compile. A
+//! unit test checks that it names every field of the JSON report (`fabsim run --json`).
+//!
+//! To add a metric: add the field to [`RunReport`] (its JSON name), fill it in
+//! `metrics::report`, and add one row to `columns!` below (new columns go last, so existing
+//! CSV columns keep their positions).
+
+use super::RunReport;
+
+/// A column, by name. Report columns are the constants of this module; [`Col::stage`] names
+/// one per-stage column; [`Col::key`] a swept scenario key (e.g. `workload.load`), which
+/// the results table holds for the keys a sweep varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Col(&'static str);
+
+impl Col {
+    /// A scenario key `section.key`, present in a results table when a sweep varies it.
+    pub const fn key(name: &'static str) -> Col {
+        Col(name)
+    }
+
+    /// A column computed from the report columns by `fabsim reproduce` (e.g. `scheme`).
+    pub const fn derived(name: &'static str) -> Col {
+        Col(name)
+    }
+
+    pub const fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+/// A per-stage family of columns: `NAME.STAGE` for every stage present in any report
+/// (`edge-up`, ..., and `all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stages(&'static str);
+
+impl Stages {
+    pub const fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+/// A stage of a per-stage family, as the reports spell it (3-tier names; the constants of
+/// [`stage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageName(&'static str);
+
+/// The stages claims read.
+pub mod stage {
+    use super::StageName;
+
+    pub const ALL: StageName = StageName("all");
+    pub const HOST_UP: StageName = StageName("host-up");
+    pub const EDGE_UP: StageName = StageName("edge-up");
+    pub const AGG_UP: StageName = StageName("agg-up");
+    pub const EDGE_DOWN: StageName = StageName("edge-down");
+    pub const AGG_DOWN: StageName = StageName("agg-down");
+    pub const CORE_DOWN: StageName = StageName("core-down");
+}
+
+/// How a column's cells are read.
+#[derive(Clone, Copy)]
+pub enum Getter {
+    /// One cell (empty when the report has no value).
+    One(fn(&RunReport) -> Option<String>),
+    /// One cell per stage name.
+    PerStage(fn(&RunReport) -> Vec<(&str, String)>),
+}
+
+/// One entry of [`COLUMNS`].
+#[derive(Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub get: Getter,
+}
+
+fn text<T: ToString>(x: T) -> Option<String> {
+    Some(x.to_string())
+}
+
+fn opt<T: ToString>(x: Option<T>) -> Option<String> {
+    x.map(|v| v.to_string())
+}
+
+fn cells<T: ToString>(m: &std::collections::BTreeMap<String, T>) -> Vec<(&str, String)> {
+    m.iter().map(|(k, v)| (k.as_str(), v.to_string())).collect()
+}
+
+/// `columns! { HANDLE "name" "unit" getter; ... }`: the handles and [`COLUMNS`], in order.
+macro_rules! columns {
+    ($($handle:ident : $kind:ident $name:literal $unit:literal $get:expr;)*) => {
+        $(columns!(@handle $handle $kind $name);)*
+        /// Every report column in CSV order.
+        pub const COLUMNS: &[Column] = &[$(Column {
+            name: $name,
+            unit: $unit,
+            get: columns!(@get $kind $get),
+        }),*];
+    };
+    (@handle $handle:ident One $name:literal) => { pub const $handle: Col = Col($name); };
+    (@handle $handle:ident PerStage $name:literal) => { pub const $handle: Stages = Stages($name); };
+    (@get One $get:expr) => { Getter::One($get) };
+    (@get PerStage $get:expr) => { Getter::PerStage($get) };
+}
+
+columns! {
+    LB: One "lb" "" |r| text(&r.lb);
+    HOST_LB: One "host_lb" "" |r| text(&r.host_lb);
+    CC: One "cc" "" |r| text(&r.cc);
+    WORKLOAD: One "workload" "" |r| text(&r.workload);
+    SEED: One "seed" "" |r| text(r.seed);
+    MESSAGE_BYTES: One "message_bytes" "B" |r| text(r.message_bytes);
+    HOSTS: One "hosts" "" |r| text(r.hosts);
+    CCT_US: One "cct_us" "µs" |r| opt(r.cct_us);
+    LOWER_BOUND_US: One "lower_bound_us" "µs" |r| text(r.lower_bound_us);
+    CCT_INFLATION: One "cct_inflation" "fraction" |r| opt(r.cct_inflation);
+    MAX_QUEUE_BYTES: PerStage "max_queue_bytes" "B" |r| cells(&r.max_queue_bytes);
+    MEAN_QUEUE_BYTES: PerStage "mean_queue_bytes" "B" |r| cells(&r.mean_queue_bytes);
+    UTILIZATION: PerStage "utilization" "fraction" |r| cells(&r.utilization);
+    DROPS: One "drops" "packets" |r| text(r.drops);
+    TRIMS: One "trims" "packets" |r| text(r.trims);
+    RETRANSMITS: One "retransmits" "packets" |r| text(r.retransmits);
+    TIMEOUTS: One "timeouts" "" |r| text(r.timeouts);
+    DUPLICATES: One "duplicates" "packets" |r| text(r.duplicates);
+    ECN_MARKS: One "ecn_marks" "packets" |r| text(r.ecn_marks);
+    FLOWS_COMPLETED: One "flows_completed" "" |r| text(r.flows_completed);
+    FLOWS_TOTAL: One "flows_total" "" |r| text(r.flows_total);
+    FCT_MEAN_US: One "fct_mean_us" "µs" |r| opt(r.fct_mean_us);
+    FCT_P99_US: One "fct_p99_us" "µs" |r| opt(r.fct_p99_us);
+    EVENTS: One "events" "" |r| text(r.events);
+    PACKET_HOPS: One "packet_hops" "" |r| text(r.packet_hops);
+    // Empty cells when the run did not go through the combining pipeline.
+    COMBINING_PIPELINE_WIDTH: One "combining.pipeline_width" "" |r| opt(r.combining.map(|c| c.pipeline_width));
+    COMBINING_STEPS: One "combining.steps" "" |r| opt(r.combining.map(|c| c.steps));
+    COMBINING_CYCLES: One "combining.cycles" "" |r| opt(r.combining.map(|c| c.cycles));
+    COMBINING_MAX_CYCLE: One "combining.max_cycle" "" |r| opt(r.combining.map(|c| c.max_cycle));
+    COMBINING_COMBINED: One "combining.combined" "" |r| opt(r.combining.map(|c| c.combined));
+    PERF_WALL_S: One "perf.wall_s" "s" |r| text(r.perf.wall_s);
+    PERF_PACKET_HOPS_PER_S: One "perf.packet_hops_per_s" "1/s" |r| text(r.perf.packet_hops_per_s);
+    REORDERED: One "reordered" "packets" |r| text(r.reordered);
+    FCT_P50_US: One "fct_p50_us" "µs" |r| opt(r.fct_p50_us);
+    MEAN_THROUGHPUT_GBPS: One "mean_throughput_gbps" "Gb/s" |r| opt(r.mean_throughput_gbps);
+    ARCH: One "arch" "" |r| text(&r.arch);
+    PORT_GBPS: One "port_gbps" "Gb/s" |r| text(r.port_gbps);
+    INTER_ASIC_BYTES: One "inter_asic_bytes" "B" |r| text(r.inter_asic_bytes);
+    INTER_ASIC_DROPS: One "inter_asic_drops" "packets" |r| text(r.inter_asic_drops);
+    RECONFIGURATIONS: One "reconfigurations" "" |r| text(r.reconfigurations);
+    PORTS_MOVED: One "ports_moved" "" |r| text(r.ports_moved);
+    DARK_US: One "dark_us" "µs" |r| text(r.dark_us);
+}
+
+impl Stages {
+    /// The column of stage `stage`.
+    pub const fn at(self, stage: StageName) -> StageCol {
+        StageCol(self, stage)
+    }
+}
+
+/// One column of a per-stage family: `NAME.STAGE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageCol(Stages, StageName);
+
+/// Anything that names a column of a results table.
+pub trait ColumnName: Copy {
+    fn column(&self) -> std::borrow::Cow<'static, str>;
+}
+
+impl ColumnName for Col {
+    fn column(&self) -> std::borrow::Cow<'static, str> {
+        self.0.into()
+    }
+}
+
+impl ColumnName for StageCol {
+    fn column(&self) -> std::borrow::Cow<'static, str> {
+        format!("{}.{}", self.0 .0, self.1 .0).into()
+    }
+}
+
+/// Fields of the JSON report that are not CSV columns: lists, nested maps and optional
+/// extras (read them from `fabsim run --json`).
+pub const JSON_ONLY: &[&str] = &[
+    "fct_by_size",
+    "inter_asic_util",
+    "inter_asic_sample_us",
+    "collectives",
+    "rho_max",
+    "failed_links",
+    "deployment",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// The JSON report and the column list name the same numbers: every JSON field not in
+    /// [`JSON_ONLY`] is a column (objects as `field.key` columns), and every column is a
+    /// JSON field with a value.
+    #[test]
+    fn columns_and_json_fields_agree() {
+        let mut s = Scenario::default_scenario();
+        for set in [
+            "topology.k=4",
+            "workload.message_bytes=65536",
+            "switch.lb=ofan",
+            "switch.combining=true",
+        ] {
+            s.set(set).expect("valid override");
+        }
+        let spec = &s.expand().expect("valid scenario")[0];
+        let report = crate::metrics::run(&spec.params);
+        let json = serde_json::to_value(&report).expect("serializable");
+        let mut fields = vec![];
+        for (k, v) in json.as_object().expect("an object") {
+            if JSON_ONLY.contains(&k.as_str()) {
+                continue;
+            }
+            match v.as_object() {
+                Some(o) => fields.extend(o.keys().map(|sub| format!("{k}.{sub}"))),
+                None => fields.push(k.clone()),
+            }
+        }
+        let mut columns: Vec<String> = vec![];
+        for c in COLUMNS {
+            match c.get {
+                Getter::One(get) => {
+                    assert!(get(&report).is_some(), "{} has no value", c.name);
+                    columns.push(c.name.into());
+                }
+                Getter::PerStage(get) => {
+                    let cells = get(&report);
+                    assert!(!cells.is_empty(), "{} has no stages", c.name);
+                    columns.extend(cells.iter().map(|(st, _)| format!("{}.{st}", c.name)));
+                }
+            }
+        }
+        fields.sort();
+        columns.sort();
+        assert_eq!(fields, columns);
+    }
+
+    #[test]
+    fn stage_names_are_the_reports() {
+        use crate::net::Stage;
+        let names: Vec<&str> = Stage::ALL.iter().map(|st| st.name(3)).collect();
+        let ours = [
+            stage::HOST_UP,
+            stage::EDGE_UP,
+            stage::AGG_UP,
+            stage::EDGE_DOWN,
+            stage::AGG_DOWN,
+            stage::CORE_DOWN,
+        ];
+        assert!(ours.iter().all(|s| names.contains(&s.0)), "{names:?}");
+    }
+}
