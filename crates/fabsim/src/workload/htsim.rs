@@ -71,6 +71,9 @@ pub struct HtsimMatrix {
     triggers: BTreeMap<u32, TriggerKind>,
 }
 
+/// The latest start time accepted (10 s, the longest run `run.duration_us` allows).
+const MAX_START_PS: f64 = 1e13;
+
 fn num<T: std::str::FromStr>(line: usize, field: &str, tok: Option<&str>) -> Result<T, HtsimError> {
     let err = |message: String| HtsimError {
         line,
@@ -182,8 +185,8 @@ impl HtsimMatrix {
                             }
                             "start" => {
                                 let tok = toks.next();
-                                let v: f64 = tok.and_then(|s| s.parse().ok()).filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
-                                    err(line, "start", format!("invalid value {:?}; expected a time >= 0 in picoseconds", tok.unwrap_or("")))
+                                let v: f64 = tok.and_then(|s| s.parse().ok()).filter(|v: &f64| (0.0..=MAX_START_PS).contains(v)).ok_or_else(|| {
+                                    err(line, "start", format!("invalid value {:?}; expected a time from 0 to 10^13 picoseconds (10 s)", tok.unwrap_or("")))
                                 })?;
                                 c.start_ps = Some(v.round() as Time);
                             }
@@ -256,6 +259,9 @@ impl HtsimMatrix {
                     return Err(err(line, field, format!("trigger {t} is not defined (`trigger id {t} oneshot|multishot|barrier`)")));
                 }
             }
+        }
+        if conns.is_empty() {
+            return Err(err(0, "Connections", "the file has no connections".into()));
         }
         if conns
             .iter()
@@ -347,6 +353,8 @@ mod tests {
         let cases = [
             ("Nodes 4\n0->9 start 0 size 1\n", 2, "dst"),
             ("Nodes 4\n0->1 start 0 size x\n", 2, "size"),
+            ("Nodes 4\n0->1 id 1 start 1e300 size 4096\n", 2, "start"),
+            ("Nodes 0\n", 0, "Connections"),
             ("Nodes 4\n0->1 size 1\n", 2, "start"),
             ("Nodes 4\n0->1 start 0 size 1 speed 3\n", 2, "speed"),
             ("Nodes 4\n0->1 id 1 trigger 5 size 1\n", 2, "trigger"),
