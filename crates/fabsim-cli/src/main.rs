@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 #[macro_use]
 mod output;
+mod cmd_bench;
 mod cmd_hw;
 mod cmd_portmap;
 mod cmd_sweep;
@@ -47,7 +48,7 @@ enum Command {
     /// Run a scenario (the built-in Fig. 1 default without a file) and print a table.
     Run(run::RunArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
-    Bench(run::BenchArgs),
+    Bench(cmd_bench::BenchArgs),
     /// Compute a Fastroute ingress port-to-ASIC mapping from a traffic matrix (CSV).
     Portmap(cmd_portmap::PortmapArgs),
     /// Print the multi-ASIC power and radix model (Fastroute Tables 2 and 3).
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
-        Command::Bench(args) => run::bench(args),
+        Command::Bench(args) => cmd_bench::bench(args),
         Command::Portmap(args) => cmd_portmap::run_portmap(args),
         Command::Power(args) => cmd_portmap::run_power(args),
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),

@@ -1,4 +1,4 @@
-//! `fabsim run` and `fabsim bench`.
+//! `fabsim run`: scenarios in, a table or JSON out.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,15 +34,6 @@ pub struct RunArgs {
     /// Worker threads for sweeps (default: all cores; at most 1024).
     #[arg(long, value_parser = jobs_parser())]
     pub jobs: Option<usize>,
-}
-
-#[derive(Args)]
-pub struct BenchArgs {
-    /// Scenario file (TOML). Without it: the built-in default.
-    pub scenario: Option<PathBuf>,
-    /// Override a scenario key (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
 }
 
 /// Reads a scenario (or run spec) file; an unreadable file is a usage error naming it.
@@ -326,47 +317,4 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         i = j;
     }
     out
-}
-
-/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
-fn peak_rss_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
-pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
-    let specs = load(args.scenario.as_ref(), &args.set)?;
-    outln!(
-        "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
-        "lb",
-        "packet_hops",
-        "events",
-        "wall_s",
-        "packet_hops/s",
-        "events/s"
-    );
-    let (mut hops, mut wall) = (0u64, 0f64);
-    // One core: runs one after another on this thread.
-    for s in &specs {
-        let r = metrics::run(&s.params);
-        outln!(
-            "{:>8} {:>12} {:>14} {:>10.3} {:>16.0} {:>14.0}",
-            r.lb,
-            r.packet_hops,
-            r.events,
-            r.perf.wall_s,
-            r.perf.packet_hops_per_s,
-            r.events as f64 / r.perf.wall_s
-        );
-        hops += r.packet_hops;
-        wall += r.perf.wall_s;
-    }
-    outln!(
-        "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s on one core; peak memory {} MiB",
-        hops as f64 / wall / 1e6,
-        peak_rss_mib().map_or("unknown".into(), |m| format!("{m:.1}"))
-    );
-    Ok(())
 }

@@ -3,7 +3,7 @@
 use std::process::Output;
 
 mod common;
-use common::fabsim;
+use common::{fabsim, ok};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -296,4 +296,19 @@ fn multi_asic_keys_exit_2_and_json_has_fastroute_fields() {
     assert_eq!(runs[0]["inter_asic_bytes"].as_u64(), Some(0));
     // The table gains the Fastroute columns, not the time series.
     assert!(stderr(&o).contains("inter_asic_MB") && !stderr(&o).contains("inter_asic_util"));
+}
+
+/// The benchmark suite runs each case in a child process and reports a row per case with its
+/// own peak memory (numbers are not asserted: speed is measured, not tested).
+#[test]
+fn bench_suite_reports_each_case() {
+    let out = ok(&["bench", "--suite", "--case", "default"]);
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("default ")).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    let cells: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(cells[1], "432", "{out}");
+    let peak: f64 = cells[8].parse().unwrap();
+    assert!(peak > 1.0, "{out}");
+    let o = fabsim(&["bench", "--suite", "--case", "k128"]);
+    assert_eq!(o.status.code(), Some(2));
 }

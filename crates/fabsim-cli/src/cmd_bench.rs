@@ -1,0 +1,206 @@
+//! `fabsim bench`: simulator speed (packet-hops and events per second, on one core) and peak
+//! memory, for a scenario or for the suite of reference cases.
+//!
+//! `--suite` runs each case in a child process of its own (`fabsim bench --case NAME`), so
+//! that every case reports its own peak memory, and prints one row per case; later changes
+//! are measured the same way.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::Args;
+use fabsim::metrics;
+use fabsim::scenario::RunSpec;
+
+use crate::run::{load, scenario};
+use crate::CliError;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Scenario file (TOML). Without it: the built-in default.
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Run the benchmark suite: every case (or those given with --case), each in its own
+    /// process.
+    #[arg(long, conflicts_with = "scenario")]
+    pub suite: bool,
+    /// A suite case: default, fastroute-2048, k32, k64 (repeatable).
+    #[arg(long = "case", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(CASES.iter().map(|c| c.name)))]
+    pub cases: Vec<String>,
+}
+
+/// One case of the suite: a scenario (`None`: the built-in default) and overrides.
+struct Case {
+    name: &'static str,
+    what: &'static str,
+    scenario: Option<&'static str>,
+    set: &'static [&'static str],
+}
+
+const FASTROUTE_DEFAULT: &str = include_str!("../../../scenarios/fastroute-default.toml");
+
+const CASES: &[Case] = &[
+    Case {
+        name: "default",
+        what: "the built-in default: Ofan Fig. 1, 432 hosts, 7 schemes",
+        scenario: None,
+        set: &[],
+    },
+    Case {
+        name: "fastroute-2048",
+        what: "Fastroute default, 2,048 hosts, DCTCP, Fastroute switches, 100 us slice",
+        scenario: Some(FASTROUTE_DEFAULT),
+        set: &["switch.arch=fastroute", "run.duration_us=100"],
+    },
+    Case {
+        name: "k32",
+        what: "3-tier k = 32 (8,192 hosts), Ofan, 1 MiB permutation, unbounded, no CC",
+        scenario: None,
+        set: &["topology.k=32", "switch.lb=ofan"],
+    },
+    Case {
+        name: "k64",
+        what: "3-tier k = 64 (65,536 hosts), Ofan, 1 MiB permutation, unbounded, no CC",
+        scenario: None,
+        set: &["topology.k=64", "switch.lb=ofan"],
+    },
+];
+
+/// A child's result line: `bench-summary HOSTS PACKET_HOPS EVENTS WALL_S PEAK_MIB`.
+const SUMMARY: &str = "bench-summary";
+
+pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
+    if args.suite {
+        return suite(&args.cases);
+    }
+    let specs = match args.cases.as_slice() {
+        [] => load(args.scenario.as_ref(), &args.set)?,
+        [name] => {
+            let case = CASES.iter().find(|c| c.name == name).expect("a case name");
+            let set: Vec<String> = case
+                .set
+                .iter()
+                .map(|s| s.to_string())
+                .chain(args.set.iter().cloned())
+                .collect();
+            scenario(case.scenario, case.name, &set)?.expand()?
+        }
+        _ => {
+            return Err(CliError::Usage(
+                "--case without --suite takes one case".into(),
+            ))
+        }
+    };
+    measure(&specs)
+}
+
+/// Runs `specs` one after another on this thread, a row each, then the total.
+fn measure(specs: &[RunSpec]) -> Result<(), CliError> {
+    outln!(
+        "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
+        "lb",
+        "packet_hops",
+        "events",
+        "wall_s",
+        "packet_hops/s",
+        "events/s"
+    );
+    let (mut hops, mut events, mut wall) = (0u64, 0u64, 0f64);
+    for s in specs {
+        let r = metrics::run(&s.params);
+        outln!(
+            "{:>8} {:>12} {:>14} {:>10.3} {:>16.0} {:>14.0}",
+            r.lb,
+            r.packet_hops,
+            r.events,
+            r.perf.wall_s,
+            r.perf.packet_hops_per_s,
+            r.events as f64 / r.perf.wall_s
+        );
+        hops += r.packet_hops;
+        events += r.events;
+        wall += r.perf.wall_s;
+    }
+    let peak = peak_rss_mib();
+    outln!(
+        "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s on one core; peak memory {} MiB",
+        hops as f64 / wall / 1e6,
+        peak.map_or("unknown".into(), |m| format!("{m:.1}"))
+    );
+    let hosts = specs.first().map_or(0, |s| s.params.topology.hosts());
+    outln!(
+        "{SUMMARY} {hosts} {hops} {events} {wall} {}",
+        peak.unwrap_or(f64::NAN)
+    );
+    Ok(())
+}
+
+/// Every case (or `only`) in a child process, one row each.
+fn suite(only: &[String]) -> Result<(), CliError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::Runtime(format!("cannot find this executable: {e}")))?;
+    outln!(
+        "{:<15} {:>7} {:>12} {:>12} {:>9} {:>11} {:>10} {:>9} {:>11}  what",
+        "case",
+        "hosts",
+        "packet_hops",
+        "events",
+        "wall_s",
+        "M_hops/s",
+        "M_events/s",
+        "peak_MiB",
+        "KiB/host"
+    );
+    for case in CASES
+        .iter()
+        .filter(|c| only.is_empty() || only.iter().any(|o| o == c.name))
+    {
+        let out = Command::new(&exe)
+            .args(["bench", "--case", case.name])
+            .output()
+            .map_err(|e| CliError::Runtime(format!("cannot run case {}: {e}", case.name)))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().find_map(|l| l.strip_prefix(SUMMARY));
+        let Some(fields) = line.filter(|_| out.status.success()) else {
+            return Err(CliError::Runtime(format!(
+                "case {} failed: {}",
+                case.name,
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        };
+        let v: Vec<f64> = fields
+            .split_whitespace()
+            .map(|x| x.parse().unwrap_or(f64::NAN))
+            .collect();
+        let [hosts, hops, events, wall, peak] = v[..] else {
+            return Err(CliError::Runtime(format!(
+                "case {}: bad summary {fields:?}",
+                case.name
+            )));
+        };
+        outln!(
+            "{:<15} {:>7} {:>12} {:>12} {:>9.2} {:>11.2} {:>10.2} {:>9.1} {:>11.1}  {}",
+            case.name,
+            hosts,
+            hops,
+            events,
+            wall,
+            hops / wall / 1e6,
+            events / wall / 1e6,
+            peak,
+            peak * 1024.0 / hosts,
+            case.what
+        );
+    }
+    Ok(())
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
