@@ -8,20 +8,6 @@ use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
 use crate::net::TopologySpec;
 use crate::theory::LinkModel;
 
-impl Named for Arch {
-    const ALL: &'static [Self] = &Arch::ALL;
-    fn name(self) -> &'static str {
-        Arch::name(self)
-    }
-}
-
-impl Named for CircuitMode {
-    const ALL: &'static [Self] = &CircuitMode::ALL;
-    fn name(self) -> &'static str {
-        CircuitMode::name(self)
-    }
-}
-
 impl Named for Solver {
     /// The solvers fast enough for the controller's loop.
     const ALL: &'static [Self] = &[Solver::Greedy, Solver::Exact];

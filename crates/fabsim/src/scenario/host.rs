@@ -1,26 +1,12 @@
 //! `host.*`: host-side load balancing, congestion control and the retransmission timer.
 
-use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{int, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
 use crate::engine::{bytes_to_ps, ps_to_us, Time};
 use crate::lb::HostLbKind;
 use crate::net::asic::ArchParams;
 use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
-
-impl Named for HostLbKind {
-    const ALL: &'static [Self] = &HostLbKind::ALL;
-    fn name(self) -> &'static str {
-        HostLbKind::name(self)
-    }
-}
-
-impl Named for CcKind {
-    const ALL: &'static [Self] = &CcKind::ALL;
-    fn name(self) -> &'static str {
-        CcKind::name(self)
-    }
-}
 
 /// The largest RTO accepted (1 s).
 const MAX_RTO_US: f64 = 1e6;

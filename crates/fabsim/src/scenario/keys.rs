@@ -38,6 +38,28 @@ pub trait Named: Copy + Sized + 'static {
     fn name(self) -> &'static str;
 }
 
+/// Implements [`Named`] for enums that carry their own `ALL` list and `name`.
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl Named for $t {
+            const ALL: &'static [Self] = &<$t>::ALL;
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
+        }
+    )*};
+}
+
+named!(
+    crate::lb::SwitchLbKind,
+    crate::lb::Strategy,
+    crate::lb::HostLbKind,
+    crate::net::asic::Arch,
+    crate::net::asic::CircuitMode,
+    crate::transport::CcKind,
+    crate::workload::Algorithm
+);
+
 /// The allowed names of a [`Named`] enum, in its list's order.
 pub fn names<T: Named>() -> Vec<&'static str> {
     T::ALL.iter().map(|v| v.name()).collect()

@@ -6,20 +6,6 @@ use crate::lb::{Deployment, Strategy, SwitchLbKind};
 use crate::net::Overflow;
 use crate::theory::LinkModel;
 
-impl Named for SwitchLbKind {
-    const ALL: &'static [Self] = &SwitchLbKind::ALL;
-    fn name(self) -> &'static str {
-        SwitchLbKind::name(self)
-    }
-}
-
-impl Named for Strategy {
-    const ALL: &'static [Self] = &Strategy::ALL;
-    fn name(self) -> &'static str {
-        Strategy::name(self)
-    }
-}
-
 impl Named for Overflow {
     const ALL: &'static [Self] = &[Overflow::Drop, Overflow::Trim];
     fn name(self) -> &'static str {

@@ -54,13 +54,6 @@ impl Named for WorkloadKind {
     }
 }
 
-impl Named for Algorithm {
-    const ALL: &'static [Self] = &Algorithm::ALL;
-    fn name(self) -> &'static str {
-        Algorithm::name(self)
-    }
-}
-
 impl Named for ModelShape {
     const ALL: &'static [Self] = &ModelShape::ALL;
     fn name(self) -> &'static str {
