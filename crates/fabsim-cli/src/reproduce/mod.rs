@@ -528,6 +528,16 @@ fn list(exps: &[Experiment]) {
     }
 }
 
+/// An output directory that cannot be made is bad input, found before any run.
+fn make_out(out: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(out).map_err(|e| {
+        CliError::Usage(format!(
+            "--out {}: cannot create directory: {e}",
+            out.display()
+        ))
+    })
+}
+
 pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     let exps = registry();
     if args.list {
@@ -547,9 +557,11 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
                 ids.join(", ")
             ))
         })?;
+        make_out(&args.out)?;
         reproduce_one(exp, &ctx, &args.out, args.jobs)?;
         return Ok(());
     }
+    make_out(&args.out)?;
     let start = Instant::now();
     let mut index = String::new();
     let mut all = vec![];
