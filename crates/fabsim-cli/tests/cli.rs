@@ -99,6 +99,18 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
             &["run", "/nonexistent/x.toml"],
             &["/nonexistent/x.toml", "cannot read"],
         ),
+        (
+            &["reproduce", "ofan-bound", "--quick", "--out", "/dev/null/x"],
+            &["--out /dev/null/x", "cannot create directory"],
+        ),
+        (
+            &["run", "--set", "host.rto_us=2"],
+            &["host.rto_us", "base RTT"],
+        ),
+        (
+            &["run", "--set", "switch.buffer_bytes=4159"],
+            &["switch.buffer_bytes", "4160-byte data packet"],
+        ),
     ];
     for (args, needles) in cases {
         let o = fabsim(args);
