@@ -1,3 +1,8 @@
+"""Write a random permutation (a derangement: nobody sends to itself) as an htsim connection
+matrix: every host sends SIZE bytes to its partner at time 0.
+
+usage: permutation.py HOSTS SIZE SEED OUT   (perm*.cm here: SEED 1)
+"""
 import random, sys
 n, size, seed, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rng = random.Random(seed)
