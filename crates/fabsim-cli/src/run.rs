@@ -59,11 +59,12 @@ pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scen
 pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
     let text = path.map(|p| read_file(p)).transpose()?;
     let source = path.map_or(String::new(), |p| p.display().to_string());
-    let scenario = scenario(text.as_deref(), &source, set)?;
-    if text.is_some() && scenario.is_empty() {
-        eprintln!("note: {source} sets no key: running every key's schema default (`fabsim keys` lists them)");
+    if let Some(text) = &text {
+        if Scenario::parse(text, &source)?.is_empty() {
+            eprintln!("note: {source} sets no key: every key not given with --set takes its schema default (`fabsim keys` lists them)");
+        }
     }
-    Ok(scenario.expand()?)
+    Ok(scenario(text.as_deref(), &source, set)?.expand()?)
 }
 
 /// A progress bar over `len` runs on stderr, drawn only when stderr is a terminal (a single
