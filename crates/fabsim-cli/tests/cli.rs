@@ -23,7 +23,7 @@ fn bad_input_exits_2_naming_key_value_and_allowed() {
     )
     .unwrap();
     let bad_tm = format!("workload.file={}", bad_tm.to_str().unwrap());
-    let cases: [(&[&str], &[&str]); 12] = [
+    let cases: [(&[&str], &[&str]); 15] = [
         (
             &[
                 "run",
