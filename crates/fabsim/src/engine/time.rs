@@ -1,7 +1,7 @@
 //! Simulated time: a count of integer picoseconds behind a type, so that a duration cannot
 //! be mixed up with a byte count or a rate and every unit conversion has one name.
 
-use std::ops::{Add, AddAssign, Div, Mul, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Div, Mul, Sub};
 
 const PS_PER_NS: u64 = 1_000;
 const PS_PER_US: u64 = 1_000_000;
@@ -100,13 +100,6 @@ impl Time {
         Time(self.0.saturating_mul(n))
     }
 
-    pub const fn checked_add(self, d: Time) -> Option<Time> {
-        match self.0.checked_add(d.0) {
-            Some(t) => Some(Time(t)),
-            None => None,
-        }
-    }
-
     /// How many whole `period`s fit, rounding up.
     pub const fn div_ceil(self, period: Time) -> u64 {
         self.0.div_ceil(period.0)
@@ -133,13 +126,6 @@ impl Sub for Time {
     #[inline]
     fn sub(self, d: Time) -> Time {
         Time(self.0 - d.0)
-    }
-}
-
-impl SubAssign for Time {
-    #[inline]
-    fn sub_assign(&mut self, d: Time) {
-        self.0 -= d.0;
     }
 }
 
