@@ -182,15 +182,16 @@ fn fastroute_size(w: &crate::workload::FastrouteWorkload, hosts: u64) -> Size {
     use crate::workload::fastroute::RING_REGROUP_PS;
     use crate::workload::Pattern;
     let duration = w.duration_ps;
-    let rounds = |period: Time| duration.map_or(1, |d| d.div_ceil(period.max(1)).max(1));
-    let line = |d: Time| crate::engine::ps_to_bytes(d, w.rate_bps).saturating_mul(hosts);
+    let rounds =
+        |period: Time| duration.map_or(1, |d| d.div_ceil(period.max(Time::from_ps(1))).max(1));
+    let line = |d: Time| d.bytes_at(w.rate_bps).saturating_mul(hosts);
     let (flows, flow_bytes) = match w.pattern {
         Pattern::Stride => (hosts, w.message_bytes),
         Pattern::Shuffle { k } => (hosts * k as u64, w.message_bytes),
         Pattern::Ring => (hosts * rounds(RING_REGROUP_PS), w.message_bytes),
         Pattern::Fast { phase_ps } => (
             hosts * rounds(phase_ps),
-            crate::engine::ps_to_bytes(phase_ps, w.rate_bps).max(1),
+            phase_ps.bytes_at(w.rate_bps).max(1),
         ),
         Pattern::Web | Pattern::Hadoop => {
             let cdf = if w.pattern == Pattern::Web {

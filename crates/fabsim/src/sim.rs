@@ -275,7 +275,7 @@ fn jump_queue(
     let mut slot = wire.len();
     while slot > 0 {
         let (arrive, _, p) = &wire[slot - 1];
-        let start = arrive - delay_ps - ser_of(p.bytes);
+        let start = *arrive - delay_ps - ser_of(p.bytes);
         if is_control(p) || start <= now {
             break;
         }
@@ -284,7 +284,7 @@ fn jump_queue(
     let mut entry = entry;
     if slot < wire.len() {
         let (arrive, _, p) = &wire[slot];
-        entry.0 = arrive - ser_of(p.bytes) + ser_ps;
+        entry.0 = *arrive - ser_of(p.bytes) + ser_ps;
         for e in wire.range_mut(slot..) {
             e.0 += ser_ps;
         }
@@ -350,14 +350,14 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
         tx: vec![Vec::new(); hosts],
         cursor: vec![0; hosts],
         nic_armed: vec![false; hosts],
-        now: 0,
+        now: Time::ZERO,
         c: Counters::default(),
         progress_event: 0,
         completed: 0,
         gate_left: traffic.deps.need.clone(),
         deps: traffic.deps,
         pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
-        next_tx: vec![0; hosts],
+        next_tx: vec![Time::ZERO; hosts],
         failures: failures.map(|f| f.0),
         fabric,
     };
@@ -383,7 +383,7 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             received: Bits::new(pkts),
             rx_next: 0,
             timer_armed: false,
-            last_progress_ps: 0,
+            last_progress_ps: Time::ZERO,
             waiting: sim.deps.waits[i],
             recvd: 0,
             first_tx_ps: Time::MAX,
@@ -398,7 +398,12 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             .push(c.interval_ps, Event::Circuit { apply: false });
     }
     let stalled = sim.run();
-    let start_ps = sim.flows.iter().map(|f| f.start_ps).min().unwrap_or(0);
+    let start_ps = sim
+        .flows
+        .iter()
+        .map(|f| f.start_ps)
+        .min()
+        .unwrap_or(Time::ZERO);
     let end_ps = if sim.completed == sim.flows.len() as u64 {
         sim.flows.iter().filter_map(|f| f.finish_ps).max()
     } else {
@@ -471,7 +476,7 @@ impl<A: Chassis> Sim<'_, A> {
             if self.c.events - self.progress_event > WATCHDOG_EVENTS {
                 return Some(format!(
                     "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {} flows done ({} timeouts, {} retransmits, {} drops)",
-                    crate::engine::ps_to_us(self.now),
+                    self.now.as_us_f64(),
                     self.completed,
                     self.flows.len(),
                     self.c.timeouts,
@@ -654,12 +659,13 @@ mod tests {
     fn control_overtakes_waiting_data_only() {
         // 1 byte per ps, 100 ps of delay: three 1000-byte data packets queued at t = 0 leave
         // at [0, 1000), [1000, 2000), [2000, 3000).
-        let ser = |b: u32| b as Time;
-        let delay = 100;
+        let ps = Time::from_ps;
+        let ser = |b: u32| ps(b as u64);
+        let delay = ps(100);
         let mut wire: VecDeque<(Time, u64, Packet)> = (0..3)
             .map(|i| {
                 (
-                    1000 * (i + 1) + delay,
+                    ps(1000 * (i + 1)) + delay,
                     i,
                     pkt(i as u32, 1000, PacketKind::Data),
                 )
@@ -668,46 +674,46 @@ mod tests {
         // At t = 500 an ACK of 64 bytes arrives: it waits for packet 0 (in service) only.
         jump_queue(
             &mut wire,
-            (3164, 3, pkt(9, 64, PacketKind::Ack)),
-            64,
-            500,
+            (ps(3164), 3, pkt(9, 64, PacketKind::Ack)),
+            ps(64),
+            ps(500),
             delay,
             ser,
         );
         let order: Vec<(u32, Time)> = wire.iter().map(|e| (e.2.seq, e.0)).collect();
         assert_eq!(
             order,
-            vec![(0, 1100), (9, 1164), (1, 2164), (2, 3164)],
+            vec![(0, ps(1100)), (9, ps(1164)), (1, ps(2164)), (2, ps(3164))],
             "the ACK goes right after the packet in service; waiting data moves back"
         );
         // A second control packet at t = 1030 (the ACK in service) queues behind the first (FIFO within the class)
         // but ahead of the data still waiting.
         jump_queue(
             &mut wire,
-            (3228, 4, pkt(10, 64, PacketKind::Nack)),
-            64,
-            1030,
+            (ps(3228), 4, pkt(10, 64, PacketKind::Nack)),
+            ps(64),
+            ps(1030),
             delay,
             ser,
         );
         let order: Vec<u32> = wire.iter().map(|e| e.2.seq).collect();
         assert_eq!(order, vec![0, 9, 10, 1, 2]);
-        assert_eq!(wire[2].0, 1228);
+        assert_eq!(wire[2].0, ps(1228));
         assert_eq!(
             wire.back().unwrap().0,
-            3228,
+            ps(3228),
             "the last bit leaves as in FIFO order"
         );
         // Once every data packet has started, a control packet simply goes last.
         jump_queue(
             &mut wire,
-            (3292, 5, pkt(11, 64, PacketKind::Ack)),
-            64,
-            2300,
+            (ps(3292), 5, pkt(11, 64, PacketKind::Ack)),
+            ps(64),
+            ps(2300),
             delay,
             ser,
         );
         assert_eq!(wire.back().unwrap().2.seq, 11);
-        assert_eq!(wire.back().unwrap().0, 3292);
+        assert_eq!(wire.back().unwrap().0, ps(3292));
     }
 }

@@ -21,7 +21,7 @@
 //! For workloads other than permutations the paper uses naive bounds: a host cannot finish
 //! before its NIC has sent its data and the ACKs it owes ([`naive_bound_ps`]).
 
-use crate::engine::{serialization_ps, Time};
+use crate::engine::Time;
 
 /// Link and packet parameters the bounds depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,16 +55,16 @@ impl LinkModel {
 
     /// Bandwidth-delay product of the base RTT over `hops` links, in bytes.
     pub fn bdp_bytes(&self, hops: u32) -> u64 {
-        crate::engine::ps_to_bytes(self.base_rtt_ps(hops), self.rate_bps)
+        self.base_rtt_ps(hops).bytes_at(self.rate_bps)
     }
 
     fn ser(&self, bytes: u32) -> Time {
-        serialization_ps(bytes, self.rate_bps)
+        Time::serialization(bytes, self.rate_bps)
     }
 
     /// Time from the end of serialization at the first link to full arrival after `hops` links.
     fn latency_after_send(&self, bytes: u32, hops: u32) -> Time {
-        self.delay_ps + (hops as Time - 1) * (self.ser(bytes) + self.delay_ps)
+        self.delay_ps + (hops as u64 - 1) * (self.ser(bytes) + self.delay_ps)
     }
 }
 
@@ -75,12 +75,12 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
     // ACK due times at this host = arrival times of the symmetric sender's data, which by
     // symmetry leaves at the same times as this host's own data.
     let mut ack_due: Vec<Time> = Vec::with_capacity(sizes.len());
-    let mut t: Time = 0;
+    let mut t = Time::ZERO;
     let mut next_ack = 0;
-    let mut last_ack_end = 0;
+    let mut last_ack_end = Time::ZERO;
     // When each later link of the path finishes its previous data packet: a short last
     // packet cannot overtake the full one ahead of it.
-    let mut link_free = vec![0; hops as usize - 1];
+    let mut link_free = vec![Time::ZERO; hops as usize - 1];
     for &size in &sizes {
         // Phase 2: send every ACK already due before the next data packet.
         while next_ack < ack_due.len() && ack_due[next_ack] <= t {
@@ -107,7 +107,7 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
 /// The least time from a flow's first bit on its sender's NIC until its last byte reaches
 /// the receiver: every packet serialized back to back, then the last one crosses `hops` links.
 pub fn flow_time_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
-    let mut ser = 0;
+    let mut ser = Time::ZERO;
     let mut last = 0;
     for size in link.packet_sizes(bytes) {
         ser += link.ser(size);
@@ -131,7 +131,9 @@ pub fn naive_bound_ps(
     min_hops: u32,
 ) -> Time {
     let nic = (nic_bytes_max as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
-    nic as Time + link.latency_after_send(min_data_bytes, min_hops) + ack_return_ps(link, min_hops)
+    Time::from_ps(nic as u64)
+        + link.latency_after_send(min_data_bytes, min_hops)
+        + ack_return_ps(link, min_hops)
 }
 
 /// The CCT model behind Thm. 6 (appendix G), without the zero-load RTT and the common
@@ -194,7 +196,7 @@ mod tests {
         use crate::net::{Fabric, Route, Tier, TopologySpec};
         use std::collections::BTreeSet;
         for k in [4u32, 6, 8] {
-            let f = Fabric::new(&TopologySpec::FatTree { k }, 1, 1);
+            let f = Fabric::new(&TopologySpec::FatTree { k }, 1, Time::from_ps(1));
             let per_pod = k * k / 4;
             // Destination aggregation switch: pod 0, index 0 (switch id after the edges).
             let target = f.switches.iter().position(|s| s.tier == Tier::Agg).unwrap() as u32;
@@ -222,7 +224,7 @@ mod tests {
     fn ofan_default() -> LinkModel {
         LinkModel {
             rate_bps: 800_000_000_000,
-            delay_ps: 500_000,
+            delay_ps: Time::from_ns(500),
             payload_bytes: 4096,
             header_bytes: 64,
             ack_bytes: 64,
@@ -237,7 +239,7 @@ mod tests {
         // Sending the data alone, plus one round trip of the last packet.
         let data = 256 * l.ser(4160);
         let rtt = l.latency_after_send(4160, 6) + l.ser(64) + l.latency_after_send(64, 6);
-        assert!(b > data + rtt, "{b} <= {}", data + rtt);
+        assert!(b > data + rtt, "{b:?} <= {:?}", data + rtt);
         // ACK interleaving costs at most one ACK per data packet.
         assert!(b <= data + rtt + 256 * l.ser(64));
     }
@@ -247,9 +249,9 @@ mod tests {
         let l = ofan_default();
         let b1 = permutation_bound_ps(&l, 1024 * 4096, 6);
         let b2 = permutation_bound_ps(&l, 2048 * 4096, 6);
-        let per_packet = (b2 - b1) as f64 / 1024.0;
+        let per_packet = (b2 - b1).as_ps_f64() / 1024.0;
         // Asymptotically each packet costs one data and one ACK serialization.
-        let expected = (l.ser(4160) + l.ser(64)) as f64;
+        let expected = (l.ser(4160) + l.ser(64)).as_ps_f64();
         assert!(
             (per_packet - expected).abs() / expected < 1e-3,
             "{per_packet} vs {expected}"

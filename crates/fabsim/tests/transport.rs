@@ -5,6 +5,7 @@
 //! 4.17 us; the fabric's longest-path base RTT is 6.25 us, one BDP 625 KB). Numbers over
 //! 32 MiB flows are in ARCHITECTURE.md.
 
+use fabsim::engine::Time;
 use fabsim::metrics::{run, RunReport};
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
@@ -52,12 +53,15 @@ fn dctcp_incast_is_fair_efficient_and_keeps_queues_short() {
         dctcp.lower_bound_us
     );
     // Fairness: the two flows finish close together.
-    let fct: Vec<u64> = simulate(&p)
+    let fct: Vec<Time> = simulate(&p)
         .fct_ps
         .into_iter()
         .map(Option::unwrap)
         .collect();
-    let (lo, hi) = (fct[0].min(fct[1]) as f64, fct[0].max(fct[1]) as f64);
+    let (lo, hi) = (
+        fct[0].min(fct[1]).as_ps_f64(),
+        fct[0].max(fct[1]).as_ps_f64(),
+    );
     assert!(hi / lo < 1.1, "FCTs {fct:?}");
 }
 
@@ -87,7 +91,7 @@ fn incast(cc: &str, extra: &[&str]) -> (RunReport, f64) {
     let fct: Vec<f64> = simulate(&p)
         .fct_ps
         .into_iter()
-        .map(|f| f.unwrap() as f64)
+        .map(|f| f.unwrap().as_ps_f64())
         .collect();
     let ratio = fct[0].max(fct[1]) / fct[0].min(fct[1]);
     eprintln!(
@@ -226,7 +230,7 @@ fn every_cc_completes_an_8_sender_incast_with_trimming() {
 #[test]
 fn a_livelocked_run_is_stopped_with_a_diagnosis() {
     let mut p = params(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=off"]);
-    p.rto_ps = Some(10);
+    p.rto_ps = Some(Time::from_ps(10));
     let o = simulate(&p);
     let why = o.stalled.expect("the watchdog stops the run");
     assert!(

@@ -1,5 +1,6 @@
 //! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files.
 
+use fabsim::engine::Time;
 use fabsim::metrics::{lower_bound_ps, run};
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
@@ -47,14 +48,14 @@ fn ring_all_reduce_moves_its_share_and_respects_the_bound() {
         // The bound is the ring's 2(N-1) dependent steps, not the NIC time alone: each step
         // costs at least a shard and a path.
         let link = p.link;
-        let step = flow_time_ps(&link, d / n, 2) as f64 / 1e6;
+        let step = flow_time_ps(&link, d / n, 2).as_us_f64();
         assert!(
             c.lower_bound_us >= 2.0 * (n - 1) as f64 * step,
             "{}",
             c.lower_bound_us
         );
         assert!(r.cct_us.unwrap() >= c.lower_bound_us);
-        assert!(lower_bound_ps(&p, &o) as f64 / 1e6 <= r.cct_us.unwrap());
+        assert!(lower_bound_ps(&p, &o).as_us_f64() <= r.cct_us.unwrap());
     }
 }
 
@@ -184,7 +185,7 @@ fn htsim_triggers_are_respected() {
         let o = simulate(p);
         assert_eq!(o.flows_completed, 5);
         let (first, fin) = (&o.first_tx_ps, &o.finish_ps);
-        assert_eq!(first[1], Some(1_000_000), "start is in picoseconds");
+        assert_eq!(first[1], Some(Time::from_us(1)), "start is in picoseconds");
         // send_done: flow 3 after flow 1's last ACK.
         assert!(first[2].unwrap() >= fin[0].unwrap());
         // recv_done: flow 4 no earlier than flow 3's data could have arrived.
@@ -253,7 +254,8 @@ fn failed_links_carry_nothing_and_hosts_keep_to_rho_max() {
         for (port, &dead) in f.dead.iter().enumerate() {
             if dead {
                 assert_eq!(
-                    o.ports.stats[port].busy_ps, 0,
+                    o.ports.stats[port].busy_ps,
+                    Time::ZERO,
                     "{name}: port {port} is dead"
                 );
             }
@@ -265,7 +267,7 @@ fn failed_links_carry_nothing_and_hosts_keep_to_rho_max() {
         }
         // Each flow's data rate, first packet to last ACK, stays below rho_max x line rate.
         for (i, fl) in o.flows.iter().enumerate() {
-            let span = (o.finish_ps[i].unwrap() - o.first_tx_ps[i].unwrap()) as f64;
+            let span = (o.finish_ps[i].unwrap() - o.first_tx_ps[i].unwrap()).as_ps_f64();
             let wire: u64 = p.link.packet_sizes(fl.bytes).map(|s| s as u64).sum();
             let rate = wire as f64 * 8.0 / (span * 1e-12);
             assert!(
@@ -360,7 +362,7 @@ fn dynamic_first_pointer_runs() {
         assert_eq!(o.flows_completed, o.flows_total);
         let (f, _) = o.failures.as_ref().unwrap();
         for (port, &dead) in f.dead.iter().enumerate() {
-            assert!(!dead || o.ports.stats[port].busy_ps == 0);
+            assert!(!dead || o.ports.stats[port].busy_ps == Time::ZERO);
         }
         let r = run(&p);
         assert!(r.cct_us.unwrap() >= r.lower_bound_us);

@@ -70,7 +70,7 @@ impl<E> Default for HeapQueue<E> {
         Self {
             heap: BinaryHeap::new(),
             tickets: 0,
-            last: 0,
+            last: Time::ZERO,
         }
     }
 }
@@ -84,7 +84,11 @@ impl<E: Copy> EventQueue<E> for HeapQueue<E> {
 
     #[inline]
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E) {
-        assert!(time >= self.last, "event scheduled in the past: {time} ps");
+        assert!(
+            time >= self.last,
+            "event scheduled in the past: {} ps",
+            time.ps()
+        );
         self.heap.push(Reverse(Entry {
             time,
             ticket,
@@ -110,7 +114,11 @@ impl<E: Copy> EventQueue<E> for HeapQueue<E> {
         let mut top = self.heap.peek_mut().expect("replace_min on an empty queue");
         debug_assert!(top.0.time >= self.last, "time went backwards");
         self.last = top.0.time;
-        assert!(time >= self.last, "event scheduled in the past: {time} ps");
+        assert!(
+            time >= self.last,
+            "event scheduled in the past: {} ps",
+            time.ps()
+        );
         top.0 = Entry {
             time,
             ticket,
@@ -162,7 +170,7 @@ impl<E> Default for TimingWheel<E> {
             occupied: [0; (WHEEL_BUCKETS / 64) as usize],
             far: BinaryHeap::new(),
             tickets: 0,
-            last: 0,
+            last: Time::ZERO,
             len: 0,
         }
     }
@@ -170,7 +178,7 @@ impl<E> Default for TimingWheel<E> {
 
 #[inline]
 fn wheel_key(time: Time, ticket: u64) -> u128 {
-    (time as u128) << 64 | ticket as u128
+    (time.ps() as u128) << 64 | ticket as u128
 }
 
 impl<E: Copy> TimingWheel<E> {
@@ -199,7 +207,7 @@ impl<E: Copy> TimingWheel<E> {
         debug_assert_eq!(self.head, self.current.len());
         self.current.clear();
         self.head = 0;
-        let far_next = self.far.peek().map(|Reverse(e)| e.time >> WHEEL_SHIFT);
+        let far_next = self.far.peek().map(|Reverse(e)| e.time.ps() >> WHEEL_SHIFT);
         let next = match (self.next_occupied(), far_next) {
             (Some(w), Some(f)) => w.min(f),
             (Some(w), None) => w,
@@ -219,7 +227,7 @@ impl<E: Copy> TimingWheel<E> {
             self.occupied[slot / 64] &= !(1 << (slot % 64));
         }
         while let Some(Reverse(e)) = self.far.peek() {
-            if e.time >> WHEEL_SHIFT != next {
+            if e.time.ps() >> WHEEL_SHIFT != next {
                 break;
             }
             self.current.push((wheel_key(e.time, e.ticket), e.event));
@@ -238,9 +246,13 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
 
     #[inline]
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E) {
-        assert!(time >= self.last, "event scheduled in the past: {time} ps");
+        assert!(
+            time >= self.last,
+            "event scheduled in the past: {} ps",
+            time.ps()
+        );
         self.len += 1;
-        let b = time >> WHEEL_SHIFT;
+        let b = time.ps() >> WHEEL_SHIFT;
         let key = wheel_key(time, ticket);
         if b <= self.cur {
             // Into the sorted current bucket; later keys, the usual case, shift little. A key
@@ -270,7 +282,7 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         let &(key, event) = self.current.get(self.head)?;
         self.head += 1;
         self.len -= 1;
-        let time = (key >> 64) as Time;
+        let time = Time::from_ps((key >> 64) as u64);
         debug_assert!(time >= self.last, "time went backwards");
         self.last = time;
         Some((time, event))
@@ -283,7 +295,7 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         }
         self.current
             .get(self.head)
-            .map(|&(k, e)| ((k >> 64) as Time, e))
+            .map(|&(k, e)| (Time::from_ps((k >> 64) as u64), e))
     }
 
     #[inline]
@@ -308,8 +320,8 @@ mod tests {
     fn pops_in_time_then_ticket_order() {
         let mut rng = Rng::new(7);
         let mut q = HeapQueue::default();
-        let mut now = 0u64;
-        let mut last_key = (0u64, 0u64);
+        let mut now = Time::ZERO;
+        let mut last_key = (Time::ZERO, 0u64);
         let mut deferred = Vec::new();
         for step in 0..200_000u64 {
             match rng.below(4) {
@@ -328,16 +340,16 @@ mod tests {
                     now = t;
                     last_key = (t, ticket);
                     let next = q.ticket();
-                    q.replace_min(now + 1 + rng.below(20), next, (next, step));
+                    q.replace_min(now + Time::from_ps(1 + rng.below(20)), next, (next, step));
                 }
                 2 if !deferred.is_empty() => {
                     // As in the simulator: a deferred event lies strictly in the future.
                     let ticket = deferred.swap_remove(0);
-                    let t = now + 1 + rng.below(20);
+                    let t = now + Time::from_ps(1 + rng.below(20));
                     q.push_ticketed(t, ticket, (ticket, step));
                 }
                 _ => {
-                    let t = now + rng.below(20);
+                    let t = now + Time::from_ps(rng.below(20));
                     let ticket = q.ticket();
                     q.push_ticketed(t, ticket, (ticket, step));
                 }
@@ -351,11 +363,11 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut wheel = TimingWheel::default();
         let mut heap = HeapQueue::default();
-        let mut now = 0;
+        let mut now = Time::ZERO;
         for step in 0..300_000u64 {
             if rng.below(2) == 0 || heap.is_empty() {
                 let horizon = [10, 5_000, 2_000_000, 50_000_000][rng.below(4) as usize];
-                let t = now + rng.below(horizon);
+                let t = now + Time::from_ps(rng.below(horizon));
                 let (a, b) = (wheel.ticket(), heap.ticket());
                 assert_eq!(a, b);
                 wheel.push_ticketed(t, a, step);
@@ -379,7 +391,7 @@ mod tests {
                 let (w, h) = (wheel.peek(), heap.peek());
                 assert_eq!(w, h);
                 now = w.unwrap().0;
-                let t = now + 1 + rng.below(3_000);
+                let t = now + Time::from_ps(1 + rng.below(3_000));
                 let (a, b) = (wheel.ticket(), heap.ticket());
                 wheel.replace_min(t, a, step);
                 heap.replace_min(t, b, step);

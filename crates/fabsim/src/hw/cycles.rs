@@ -120,9 +120,9 @@ mod tests {
         let mut cycles = SwitchCycles::new(3, 4);
         let mut a: Vec<u32> = (0..30).map(|_| rng.below(w as u64) as u32).collect();
         let mut b = a.clone();
-        let mut now = 0;
+        let mut now = Time::ZERO;
         for _ in 0..20_000 {
-            now += rng.below(2);
+            now += Time::from_ps(rng.below(2));
             let sw = rng.below(3) as u32;
             // Switch sw owns registers 10*sw .. 10*sw + 3 (few keys: many collisions).
             let key = 10 * sw + rng.below(3) as u32;

@@ -12,13 +12,13 @@
 //!   `FLOWLET_GAP`; a new flowlet takes the uplink minimizing
 //!   max(local DRE, congestion to the destination leaf), ties at random.
 
-use crate::engine::{Rng, Time, PS_PER_US};
+use crate::engine::{Rng, Time};
 use crate::net::{Fabric, Packet};
 
 /// DRE time constant.
-const TAU_PS: Time = PS_PER_US;
+const TAU_PS: Time = Time::from_us(1);
 /// Idle gap that starts a new flowlet.
-const FLOWLET_GAP_PS: Time = PS_PER_US;
+const FLOWLET_GAP_PS: Time = Time::from_us(1);
 /// Flowlet table slots per leaf (flows hash into them).
 const FLOWLET_SLOTS: usize = 4096;
 
@@ -52,8 +52,8 @@ impl Conga {
         Self {
             leaves,
             uplinks,
-            dre: vec![(0.0, 0); fabric.ports()],
-            capacity_bytes: crate::engine::bytes_per_ps(fabric.rate_bps) * TAU_PS as f64,
+            dre: vec![(0.0, Time::ZERO); fabric.ports()],
+            capacity_bytes: Time::bytes_per_ps(fabric.rate_bps) * TAU_PS.as_ps_f64(),
             to_leaf: vec![0; leaves * leaves * uplinks],
             from_leaf: vec![0; leaves * leaves * uplinks],
             feedback_next: vec![0; leaves * leaves],
@@ -64,7 +64,7 @@ impl Conga {
 
     fn decayed(&self, port: u32, now: Time) -> f64 {
         let (x, t) = self.dre[port as usize];
-        x * (-((now - t) as f64) / TAU_PS as f64).exp()
+        x * (-(now - t).as_ps_f64() / TAU_PS.as_ps_f64()).exp()
     }
 
     /// The 3-bit congestion metric of `port` at `now`.
@@ -159,15 +159,19 @@ mod tests {
                 uplinks: 2,
             },
             800_000_000_000,
-            1,
+            Time::from_ps(1),
         );
         let mut c = Conga::new(&fabric, 1);
         for i in 0..40 {
-            c.on_transmit(7, 4160, i * 5_200);
+            c.on_transmit(7, 4160, Time::from_ps(i * 5_200));
         }
-        assert_eq!(c.metric(7, 40 * 5_200), 7, "a saturated link");
+        assert_eq!(
+            c.metric(7, Time::from_ps(40 * 5_200)),
+            7,
+            "a saturated link"
+        );
         assert!(
-            c.metric(7, 40 * 5_200 + 3 * TAU_PS) < 2,
+            c.metric(7, Time::from_ps(40 * 5_200) + 3 * TAU_PS) < 2,
             "decays within a few TAU"
         );
     }
@@ -181,24 +185,24 @@ mod tests {
                 uplinks: 4,
             },
             800_000_000_000,
-            1,
+            Time::from_ps(1),
         );
         let mut c = Conga::new(&fabric, 1);
         let first_up = fabric.switches[0].port_base + fabric.switches[0].down;
-        let u0 = c.at_source_leaf(0, 1, first_up, 42, &mut packet(), 0);
+        let u0 = c.at_source_leaf(0, 1, first_up, 42, &mut packet(), Time::ZERO);
         // Load every uplink but one; within the gap the flowlet keeps its uplink.
         let free = (u0 + 1) % 4;
         for u in (0..4).filter(|&u| u != free) {
             for i in 0..40 {
-                c.on_transmit(first_up + u, 4160, i * 100);
+                c.on_transmit(first_up + u, 4160, Time::from_ps(i * 100));
             }
         }
         assert_eq!(
-            c.at_source_leaf(0, 1, first_up, 42, &mut packet(), 4_000),
+            c.at_source_leaf(0, 1, first_up, 42, &mut packet(), Time::from_ps(4_000)),
             u0
         );
         // After an idle gap the new flowlet takes the free uplink.
-        let later = 4_000 + FLOWLET_GAP_PS + 1;
+        let later = Time::from_ps(4_000 + 1) + FLOWLET_GAP_PS;
         assert_eq!(
             c.at_source_leaf(0, 1, first_up, 42, &mut packet(), later),
             free

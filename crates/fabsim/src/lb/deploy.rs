@@ -118,11 +118,12 @@ impl Deployment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Time;
     use crate::net::TopologySpec;
 
     #[test]
     fn strategies_upgrade_exactly_half() {
-        let f = Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, 1);
+        let f = Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, Time::from_ps(1));
         for s in Strategy::ALL {
             let d = Deployment {
                 edge: None,

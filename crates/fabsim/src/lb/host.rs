@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::{Rng, Time, PS_PER_US};
+use crate::engine::{Rng, Time};
 use crate::flow::FlowSpec;
 use crate::net::{Fabric, Tier, UpPath};
 
@@ -72,7 +72,7 @@ const OBLIVIOUS_SET: u32 = 256;
 /// REPS's buffer of recycled entropies.
 const REPS_BUFFER: usize = 8;
 /// How long REPS stays frozen after a timeout (htsim's default).
-const REPS_FREEZE_PS: Time = 10_000 * PS_PER_US;
+const REPS_FREEZE_PS: Time = Time::from_us(10_000);
 /// Random entropies REPS explores with after a freeze.
 const REPS_EXPLORE: u8 = 16;
 
@@ -95,7 +95,7 @@ struct Reps {
 impl Reps {
     /// The buffered entropy to send now, if the rules pick one (else: a random one).
     fn take(&mut self, now: Time) -> Option<u16> {
-        if self.frozen_until != 0 {
+        if self.frozen_until != Time::ZERO {
             if now < self.frozen_until && self.valid > 0 {
                 self.replay = (self.replay + 1) % self.valid;
                 return Some(self.ring[self.replay as usize]);
@@ -282,12 +282,12 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn one_flow(kind: HostLbKind) -> HostLb {
-        let fabric = Fabric::new(&TopologySpec::FatTree { k: 8 }, 1, 1);
+        let fabric = Fabric::new(&TopologySpec::FatTree { k: 8 }, 1, Time::from_ps(1));
         let flows = [FlowSpec {
             src: 0,
             dst: 127,
             bytes: 1,
-            start_ps: 0,
+            start_ps: Time::ZERO,
         }];
         HostLb::new(kind, &fabric, &flows, 3)
     }
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn drb_visits_every_core_once_per_round_with_changing_first_uplinks() {
         let mut lb = one_flow(HostLbKind::Drb);
-        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6, 0).1).collect();
+        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6, Time::ZERO).1).collect();
         let cores: BTreeSet<(u32, u32)> = ups.iter().map(|u| (u.edge(), u.agg())).collect();
         assert_eq!(cores.len(), 16);
         assert!(ups.windows(2).all(|w| w[0].edge() != w[1].edge()));
@@ -307,7 +307,7 @@ mod tests {
         let mut per_uplink = [0; 4];
         let mut paths = BTreeSet::new();
         for _ in 0..16 {
-            let up = lb.stamp(0, 6, 0).1;
+            let up = lb.stamp(0, 6, Time::ZERO).1;
             per_uplink[up.edge() as usize] += 1;
             paths.insert((up.edge(), up.agg()));
         }
@@ -318,14 +318,14 @@ mod tests {
     #[test]
     fn reps_recycles_unmarked_entropies_oldest_first() {
         let mut lb = one_flow(HostLbKind::Reps);
-        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, 0).0).collect();
+        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, Time::ZERO).0).collect();
         lb.on_ack(0, first[0], false);
         lb.on_ack(0, first[1], true); // ECN-marked: not recycled
         lb.on_ack(0, first[2], false);
-        assert_eq!(lb.stamp(0, 6, 0).0, first[0]);
-        assert_eq!(lb.stamp(0, 6, 0).0, first[2]);
+        assert_eq!(lb.stamp(0, 6, Time::ZERO).0, first[0]);
+        assert_eq!(lb.stamp(0, 6, Time::ZERO).0, first[2]);
         // Nothing fresh left: explore.
-        let e = lb.stamp(0, 6, 0).0;
+        let e = lb.stamp(0, 6, Time::ZERO).0;
         assert!(!first.contains(&e) || e == first[1]);
     }
 
@@ -333,7 +333,9 @@ mod tests {
     fn oblivious_covers_the_entropy_set_each_round() {
         let mut lb = one_flow(HostLbKind::Oblivious);
         for _ in 0..3 {
-            let round: BTreeSet<u16> = (0..OBLIVIOUS_SET).map(|_| lb.stamp(0, 6, 0).0).collect();
+            let round: BTreeSet<u16> = (0..OBLIVIOUS_SET)
+                .map(|_| lb.stamp(0, 6, Time::ZERO).0)
+                .collect();
             assert_eq!(round.len(), OBLIVIOUS_SET as usize);
         }
     }
@@ -341,19 +343,21 @@ mod tests {
     #[test]
     fn reps_freezes_on_timeout_then_explores() {
         let mut lb = one_flow(HostLbKind::Reps);
-        let sent: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, 0).0).collect();
+        let sent: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, Time::ZERO).0).collect();
         for &e in &sent {
             lb.on_ack(0, e, false);
         }
-        lb.on_timeout(0, 1_000);
+        lb.on_timeout(0, Time::from_ps(1_000));
         // Frozen: only buffered entropies, over and over, fresh or not.
-        let frozen: Vec<u16> = (0..9).map(|_| lb.stamp(0, 6, 2_000).0).collect();
+        let frozen: Vec<u16> = (0..9)
+            .map(|_| lb.stamp(0, 6, Time::from_ps(2_000)).0)
+            .collect();
         assert!(
             frozen.iter().all(|e| sent.contains(e)),
             "{frozen:?} {sent:?}"
         );
         // Thawed: the buffer is gone; even a fresh ACK waits behind 16 explorations.
-        let after = 1_000 + REPS_FREEZE_PS;
+        let after = Time::from_ps(1_000) + REPS_FREEZE_PS;
         let first = lb.stamp(0, 6, after).0;
         lb.on_ack(0, first, false);
         let explored: Vec<u16> = (0..15).map(|_| lb.stamp(0, 6, after).0).collect();

@@ -200,7 +200,7 @@ impl SwitchLb {
                     let reference = buffer_bytes.unwrap_or(AR_REFERENCE_BUFFER_BYTES) as f64;
                     Scheme::Ar(AR_LEVELS.map(|f| {
                         let bytes = reference * f;
-                        (bytes * 8.0 * 1e12 / fabric.rate_bps as f64) as Time
+                        Time::from_ps((bytes * 8.0 * 1e12 / fabric.rate_bps as f64) as u64)
                     }))
                 }
                 SwitchLbKind::Ofan | SwitchLbKind::Pofan => {
@@ -329,9 +329,9 @@ impl SwitchLb {
             }
             Scheme::Jsq => argmin_random_ties(rng, w, |u| {
                 if ok(u) {
-                    ports.backlog_ps(first_up + u, now)
+                    ports.backlog_ps(first_up + u, now).ps()
                 } else {
-                    Time::MAX
+                    u64::MAX
                 }
             }),
             Scheme::Ar(levels) => {
@@ -339,9 +339,9 @@ impl SwitchLb {
                 argmin_random_ties(rng, w, |u| {
                     let b = ports.backlog_ps(first_up + u, now);
                     if ok(u) {
-                        levels.iter().take_while(|&&l| b >= l).count() as Time
+                        levels.iter().take_while(|&&l| b >= l).count() as u64
                     } else {
-                        Time::MAX
+                        u64::MAX
                     }
                 })
             }
@@ -383,9 +383,9 @@ impl SwitchLb {
 
 /// The uplink minimizing `cost`, ties broken uniformly at random (reservoir sampling).
 #[inline]
-fn argmin_random_ties(rng: &mut Rng, w: u32, cost: impl Fn(u32) -> Time) -> u32 {
+fn argmin_random_ties(rng: &mut Rng, w: u32, cost: impl Fn(u32) -> u64) -> u32 {
     let mut best = 0;
-    let mut best_cost = Time::MAX;
+    let mut best_cost = u64::MAX;
     let mut ties = 0u64;
     for u in 0..w {
         let c = cost(u);
@@ -416,8 +416,8 @@ mod tests {
             hosts_per_leaf: 2,
             uplinks: 4,
         };
-        let fabric = Fabric::new(&spec, 800_000_000_000, 1);
-        let ports = Ports::new(fabric.ports(), fabric.rate_bps, 1);
+        let fabric = Fabric::new(&spec, 800_000_000_000, Time::from_ps(1));
+        let ports = Ports::new(fabric.ports(), fabric.rate_bps, Time::from_ps(1));
         let lb = SwitchLb::new(kind, &Deployment::default(), &fabric, None, 2, None, 7);
         (fabric, ports, lb)
     }
@@ -430,7 +430,7 @@ mod tests {
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
-                now: 0,
+                now: Time::ZERO,
             };
             let leaf = fabric.switches[0];
             for seq in 0..8 {
@@ -457,7 +457,7 @@ mod tests {
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
-                now: 0,
+                now: Time::ZERO,
             };
             for u in 0..4 {
                 let mut p = Packet::for_test(0, 3, 0, 4160, PacketKind::Data);
@@ -470,7 +470,11 @@ mod tests {
 
     #[test]
     fn a_mixed_deployment_runs_each_switch_on_its_own_scheme() {
-        let fabric = Fabric::new(&TopologySpec::FatTree { k: 4 }, 800_000_000_000, 1);
+        let fabric = Fabric::new(
+            &TopologySpec::FatTree { k: 4 },
+            800_000_000_000,
+            Time::from_ps(1),
+        );
         let deployment = Deployment {
             edge: Some(SwitchLbKind::Rr),
             ..Deployment::default()

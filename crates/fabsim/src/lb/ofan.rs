@@ -334,7 +334,11 @@ mod tests {
     /// cover all w uplinks once.
     #[test]
     fn a_pointer_visits_every_uplink_once_per_round() {
-        let fabric = Fabric::new(&crate::net::TopologySpec::FatTree { k: 12 }, 1, 1);
+        let fabric = Fabric::new(
+            &crate::net::TopologySpec::FatTree { k: 12 },
+            1,
+            Time::from_ps(1),
+        );
         let mut rng = Rng::new(5);
         let mut p = OfanPointers::new(&fabric, None, &mut rng);
         let w = 6;

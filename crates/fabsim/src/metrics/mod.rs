@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{ps_to_us, Time};
+use crate::engine::Time;
 use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
@@ -147,8 +147,8 @@ fn mean_throughput_gbps(o: &RunOutcome) -> Option<f64> {
         .zip(&o.acked_bytes)
         .filter(|((f, _), _)| f.start_ps < o.stop_ps)
         .map(|((f, fct), &bytes)| {
-            let span = fct.unwrap_or(o.stop_ps - f.start_ps).max(1);
-            bytes as f64 * 8.0 / span as f64 * 1e3
+            let span = fct.unwrap_or(o.stop_ps - f.start_ps).max(Time::from_ps(1));
+            bytes as f64 * 8.0 / span.as_ps_f64() * 1e3
         })
         .collect();
     mean(&rates)
@@ -207,7 +207,12 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             // alone sees collectives that overlap share a NIC).
             let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
             for c in &outcome.collectives {
-                let before = c.after.iter().map(|&a| path[a as usize]).max().unwrap_or(0);
+                let before = c
+                    .after
+                    .iter()
+                    .map(|&a| path[a as usize])
+                    .max()
+                    .unwrap_or(Time::ZERO);
                 path.push(before + collective_bound_ps(link, f, &outcome.flows, &outcome.deps, c));
             }
             let all = 0..outcome.flows.len() as u32;
@@ -217,10 +222,10 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                 .filter(|(_, &w)| w == 0)
                 .map(|(fl, _)| fl.start_ps)
                 .min()
-                .unwrap_or(0);
+                .unwrap_or(Time::ZERO);
             path.into_iter()
                 .max()
-                .unwrap_or(0)
+                .unwrap_or(Time::ZERO)
                 .max(chain.saturating_sub(first))
                 .max(nic_bound_ps(link, f, &outcome.flows))
         }
@@ -254,17 +259,17 @@ pub fn critical_path_ps(
     for fl in 0..flows.len() as u32 {
         if !inside(fl) {
             for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
-                times[g as usize].push(0);
+                times[g as usize].push(Time::ZERO);
             }
         }
     }
     let mut waits: Vec<u32> = deps.waits.clone();
     let mut start: Vec<Time> = flows
         .iter()
-        .map(|s| if absolute { s.start_ps } else { 0 })
+        .map(|s| if absolute { s.start_ps } else { Time::ZERO })
         .collect();
     let mut ready: Vec<u32> = subset.clone().filter(|&x| waits[x as usize] == 0).collect();
-    let mut end = 0;
+    let mut end = Time::ZERO;
     // Gates with no signal from the subset fire at once.
     let fire = |g: usize,
                 times: &mut Vec<Vec<Time>>,
@@ -393,19 +398,14 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
             let done: Option<Vec<Time>> = o.finish_ps[ids.clone()].iter().copied().collect();
             let end = done.and_then(|d| d.into_iter().max());
             let cct = match (first, end) {
-                (Some(&a), Some(b)) => Some(ps_to_us(b - a)),
+                (Some(&a), Some(b)) => Some((b - a).as_us_f64()),
                 _ => None,
             };
             CollectiveReport {
                 name: c.name.clone(),
                 cct_us: cct,
-                lower_bound_us: ps_to_us(collective_bound_ps(
-                    &params.link,
-                    &o.fabric,
-                    &o.flows,
-                    &o.deps,
-                    c,
-                )),
+                lower_bound_us: collective_bound_ps(&params.link, &o.fabric, &o.flows, &o.deps, c)
+                    .as_us_f64(),
                 bytes: o.flows[ids].iter().map(|f| f.bytes).sum(),
             }
         })
@@ -415,7 +415,10 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
 fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let bound = lower_bound_ps(params, o);
     let cct = o.end_ps.map(|e| e - o.start_ps);
-    let span = cct.unwrap_or(o.stop_ps - o.start_ps).max(1);
+    let span = cct
+        .unwrap_or(o.stop_ps - o.start_ps)
+        .max(Time::from_ps(1))
+        .as_ps_f64();
     let tiers = o.fabric.tiers;
     let mut max_q = BTreeMap::new();
     let mut mean_q = BTreeMap::new();
@@ -430,8 +433,11 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             continue;
         }
         let name = stage.name(tiers).to_string();
-        let busy: f64 = ids.iter().map(|&i| o.ports.stats[i].busy_ps as f64).sum();
-        util.insert(name.clone(), busy / (ids.len() as f64 * span as f64));
+        let busy: f64 = ids
+            .iter()
+            .map(|&i| o.ports.stats[i].busy_ps.as_ps_f64())
+            .sum();
+        util.insert(name.clone(), busy / (ids.len() as f64 * span));
         all_busy += busy;
         all_ports += ids.len();
         if stage == Stage::HostUp {
@@ -439,7 +445,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         }
         let max = ids
             .iter()
-            .map(|&i| o.ports.ps_to_bytes(o.ports.stats[i].max_backlog_ps))
+            .map(|&i| o.ports.bytes_in(o.ports.stats[i].max_backlog_ps))
             .max()
             .unwrap_or(0);
         // Integral in (ps of link time) x ps: to bytes x time, then averaged over the span.
@@ -447,7 +453,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .iter()
             .map(|&i| o.ports.stats[i].backlog_integral as f64)
             .sum();
-        let mean = o.ports.bytes_per_ps() * integral / (ids.len() as f64 * span as f64);
+        let mean = o.ports.bytes_per_ps() * integral / (ids.len() as f64 * span);
         max_q.insert(name.clone(), max);
         mean_q.insert(name, mean);
         all_max = all_max.max(max);
@@ -457,10 +463,10 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     max_q.insert("all".into(), all_max);
     mean_q.insert(
         "all".into(),
-        o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span as f64),
+        o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span),
     );
-    util.insert("all".into(), all_busy / (all_ports as f64 * span as f64));
-    let mut fcts: Vec<f64> = o.fct_ps.iter().flatten().map(|&t| ps_to_us(t)).collect();
+    util.insert("all".into(), all_busy / (all_ports as f64 * span));
+    let mut fcts: Vec<f64> = o.fct_ps.iter().flatten().map(|t| t.as_us_f64()).collect();
     fcts.sort_by(f64::total_cmp);
     let mut fct_by_size = BTreeMap::new();
     let mut lower = 0;
@@ -470,7 +476,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .iter()
             .zip(&o.fct_ps)
             .filter(|(f, _)| (lower..upper).contains(&f.bytes))
-            .filter_map(|(_, t)| t.map(ps_to_us))
+            .filter_map(|(_, t)| t.map(Time::as_us_f64))
             .collect();
         lower = upper;
         if xs.is_empty() {
@@ -484,7 +490,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let inter_asic_util = asic
         .series_bytes
         .iter()
-        .map(|&b| b as f64 * 8.0 / (asic.capacity_bps * sample_ps as f64 / 1e12))
+        .map(|&b| b as f64 * 8.0 / (asic.capacity_bps * sample_ps.as_ps_f64() / 1e12))
         .collect();
     let c = &o.counters;
     RunReport {
@@ -495,9 +501,9 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         seed: params.seed,
         message_bytes: params.workload.message_bytes(),
         hosts: o.fabric.hosts,
-        cct_us: cct.map(ps_to_us),
-        lower_bound_us: ps_to_us(bound),
-        cct_inflation: cct.map(|c| (c as f64 - bound as f64) / bound as f64),
+        cct_us: cct.map(Time::as_us_f64),
+        lower_bound_us: bound.as_us_f64(),
+        cct_inflation: cct.map(|c| (c.as_ps_f64() - bound.as_ps_f64()) / bound.as_ps_f64()),
         max_queue_bytes: max_q,
         mean_queue_bytes: mean_q,
         utilization: util,
@@ -519,10 +525,10 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         inter_asic_drops: asic.drops,
         reconfigurations: asic.reconfigurations,
         ports_moved: asic.ports_moved,
-        dark_us: ps_to_us(asic.dark_ps),
+        dark_us: asic.dark_ps.as_us_f64(),
         inter_asic_util,
         inter_asic_sample_us: if o.asic.is_some() {
-            ps_to_us(sample_ps)
+            sample_ps.as_us_f64()
         } else {
             0.0
         },

@@ -39,7 +39,7 @@ use super::{Fabric, Ports};
 use crate::engine::Time;
 
 /// Inter-ASIC link / fabric delay (paper Table 1).
-pub const INTER_ASIC_DELAY_PS: Time = 10_000;
+pub const INTER_ASIC_DELAY_PS: Time = Time::from_ns(10);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arch {
@@ -140,8 +140,7 @@ impl ArchParams {
     /// Time to drain a full inter-ASIC buffer (`None` for the single-ASIC ideal switch):
     /// the buffer scales with the internal link rate, so it drains in the same time at any.
     pub fn drain_ps(&self) -> Option<Time> {
-        (self.arch != Arch::Ideal)
-            .then(|| crate::engine::bytes_to_ps(self.buffer_per_100g, 100_000_000_000))
+        (self.arch != Arch::Ideal).then(|| Time::to_send(self.buffer_per_100g, 100_000_000_000))
     }
 }
 
@@ -230,7 +229,7 @@ pub struct AsicStats {
     pub reconfigurations: u64,
     pub ports_moved: u64,
     /// Total time moved ports held their packets (downtime plus ordering barrier).
-    pub dark_ps: u64,
+    pub dark_ps: Time,
     /// Packets that went through a hold FIFO.
     pub held_packets: u64,
     /// Packets dropped by a full inter-ASIC buffer (data trimmed there is not counted).
@@ -310,8 +309,12 @@ impl Asics {
             } else {
                 Vec::new()
             },
-            crossing_until: if circuit { vec![0; ports] } else { Vec::new() },
-            hold: Ports::new(if circuit { ports } else { 0 }, rate_bps, 0),
+            crossing_until: if circuit {
+                vec![Time::ZERO; ports]
+            } else {
+                Vec::new()
+            },
+            hold: Ports::new(if circuit { ports } else { 0 }, rate_bps, Time::ZERO),
             hold_first,
             pending: vec![None; fabric.switches.len()],
             ws: Workspace::new(),

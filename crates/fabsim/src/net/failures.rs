@@ -301,10 +301,11 @@ impl Failures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Time;
     use crate::net::TopologySpec;
 
     fn k4() -> Fabric {
-        Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, 1)
+        Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, Time::from_ps(1))
     }
 
     #[test]
@@ -338,7 +339,7 @@ mod tests {
                 src,
                 dst: 4 + src,
                 bytes: 1000,
-                start_ps: 0,
+                start_ps: Time::ZERO,
             })
             .collect();
         let none = Failures::new(&f, &FailureSpec::Count(0), 1).unwrap();

@@ -11,7 +11,7 @@
 //! The queue statistics integrate the backlog exactly: between two enqueues it drains
 //! linearly at link rate.
 
-use crate::engine::{serialization_ps, Time};
+use crate::engine::Time;
 
 /// Per-port counters for reports.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,7 +21,7 @@ pub struct PortStats {
     /// Integral of the backlog (ps of link time) over time (ps), up to `last_ps`.
     pub backlog_integral: u128,
     /// Total serialization time (busy time) in ps.
-    pub busy_ps: u64,
+    pub busy_ps: Time,
     pub last_ps: Time,
 }
 
@@ -66,7 +66,7 @@ pub struct Ports {
 /// Integral over `[0, dt]` of `max(0, b - t) dt`: a backlog of `b` draining for `dt`.
 #[inline]
 fn drained_area(b: Time, dt: Time) -> u128 {
-    let (b, dt) = (b as u128, dt as u128);
+    let (b, dt) = (b.ps() as u128, dt.ps() as u128);
     if dt >= b {
         b * b / 2
     } else {
@@ -77,8 +77,8 @@ fn drained_area(b: Time, dt: Time) -> u128 {
 impl Ports {
     pub fn new(count: usize, rate_bps: u64, delay_ps: Time) -> Self {
         Self {
-            busy_until: vec![0; count],
-            ser_memo: [(0, 0); 2],
+            busy_until: vec![Time::ZERO; count],
+            ser_memo: [(0, Time::ZERO); 2],
             stats: vec![PortStats::default(); count],
             rate_bps,
             delay_ps,
@@ -94,17 +94,18 @@ impl Ports {
     /// Backlog of `port` at `now` in bytes (rounded down).
     #[inline]
     pub fn backlog_bytes(&self, port: u32, now: Time) -> u64 {
-        self.ps_to_bytes(self.backlog_ps(port, now))
+        self.backlog_ps(port, now).bytes_at(self.rate_bps)
     }
 
     /// Bytes the link carries per picosecond.
     pub fn bytes_per_ps(&self) -> f64 {
-        crate::engine::bytes_per_ps(self.rate_bps)
+        Time::bytes_per_ps(self.rate_bps)
     }
 
+    /// Bytes the link carries in `t`.
     #[inline]
-    pub fn ps_to_bytes(&self, ps: Time) -> u64 {
-        crate::engine::ps_to_bytes(ps, self.rate_bps)
+    pub fn bytes_in(&self, t: Time) -> u64 {
+        t.bytes_at(self.rate_bps)
     }
 
     /// Offers a packet of `bytes` to `port` at `now`.
@@ -115,7 +116,7 @@ impl Ports {
     pub fn enqueue(&mut self, port: u32, bytes: u32, now: Time, limit: Option<u64>) -> Enqueue {
         let p = port as usize;
         let busy = self.busy_until[p];
-        if limit.is_some_and(|l| self.ps_to_bytes(busy.saturating_sub(now)) + bytes as u64 > l) {
+        if limit.is_some_and(|l| self.bytes_in(busy.saturating_sub(now)) + bytes as u64 > l) {
             return Enqueue::Overflow;
         }
         let ser = self.serialization(bytes);
@@ -142,7 +143,7 @@ impl Ports {
         match self.ser_memo {
             [(b, t), _] | [_, (b, t)] if b == bytes => t,
             _ => {
-                let t = serialization_ps(bytes, self.rate_bps);
+                let t = Time::serialization(bytes, self.rate_bps);
                 self.ser_memo = [(bytes, t), self.ser_memo[0]];
                 t
             }
@@ -164,30 +165,34 @@ impl Ports {
 mod tests {
     use super::*;
 
+    fn ps(ps: u64) -> Time {
+        Time::from_ps(ps)
+    }
+
     #[test]
     fn fifo_timing_and_backlog() {
         // 8 Gb/s: one byte per ns.
-        let mut p = Ports::new(1, 8_000_000_000, 500_000);
+        let mut p = Ports::new(1, 8_000_000_000, ps(500_000));
         let buf = Some(3000);
         assert_eq!(
-            p.enqueue(0, 1000, 0, buf),
-            Enqueue::Arrives(1_000_000 + 500_000)
+            p.enqueue(0, 1000, Time::ZERO, buf),
+            Enqueue::Arrives(ps(1_000_000 + 500_000))
         );
         assert_eq!(
-            p.enqueue(0, 1000, 0, buf),
-            Enqueue::Arrives(2_000_000 + 500_000)
+            p.enqueue(0, 1000, Time::ZERO, buf),
+            Enqueue::Arrives(ps(2_000_000 + 500_000))
         );
-        assert_eq!(p.backlog_bytes(0, 500_000), 1500);
+        assert_eq!(p.backlog_bytes(0, ps(500_000)), 1500);
         // 1500 + 1000 fits; then 2500 + 1000 > 3000 does not.
         assert!(matches!(
-            p.enqueue(0, 1000, 500_000, buf),
+            p.enqueue(0, 1000, ps(500_000), buf),
             Enqueue::Arrives(_)
         ));
-        assert_eq!(p.enqueue(0, 1000, 500_000, buf), Enqueue::Overflow);
-        p.finish(10_000_000);
+        assert_eq!(p.enqueue(0, 1000, ps(500_000), buf), Enqueue::Overflow);
+        p.finish(ps(10_000_000));
         let s = p.stats[0];
-        assert_eq!(s.busy_ps, 3_000_000);
-        assert_eq!(s.max_backlog_ps, 2_500_000);
+        assert_eq!(s.busy_ps, ps(3_000_000));
+        assert_eq!(s.max_backlog_ps, ps(2_500_000));
         // Backlog: 2 us at t=0 draining to 1.5 us at 0.5 us, jump to 2.5 us, drain to 0.
         let expected = (2_000_000u128 + 1_500_000) * 500_000 / 2 + 2_500_000u128 * 2_500_000 / 2;
         assert_eq!(s.backlog_integral, expected);

@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn fat_tree_routes_reach_destinations() {
-        let f = Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, 1);
+        let f = Fabric::new(&TopologySpec::FatTree { k: 4 }, 1, Time::from_ps(1));
         assert_eq!(f.hosts, 16);
         assert_eq!(f.switches.len(), 20);
         assert_eq!(f.ports(), 16 + 20 * 4);
@@ -416,7 +416,7 @@ mod tests {
     #[test]
     fn ingress_ports_are_consistent() {
         // The ingress local port recorded for each link is the reverse link's local port.
-        let f = Fabric::new(&TopologySpec::FatTree { k: 6 }, 1, 1);
+        let f = Fabric::new(&TopologySpec::FatTree { k: 6 }, 1, Time::from_ps(1));
         for (p, &node) in f.port_to_node.iter().enumerate() {
             if node < f.hosts {
                 continue;
@@ -448,7 +448,7 @@ mod tests {
                 uplinks: 2,
             },
             1,
-            1,
+            Time::from_ps(1),
         );
         for u in 0..2 {
             check_reachability(&f, u);

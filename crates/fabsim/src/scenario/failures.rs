@@ -1,6 +1,7 @@
 //! `failures.*`: failed links and pacing at rho_max.
 
 use super::keys::{Key, Keys, Kind, ScenarioError};
+use crate::engine::Time;
 use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
 
 fn links(v: &toml::Value) -> bool {
@@ -54,7 +55,7 @@ pub fn parse(
         _ => unreachable!("checked failure set"),
     };
     // Link names and counts are checked on the fabric's wiring (rates do not matter).
-    let fabric = Fabric::new(topology, 1, 1);
+    let fabric = Fabric::new(topology, 1, Time::from_ps(1));
     match spec {
         FailureSpec::Count(n) => {
             let links = crate::net::failures::links(&fabric).len();

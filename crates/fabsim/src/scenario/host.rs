@@ -1,7 +1,7 @@
 //! `host.*`: host-side load balancing, congestion control and the retransmission timer.
 
 use super::keys::{int, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
-use crate::engine::{bytes_to_ps, ps_to_us, Time};
+use crate::engine::Time;
 use crate::lb::HostLbKind;
 use crate::net::asic::ArchParams;
 use crate::net::Overflow;
@@ -185,13 +185,13 @@ fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, 
         Some("off") => Ok(None),
         Some(_) => {
             let port = match (c.buffer_bytes, c.overflow) {
-                (Some(buffer), Overflow::Drop) => Some(bytes_to_ps(buffer, c.link.rate_bps)),
+                (Some(buffer), Overflow::Drop) => Some(Time::to_send(buffer, c.link.rate_bps)),
                 _ => None,
             };
             let asic = c.arch.drain_ps();
             Ok((port.is_some() || asic.is_some()).then(|| {
-                let per_hop = port.unwrap_or(0) + asic.unwrap_or(0);
-                base_rtt_ps.saturating_add((2 * c.hops as Time).saturating_mul(per_hop))
+                let per_hop = port.unwrap_or(Time::ZERO) + asic.unwrap_or(Time::ZERO);
+                base_rtt_ps.saturating_add(per_hop.saturating_mul(2 * c.hops as u64))
             }))
         }
         None => {
@@ -201,7 +201,7 @@ fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, 
                     key,
                     &format!(
                         "at least the base RTT of {} us (a shorter timer fires before any ACK returns)",
-                        ps_to_us(base_rtt_ps)
+                        base_rtt_ps.as_us_f64()
                     ),
                 ));
             }

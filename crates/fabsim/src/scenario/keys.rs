@@ -10,7 +10,7 @@ use std::fmt;
 
 use toml::Value;
 
-use crate::engine::{Time, PS_PER_NS, PS_PER_US};
+use crate::engine::Time;
 
 /// A scenario problem, naming where it came from and which key.
 #[derive(Clone, Debug, PartialEq)]
@@ -373,7 +373,7 @@ impl<'a> Keys<'a> {
 
     /// A duration in microseconds as picoseconds (the range keeps it in `Time`).
     pub fn us(&self, key: &str) -> Time {
-        (self.float(key) * PS_PER_US as f64).round() as Time
+        Time::from_us_f64(self.float(key))
     }
 
     pub fn opt_us(&self, key: &str) -> Option<Time> {
@@ -382,8 +382,7 @@ impl<'a> Keys<'a> {
 
     /// A duration in nanoseconds as picoseconds (the range keeps it in `Time`).
     pub fn opt_ns(&self, key: &str) -> Option<Time> {
-        self.get(key)
-            .map(|_| (self.float(key) * PS_PER_NS as f64).round() as Time)
+        self.get(key).map(|_| Time::from_ns_f64(self.float(key)))
     }
 }
 

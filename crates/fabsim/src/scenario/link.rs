@@ -1,7 +1,7 @@
 //! `link.*` and `packet.*`: link speed and delay, packet sizes.
 
 use super::keys::{int, number, Key, Keys};
-use crate::engine::PS_PER_NS;
+use crate::engine::Time;
 use crate::theory::LinkModel;
 
 pub const KEYS: &[Key] = &[
@@ -45,7 +45,7 @@ pub const KEYS: &[Key] = &[
 pub fn parse(k: &Keys) -> LinkModel {
     LinkModel {
         rate_bps: (k.float("link.rate_gbps") * 1e9).round() as u64,
-        delay_ps: (k.float("link.delay_ns") * PS_PER_NS as f64).round() as u64,
+        delay_ps: Time::from_ns_f64(k.float("link.delay_ns")),
         payload_bytes: k.u32("packet.payload_bytes"),
         header_bytes: k.u32("packet.header_bytes"),
         ack_bytes: k.u32("packet.ack_bytes"),

@@ -1,6 +1,7 @@
 //! Scenario parsing and validation: defaults, sweeps, derived parameters and errors.
 
 use super::*;
+use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::transport::CcKind;
 use portmap::Solver;
@@ -93,8 +94,8 @@ fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
         "host.nscc_target_ns=3000",
         "host.mswift_samples=64",
     ]);
-    assert_eq!(set.swift.margin_ps, 2_000);
-    assert_eq!(set.nscc.target_ps, 3_000_000);
+    assert_eq!(set.swift.margin_ps, Time::from_ns(2));
+    assert_eq!(set.nscc.target_ps, Time::from_us(3));
     assert_eq!(set.mswift_samples, 64);
     for bad in [
         "host.cc=cubic",
@@ -140,7 +141,7 @@ fn multi_asic_port_speeds_and_errors() {
     let c = p.arch.circuit.unwrap();
     assert_eq!(
         (c.interval_ps, c.compute_delay_ps, c.downtime_ps),
-        (100_000_000, 10_000_000, 1_000_000)
+        (Time::from_us(100), Time::from_us(10), Time::from_us(1))
     );
     assert_eq!(c.solver, Solver::Exact);
     assert!(params(&["switch.arch=oversubscribed"])

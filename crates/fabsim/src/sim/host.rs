@@ -73,7 +73,7 @@ impl<A: Chassis> Sim<'_, A> {
                 f.cc.on_ack(&AckInfo {
                     bytes,
                     ecn: p.ecn,
-                    rtt_ps: (self.now as u32).wrapping_sub(p.sent_ps) as Time,
+                    rtt_ps: Time::from_ps((self.now.ps() as u32).wrapping_sub(p.sent_ps) as u64),
                     window_done,
                     now: self.now,
                 });
@@ -247,14 +247,14 @@ impl<A: Chassis> Sim<'_, A> {
             entropy,
             up,
             ecn: false,
-            sent_ps: self.now as u32,
+            sent_ps: self.now.ps() as u32,
             conga: CongaTag::default(),
         };
         self.c.created += 1;
         if let Some(stretch) = self.pace {
             // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.
-            let ser = crate::engine::serialization_ps(wire, self.p.link.rate_bps);
-            self.next_tx[h] = self.now + (ser as f64 * stretch).round() as Time;
+            let ser = Time::serialization(wire, self.p.link.rate_bps);
+            self.next_tx[h] = self.now + Time::from_ps_f64(ser.as_ps_f64() * stretch);
         }
         self.transmit(host, pkt, false);
         self.arm_nic(host);

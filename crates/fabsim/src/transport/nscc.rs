@@ -100,8 +100,8 @@ impl Nscc {
     ) -> Self {
         let s = bdp_bytes as f64 / REF_BDP_BYTES;
         let mss = mtu_bytes as f64;
-        let bytes_per_ps = bdp_bytes as f64 / base_rtt_ps.max(1) as f64;
-        let max_wnd = (p.max_bdp * bytes_per_ps * path_rtt_ps as f64).max(mss);
+        let bytes_per_ps = bdp_bytes as f64 / base_rtt_ps.max(Time::from_ps(1)).as_ps_f64();
+        let max_wnd = (p.max_bdp * bytes_per_ps * path_rtt_ps.as_ps_f64()).max(mss);
         Self {
             cwnd: max_wnd,
             max_wnd,
@@ -114,10 +114,10 @@ impl Nscc {
             avg_delay_ps: 0.0,
             inc: 0.0,
             acked_since_adjust: 0.0,
-            last_adjust_ps: 0,
+            last_adjust_ps: Time::ZERO,
             last_decrease_ps: None,
             achieved_bytes: 0.0,
-            qa_end_ps: 0,
+            qa_end_ps: Time::ZERO,
             loss_seen: false,
             qa_cut_ps: None,
         }
@@ -134,11 +134,11 @@ impl Nscc {
     pub fn on_ack(&mut self, bytes: u64, ecn: bool, rtt_ps: Time, now: Time) {
         if bytes as f64 >= self.mtu && rtt_ps < self.base_ps {
             self.base_ps = rtt_ps;
-            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps as f64).max(self.mtu);
+            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
         }
         let delay = rtt_ps.saturating_sub(self.base_ps);
         let g = DELAY_EWMA_GAIN;
-        self.avg_delay_ps = g * delay as f64 + (1.0 - g) * self.avg_delay_ps;
+        self.avg_delay_ps = g * delay.as_ps_f64() + (1.0 - g) * self.avg_delay_ps;
         let cut = self.quick_adapt(now);
         self.achieved_bytes += bytes as f64;
         let sent_ps = now.saturating_sub(rtt_ps);
@@ -162,7 +162,7 @@ impl Nscc {
         let target = self.p.target_ps;
         match (ecn, delay >= target) {
             (false, false) => {
-                let below = (target - delay) as f64;
+                let below = (target - delay).as_ps_f64();
                 self.inc += (self.alpha * below + self.fi_bytes) * bytes;
             }
             (false, true) => self.inc += self.fi_bytes * bytes,
@@ -171,7 +171,7 @@ impl Nscc {
                     .last_decrease_ps
                     .is_none_or(|t| now.saturating_sub(t) >= self.base_ps);
                 if due {
-                    let excess = (delay - target) as f64 / delay as f64;
+                    let excess = (delay - target).as_ps_f64() / delay.as_ps_f64();
                     self.cwnd *= (1.0 - self.p.gamma * excess).max(MD_FLOOR);
                     self.last_decrease_ps = Some(now);
                 }
@@ -186,8 +186,8 @@ impl Nscc {
         if now < self.qa_end_ps {
             return false;
         }
-        let first = self.qa_end_ps == 0;
-        let high_delay = self.avg_delay_ps > QA_DELAY_TARGETS * self.p.target_ps as f64;
+        let first = self.qa_end_ps == Time::ZERO;
+        let high_delay = self.avg_delay_ps > QA_DELAY_TARGETS * self.p.target_ps.as_ps_f64();
         let cut = !first && (self.loss_seen || high_delay) && self.achieved_bytes < self.cwnd;
         if cut {
             self.cwnd = self.achieved_bytes.max(self.mtu);
@@ -217,13 +217,13 @@ impl Nscc {
 mod tests {
     use super::*;
 
-    const US: Time = 1_000_000;
+    const US: Time = Time::from_us(1);
     /// 10 us base RTT, 1 MB BDP (800 Gb/s), 10 KB packets, target 5 us.
-    const BASE: Time = 10 * US;
+    const BASE: Time = Time::from_us(10);
     const BDP: u64 = 1_000_000;
     const MTU: u64 = 10_000;
     const P: NsccParams = NsccParams {
-        target_ps: 5 * US,
+        target_ps: Time::from_us(5),
         max_bdp: 1.5,
         gamma: 0.8,
     };
@@ -233,7 +233,7 @@ mod tests {
         let mut n = Nscc::new(MTU, BASE, BDP, BASE, P);
         n.cwnd = w;
         n.qa_end_ps = 1_000 * US;
-        n.last_adjust_ps = 0;
+        n.last_adjust_ps = Time::ZERO;
         n
     }
 
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(n.window(), 600_000);
         // A smaller full-packet sample than the path's base lowers it further (htsim).
         let mut n = Nscc::new(MTU, BASE, BDP, BASE, P);
-        n.on_ack(MTU, false, 4 * US, 0);
+        n.on_ack(MTU, false, 4 * US, Time::ZERO);
         assert_eq!(n.max_window(), 600_000);
     }
 
@@ -259,7 +259,7 @@ mod tests {
     fn increase_after_8_mtus(delay: Time) -> f64 {
         let mut n = nscc(500_000.0);
         for i in 0..8 {
-            n.on_ack(MTU, false, BASE + delay, i);
+            n.on_ack(MTU, false, BASE + delay, Time::from_ps(i));
         }
         n.cwnd - 500_000.0
     }
@@ -268,14 +268,14 @@ mod tests {
     fn no_ecn_below_target_increases_proportionally() {
         let s = BDP as f64 / REF_BDP_BYTES;
         let fi = 5.0 * MTU as f64 * s;
-        let per_window = |d: Time| fi + 4.0 * MTU as f64 * s * (5 * US - d) as f64 / 12e6;
+        let per_window = |d: Time| fi + 4.0 * MTU as f64 * s * (5 * US - d).as_ps_f64() / 12e6;
         // 8 MTUs of a 500 KB window = 16% of a window's increase.
-        for d in [0, 2 * US] {
+        for d in [Time::ZERO, 2 * US] {
             let expect = (per_window(d) * 80_000.0 / 500_000.0).min(8.0 * MTU as f64);
             let got = increase_after_8_mtus(d);
-            assert!((got - expect).abs() < 1.0, "delay {d}: {got} vs {expect}");
+            assert!((got - expect).abs() < 1.0, "delay {d:?}: {got} vs {expect}");
         }
-        assert!(increase_after_8_mtus(0) > increase_after_8_mtus(2 * US));
+        assert!(increase_after_8_mtus(Time::ZERO) > increase_after_8_mtus(2 * US));
         assert!(increase_after_8_mtus(2 * US) > increase_after_8_mtus(6 * US));
     }
 
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn increases_wait_for_the_adjustment() {
         let mut n = nscc(500_000.0);
-        n.on_ack(MTU, false, BASE, 1);
+        n.on_ack(MTU, false, BASE, Time::from_ps(1));
         assert_eq!(n.window(), 500_000, "accumulated, not applied");
         // A base RTT later the accumulated increase is applied even without 8 MTUs.
         n.on_ack(MTU, false, BASE, BASE);
@@ -305,10 +305,10 @@ mod tests {
     fn ecn_above_target_decreases_once_per_base_rtt() {
         let mut n = nscc(1_000_000.0);
         // Delay 10 us, target 5: factor 1 - 0.8 * 5/10.
-        n.on_ack(MTU, true, BASE + 10 * US, 0);
+        n.on_ack(MTU, true, BASE + 10 * US, Time::ZERO);
         let expect = 1_000_000.0 * (1.0 - 0.8 * 5.0 / 10.0);
         assert!((n.cwnd - expect).abs() < 1.0, "{}", n.cwnd);
-        n.on_ack(MTU, true, BASE + 10 * US, BASE - 1);
+        n.on_ack(MTU, true, BASE + 10 * US, BASE - Time::from_ps(1));
         assert!(
             (n.cwnd - expect).abs() < 1.0,
             "no second cut within a base RTT"
@@ -320,7 +320,7 @@ mod tests {
     #[test]
     fn the_decrease_is_floored_at_one_half() {
         let mut n = nscc(1_000_000.0);
-        n.on_ack(MTU, true, BASE + 500 * US, 0);
+        n.on_ack(MTU, true, BASE + 500 * US, Time::ZERO);
         assert_eq!(n.window(), 500_000);
     }
 
@@ -337,12 +337,12 @@ mod tests {
     fn window_is_capped_and_floored() {
         let mut n = nscc(1_499_000.0);
         for i in 0..100 {
-            n.on_ack(MTU, false, BASE, i);
+            n.on_ack(MTU, false, BASE, Time::from_ps(i));
         }
         assert_eq!(n.window(), 1_500_000);
         let mut n = nscc(2.0 * MTU as f64);
         for _ in 0..5 {
-            n.on_loss(MTU, 0);
+            n.on_loss(MTU, Time::ZERO);
         }
         assert_eq!(n.window(), MTU);
     }
@@ -350,7 +350,7 @@ mod tests {
     #[test]
     fn a_nack_subtracts_its_bytes() {
         let mut n = nscc(500_000.0);
-        n.on_loss(MTU, 1);
+        n.on_loss(MTU, Time::from_ps(1));
         assert_eq!(n.window(), 490_000);
     }
 
@@ -359,7 +359,7 @@ mod tests {
         let mut n = nscc(1_000_000.0);
         // Window [0, 1000 us): 20 packets delivered, then a NACK.
         for i in 0..20 {
-            n.on_ack(MTU, false, BASE, i);
+            n.on_ack(MTU, false, BASE, Time::from_ps(i));
         }
         n.on_loss(MTU, 500 * US);
         // The first ACK after the window's end cuts to the 200 KB delivered.
@@ -375,7 +375,7 @@ mod tests {
         let mut n = nscc(1_000_000.0);
         // Average delay above 4x target (20 us): 20 samples at 200 us.
         for i in 0..20 {
-            n.on_ack(MTU, false, BASE + 200 * US, i);
+            n.on_ack(MTU, false, BASE + 200 * US, Time::from_ps(i));
         }
         assert!(n.avg_delay_ps > 20e6);
         n.on_ack(MTU, false, BASE + 200 * US, 1_000 * US);

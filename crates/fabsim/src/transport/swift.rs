@@ -47,7 +47,7 @@ impl MedianRing {
             "median over {n} samples"
         );
         Self {
-            samples: [0; MAX_MEDIAN_SAMPLES],
+            samples: [Time::ZERO; MAX_MEDIAN_SAMPLES],
             n,
             len: 0,
             next: 0,
@@ -59,7 +59,7 @@ impl MedianRing {
         self.samples[self.next] = sample;
         self.next = (self.next + 1) % self.n;
         self.len = (self.len + 1).min(self.n);
-        let mut sorted = [0; MAX_MEDIAN_SAMPLES];
+        let mut sorted = [Time::ZERO; MAX_MEDIAN_SAMPLES];
         sorted[..self.len].copy_from_slice(&self.samples[..self.len]);
         sorted[..self.len].sort_unstable();
         sorted[(self.len - 1) / 2]
@@ -141,7 +141,7 @@ impl Swift {
         if delay < target {
             self.cwnd += self.p.ai_bytes * bytes as f64 / self.cwnd;
         } else if self.can_decrease(now, delay) {
-            let excess = (delay - target) as f64 / delay as f64;
+            let excess = (delay - target).as_ps_f64() / delay.as_ps_f64();
             let factor = (1.0 - self.p.beta * excess).max(1.0 - self.p.max_mdf);
             self.cwnd = (self.cwnd * factor).max(self.mss);
             self.last_decrease_ps = Some(now);
@@ -161,12 +161,12 @@ impl Swift {
 mod tests {
     use super::*;
 
-    const US: Time = 1_000_000;
+    const US: Time = Time::from_us(1);
     const P: SwiftParams = SwiftParams {
         ai_bytes: 1_000.0,
         beta: 0.8,
         max_mdf: 0.5,
-        margin_ps: 2 * US,
+        margin_ps: Time::from_us(2),
     };
 
     fn swift() -> Swift {
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn below_target_adds_ai_per_window() {
         let mut s = swift();
-        s.on_ack(1_000, 11 * US, 0);
+        s.on_ack(1_000, 11 * US, Time::ZERO);
         assert_eq!(s.window(), 100_010, "+ ai * acked / cwnd");
     }
 
@@ -195,7 +195,7 @@ mod tests {
     fn above_target_cuts_in_proportion_to_the_excess_once_per_rtt() {
         let mut s = swift();
         // delay 16 us, target 12: factor 1 - 0.8 * 4/16 = 0.8.
-        s.on_ack(1_000, 16 * US, 0);
+        s.on_ack(1_000, 16 * US, Time::ZERO);
         assert_eq!(s.window(), 80_000);
         // Within one RTT (16 us) of the cut: no second decrease.
         s.on_ack(1_000, 16 * US, 15 * US);
@@ -209,9 +209,9 @@ mod tests {
     fn decrease_is_bounded_by_max_mdf_and_floored_at_one_mss() {
         let mut s = swift();
         // Huge delay: 1 - 0.8 * (1000 - 12)/1000 < 0.5, so the cut is 0.5.
-        s.on_ack(1_000, 1_000 * US, 0);
+        s.on_ack(1_000, 1_000 * US, Time::ZERO);
         assert_eq!(s.window(), 50_000);
-        let mut t = 0;
+        let mut t = Time::ZERO;
         for _ in 0..20 {
             t += 1_000 * US;
             s.on_ack(1_000, 1_000 * US, t);
@@ -224,14 +224,14 @@ mod tests {
         let mut s = Swift::new(100_000, 1_000, 4 * US, P, DelaySignal::Sample);
         assert_eq!(s.target_ps(), 6 * US);
         // 7 us is below a 10 us path's 12 us target but above this 4 us path's 6 us.
-        s.on_ack(1_000, 7 * US, 0);
+        s.on_ack(1_000, 7 * US, Time::ZERO);
         assert!(s.window() < 100_000);
     }
 
     #[test]
     fn loss_halves_once_per_rtt() {
         let mut s = swift();
-        s.on_loss(1_000, 0);
+        s.on_loss(1_000, Time::ZERO);
         assert_eq!(s.window(), 50_000);
         s.on_loss(1_000, US);
         assert_eq!(s.window(), 50_000);
@@ -241,15 +241,15 @@ mod tests {
     fn mswift_ignores_a_minority_of_high_samples() {
         let mut s = mswift(8);
         for i in 0..7 {
-            s.on_ack(1_000, 11 * US, i);
+            s.on_ack(1_000, 11 * US, Time::from_ps(i));
         }
         let w = s.window();
         // One sample far above target among low ones: the median stays low, the window grows.
-        s.on_ack(1_000, 100 * US, 7);
+        s.on_ack(1_000, 100 * US, Time::from_ps(7));
         assert!(s.window() > w, "{} vs {w}", s.window());
         // Swift fed the same samples cuts.
         let mut plain = swift();
-        plain.on_ack(1_000, 100 * US, 7);
+        plain.on_ack(1_000, 100 * US, Time::from_ps(7));
         assert!(plain.window() < 100_000);
     }
 
@@ -257,16 +257,16 @@ mod tests {
     fn mswift_cuts_when_a_majority_is_high() {
         let mut s = mswift(8);
         for i in 0..4 {
-            s.on_ack(1_000, 11 * US, i);
+            s.on_ack(1_000, 11 * US, Time::from_ps(i));
         }
         // 4 of 8 high: the lower median is still low.
         for i in 4..8 {
-            s.on_ack(1_000, 16 * US, i);
+            s.on_ack(1_000, 16 * US, Time::from_ps(i));
         }
         assert!(s.window() > 100_000);
         // The fifth high sample makes a majority: cut by 1 - 0.8 * 4/16.
         let w = s.window() as f64;
-        s.on_ack(1_000, 16 * US, 8);
+        s.on_ack(1_000, 16 * US, Time::from_ps(8));
         assert!(
             (s.window() as f64 - w * 0.8).abs() <= 1.0,
             "{} vs {w}",
@@ -277,10 +277,11 @@ mod tests {
     #[test]
     fn median_ring_wraps() {
         let mut r = MedianRing::new(3);
-        assert_eq!(r.push(5), 5);
-        assert_eq!(r.push(1), 1, "lower median of {{5, 1}}");
-        assert_eq!(r.push(9), 5);
+        let ps = Time::from_ps;
+        assert_eq!(r.push(ps(5)), ps(5));
+        assert_eq!(r.push(ps(1)), ps(1), "lower median of {{5, 1}}");
+        assert_eq!(r.push(ps(9)), ps(5));
         // 5 drops out: {1, 9, 2}.
-        assert_eq!(r.push(2), 2);
+        assert_eq!(r.push(ps(2)), ps(2));
     }
 }

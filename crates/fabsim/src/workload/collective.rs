@@ -20,6 +20,7 @@ use std::ops::Range;
 
 use super::deps::{Deps, DepsBuilder, Signal};
 use super::FlowSpec;
+use crate::engine::Time;
 
 /// A workload's flows, their dependencies, and the collectives they form.
 #[derive(Clone, Debug, Default)]
@@ -247,7 +248,7 @@ impl TrafficBuilder {
                     src: hosts[s],
                     dst: hosts[d],
                     bytes,
-                    start_ps: 0,
+                    start_ps: Time::ZERO,
                 }));
             ranges.push(start..self.flows.len() as u32);
         }

@@ -109,7 +109,7 @@ impl DepsBuilder {
         if signals.is_empty() {
             return;
         }
-        let g = self.gate(signals.len() as u32, 0);
+        let g = self.gate(signals.len() as u32, Time::ZERO);
         for &(flow, on) in signals {
             self.signal(flow, on, g);
         }
@@ -151,7 +151,7 @@ mod tests {
     fn builder_counts_waits_per_flow() {
         let mut b = DepsBuilder::default();
         b.after_all(&[(0, Signal::SendDone), (1, Signal::RecvDone)], &[2, 3]);
-        let g = b.gate(1, 5);
+        let g = b.gate(1, Time::from_ps(5));
         b.signal(2, Signal::SendDone, g);
         b.release(g, 3);
         let d = b.build(4);
@@ -161,7 +161,7 @@ mod tests {
         assert_eq!(d.recv_done.row(1), &[0]);
         assert_eq!(d.send_done.row(2), &[1]);
         assert_eq!(d.targets.row(0), &[2, 3]);
-        assert_eq!(d.delay_ps[1], 5);
+        assert_eq!(d.delay_ps[1], Time::from_ps(5));
         let mut b = DepsBuilder::default();
         b.after_all(&[], &[0]);
         assert_eq!(b.build(1).waits, vec![0], "nothing to wait for");

@@ -17,7 +17,7 @@
 //! so far.
 
 use super::FlowSpec;
-use crate::engine::{Rng, Time, PS_PER_US};
+use crate::engine::{Rng, Time};
 
 const WEB_CDF: &str =
     include_str!("../../../../data/flow-sizes/Facebook_WebServerDist_IntraCluster.txt");
@@ -26,7 +26,7 @@ const HADOOP_CDF: &str = include_str!("../../../../data/flow-sizes/Facebook_Hado
 /// Group size of the ring workload (paper section 6.1).
 pub const RING_GROUP: u32 = 16;
 /// Ring regrouping period (paper section 6.1).
-pub const RING_REGROUP_PS: Time = 500 * PS_PER_US;
+pub const RING_REGROUP_PS: Time = Time::from_us(500);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Pattern {
@@ -129,18 +129,20 @@ impl FastrouteWorkload {
         };
         let (h, s, m) = (hosts, self.stride, self.message_bytes);
         match self.pattern {
-            Pattern::Stride => (0..h).map(|i| flow(i, (i + s) % h, m, 0)).collect(),
+            Pattern::Stride => (0..h)
+                .map(|i| flow(i, (i + s) % h, m, Time::ZERO))
+                .collect(),
             Pattern::Shuffle { k } => (0..h)
                 .flat_map(|i| {
                     (1..=k).map(move |j| (i, (i as u64 + j as u64 * s as u64) % h as u64))
                 })
                 .filter(|&(i, d)| d != i as u64)
-                .map(|(i, d)| flow(i, d as u32, m, 0))
+                .map(|(i, d)| flow(i, d as u32, m, Time::ZERO))
                 .collect(),
             Pattern::Ring => {
                 let mut out = Vec::new();
                 let mut order: Vec<u32> = (0..h).collect();
-                let mut t = 0;
+                let mut t = Time::ZERO;
                 loop {
                     rng.shuffle(&mut order);
                     for group in order.chunks(RING_GROUP as usize).filter(|g| g.len() > 1) {
@@ -155,10 +157,10 @@ impl FastrouteWorkload {
                 }
             }
             Pattern::Fast { phase_ps } => {
-                let bytes = crate::engine::ps_to_bytes(phase_ps, self.rate_bps);
+                let bytes = phase_ps.bytes_at(self.rate_bps);
                 let hpr = self.hosts_per_rack;
                 let mut out = Vec::new();
-                let mut t = 0;
+                let mut t = Time::ZERO;
                 for phase in 0.. {
                     for i in 0..h {
                         let dst = if phase % 2 == 0 {
@@ -202,7 +204,7 @@ impl FastrouteWorkload {
         let mut t = 0.0;
         loop {
             t += -mean_gap_ps * (1.0 - rng.unit()).ln();
-            if t >= end as f64 {
+            if t >= end.as_ps_f64() {
                 return out;
             }
             let src = rng.below(h as u64) as u32;
@@ -230,7 +232,7 @@ impl FastrouteWorkload {
                 src,
                 dst,
                 bytes,
-                start_ps: t as Time,
+                start_ps: Time::from_ps(t as u64),
             });
         }
     }
@@ -247,7 +249,7 @@ mod tests {
             stride: 3,
             hosts_per_rack: 4,
             rate_bps: 100_000_000_000,
-            duration_ps: Some(2_000 * PS_PER_US),
+            duration_ps: Some(Time::from_us(2_000)),
             load: 0.5,
             intra_rack: 0.2,
             skew: 0.0,
@@ -269,7 +271,7 @@ mod tests {
         let f = spec(Pattern::Ring).flows(64, &mut Rng::new(2));
         // 2 ms: epochs at 0, 0.5, 1, 1.5 ms; every host sends once per epoch.
         assert_eq!(f.len(), 4 * 64);
-        let first: Vec<_> = f.iter().filter(|f| f.start_ps == 0).collect();
+        let first: Vec<_> = f.iter().filter(|f| f.start_ps == Time::ZERO).collect();
         let mut dst: Vec<u32> = first.iter().map(|f| f.dst).collect();
         dst.sort();
         assert_eq!(dst, (0..64).collect::<Vec<_>>());
@@ -288,7 +290,7 @@ mod tests {
     #[test]
     fn poisson_load_and_intra_rack_fraction() {
         let mut w = spec(Pattern::Web);
-        w.duration_ps = Some(20_000 * PS_PER_US);
+        w.duration_ps = Some(Time::from_us(20_000));
         let f = w.flows(64, &mut Rng::new(3));
         let bytes: u64 = f.iter().map(|f| f.bytes).sum();
         let offered = 0.5 * 64.0 * 100e9 / 8.0 * 0.02;
@@ -313,12 +315,12 @@ mod tests {
     #[test]
     fn fast_alternates_inter_and_intra_rack_phases() {
         let mut w = spec(Pattern::Fast {
-            phase_ps: 100 * PS_PER_US,
+            phase_ps: Time::from_us(100),
         });
-        w.duration_ps = Some(400 * PS_PER_US);
+        w.duration_ps = Some(Time::from_us(400));
         let f = w.flows(16, &mut Rng::new(4));
         for flow in &f {
-            let phase = flow.start_ps / (100 * PS_PER_US);
+            let phase = flow.start_ps / Time::from_us(100);
             assert_eq!(flow.src / 4 == flow.dst / 4, phase % 2 == 1, "{flow:?}");
         }
         assert_eq!(f.len(), 4 * 16);

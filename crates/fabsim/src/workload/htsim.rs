@@ -188,7 +188,7 @@ impl HtsimMatrix {
                                 let v: f64 = tok.and_then(|s| s.parse().ok()).filter(|v: &f64| (0.0..=MAX_START_PS).contains(v)).ok_or_else(|| {
                                     err(line, "start", format!("invalid value {:?}; expected a time from 0 to 10^13 picoseconds (10 s)", tok.unwrap_or("")))
                                 })?;
-                                c.start_ps = Some(v.round() as Time);
+                                c.start_ps = Some(Time::from_ps_f64(v));
                             }
                             "size" => {
                                 c.bytes = num(line, "size", toks.next())?;
@@ -296,7 +296,7 @@ impl HtsimMatrix {
                     TriggerKind::OneShot | TriggerKind::MultiShot => 1,
                     TriggerKind::Barrier(n) => n,
                 };
-                (id, deps.gate(need, 0))
+                (id, deps.gate(need, Time::ZERO))
             })
             .collect();
         let mut flows = Vec::with_capacity(self.conns.len());
@@ -306,7 +306,7 @@ impl HtsimMatrix {
                 src: c.src,
                 dst: c.dst,
                 bytes: c.bytes,
-                start_ps: c.start_ps.unwrap_or(0),
+                start_ps: c.start_ps.unwrap_or(Time::ZERO),
             });
             if let Some(t) = c.trigger {
                 deps.release(gate[&t], f);

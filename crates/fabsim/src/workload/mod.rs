@@ -19,7 +19,7 @@ pub use htsim::HtsimMatrix;
 
 pub use crate::flow::FlowSpec;
 
-use crate::engine::Rng;
+use crate::engine::{Rng, Time};
 
 /// Workload shapes of the foundation.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,7 +163,7 @@ impl WorkloadSpec {
                     src: src as u32,
                     dst,
                     bytes: message_bytes,
-                    start_ps: 0,
+                    start_ps: Time::ZERO,
                 })
                 .collect(),
             WorkloadSpec::AllToAll {
@@ -184,7 +184,7 @@ impl WorkloadSpec {
                             src,
                             dst: (src + shift) % hosts,
                             bytes,
-                            start_ps: 0,
+                            start_ps: Time::ZERO,
                         });
                     }
                 }
@@ -198,7 +198,7 @@ impl WorkloadSpec {
                     src,
                     dst: 0,
                     bytes: message_bytes,
-                    start_ps: 0,
+                    start_ps: Time::ZERO,
                 })
                 .collect(),
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
