@@ -190,6 +190,20 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let start = std::time::Instant::now();
     let reports = run_all(&specs, args.jobs)?;
     let elapsed = start.elapsed().as_secs_f64();
+    for (spec, r) in specs.iter().zip(&reports) {
+        if let Some(why) = &r.stalled {
+            let at = spec
+                .label
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>();
+            eprintln!(
+                "warning: run {} (seed {}) stopped: {why}",
+                at.join(" "),
+                r.seed
+            );
+        }
+    }
     let table = table(&specs, &reports);
     match &args.json {
         Some(path) => {

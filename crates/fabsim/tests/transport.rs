@@ -238,6 +238,10 @@ fn a_livelocked_run_is_stopped_with_a_diagnosis() {
         "{why}"
     );
     assert!(o.flows_completed < o.flows_total);
+    // The report carries the diagnosis (and the JSON omits it for a healthy run).
+    let r = run(&p);
+    assert_eq!(r.stalled.as_deref(), Some(why.as_str()));
+    assert!(r.cct_us.is_none());
     // A healthy run never trips it.
     let p = params(&["topology.k=4", "switch.lb=ecmp"]);
     assert!(simulate(&p).stalled.is_none());

@@ -191,6 +191,7 @@ pub const JSON_ONLY: &[&str] = &[
     "rho_max",
     "failed_links",
     "deployment",
+    "stalled",
 ];
 
 #[cfg(test)]

@@ -109,6 +109,9 @@ pub struct RunReport {
     /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combining: Option<crate::hw::CycleStats>,
+    /// Why the no-progress watchdog ended the run, if it did (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalled: Option<String>,
     pub perf: Perf,
 }
 
@@ -544,6 +547,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .as_ref()
             .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
+        stalled: o.stalled.clone(),
         perf: Perf::default(),
     }
 }

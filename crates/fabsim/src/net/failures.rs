@@ -27,7 +27,7 @@
 
 use crate::engine::Rng;
 
-use super::topology::{Fabric, Route, Tier};
+use super::topology::{Fabric, Route, Tier, TopologySpec};
 use crate::flow::FlowSpec;
 
 /// Which links fail.
@@ -38,6 +38,26 @@ pub enum FailureSpec {
     Count(u32),
     /// These links, by name.
     Links(Vec<String>),
+}
+
+impl FailureSpec {
+    /// Checks the failure set against the fabric's wiring (rates do not matter): a count at
+    /// most the fabric's switch-to-switch links, names that exist and do not disconnect it.
+    pub fn check(&self, topology: &TopologySpec) -> Result<(), String> {
+        let fabric = Fabric::new(topology, 1, crate::engine::Time::from_ps(1));
+        match self {
+            FailureSpec::Count(n) => {
+                let links = links(&fabric).len();
+                if *n as usize > links {
+                    return Err(format!(
+                        "at most the fabric's {links} switch-to-switch links"
+                    ));
+                }
+                Ok(())
+            }
+            FailureSpec::Links(_) => Failures::new(&fabric, self, 0).map(|_| ()),
+        }
+    }
 }
 
 /// The failed links of one run and the valid uplinks they leave.

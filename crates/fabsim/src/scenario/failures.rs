@@ -1,8 +1,7 @@
 //! `failures.*`: failed links and pacing at rho_max.
 
 use super::keys::{Key, Keys, Kind, ScenarioError};
-use crate::engine::Time;
-use crate::net::{Fabric, FailureSpec, Failures, TopologySpec};
+use crate::net::{FailureSpec, TopologySpec};
 
 fn links(v: &toml::Value) -> bool {
     match v {
@@ -54,21 +53,6 @@ pub fn parse(
         ),
         _ => unreachable!("checked failure set"),
     };
-    // Link names and counts are checked on the fabric's wiring (rates do not matter).
-    let fabric = Fabric::new(topology, 1, Time::from_ps(1));
-    match spec {
-        FailureSpec::Count(n) => {
-            let links = crate::net::failures::links(&fabric).len();
-            if n as usize > links {
-                return Err(k.invalid(
-                    key,
-                    &format!("at most the fabric's {links} switch-to-switch links"),
-                ));
-            }
-        }
-        FailureSpec::Links(_) => {
-            Failures::new(&fabric, &spec, 0).map_err(|m| k.invalid(key, &m))?;
-        }
-    }
+    spec.check(topology).map_err(|m| k.invalid(key, &m))?;
     Ok((Some(spec), pace))
 }

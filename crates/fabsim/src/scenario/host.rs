@@ -175,9 +175,8 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
 }
 
 /// The retransmission timeout. `auto`: on only where packets can vanish (drop-tail buffers,
-/// including the inter-ASIC buffers of multi-ASIC switches), at the base RTT plus twice the
-/// time to drain a full buffer at every hop of the longest path, so that queueing alone never
-/// fires it. An explicit RTO below the base RTT is refused: it fires before any ACK can
+/// including the inter-ASIC buffers of multi-ASIC switches), at [`CcParams::auto_rto`] over
+/// those buffers' drain times. An explicit RTO below the base RTT is refused: it fires before any ACK can
 /// return, and every flow would resend forever.
 fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, ScenarioError> {
     let key = "host.rto_us";
@@ -191,7 +190,7 @@ fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, 
             let asic = c.arch.drain_ps();
             Ok((port.is_some() || asic.is_some()).then(|| {
                 let per_hop = port.unwrap_or(Time::ZERO) + asic.unwrap_or(Time::ZERO);
-                base_rtt_ps.saturating_add(per_hop.saturating_mul(2 * c.hops as u64))
+                CcParams::auto_rto(base_rtt_ps, c.hops, per_hop)
             }))
         }
         None => {

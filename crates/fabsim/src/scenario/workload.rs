@@ -365,11 +365,7 @@ fn fastroute(
         load: k.float("workload.load"),
         intra_rack: k
             .opt_float("workload.intra_rack")
-            .unwrap_or(if pattern == Pattern::Hadoop {
-                0.14
-            } else {
-                0.18
-            }),
+            .unwrap_or(pattern.default_intra_rack()),
         skew,
     })
 }

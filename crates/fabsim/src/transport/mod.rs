@@ -91,6 +91,12 @@ impl CcParams {
         bdp_bytes * 3 / 2
     }
 
+    /// The automatic retransmission timeout: the base RTT plus twice the time to drain a
+    /// full buffer at every hop of the longest path, so that queueing alone never fires it.
+    pub fn auto_rto(base_rtt: Time, hops: u32, drain_per_hop: Time) -> Time {
+        base_rtt.saturating_add(drain_per_hop.saturating_mul(2 * hops as u64))
+    }
+
     /// Default Swift/MSwift target margin over the flow's base RTT.
     pub fn default_swift_margin_ps(base_rtt_ps: Time) -> Time {
         base_rtt_ps / 4

@@ -16,7 +16,7 @@
 //! `run.duration_us` the run stops at that time and throughput counts the bytes acknowledged
 //! so far.
 
-use super::FlowSpec;
+use super::{FlowSpec, WorkloadSize};
 use crate::engine::{Rng, Time};
 
 const WEB_CDF: &str =
@@ -47,6 +47,16 @@ impl Pattern {
             Pattern::Web => "web",
             Pattern::Hadoop => "hadoop",
             Pattern::Fast { .. } => "fast",
+        }
+    }
+
+    /// The fraction of flows inside the rack when `workload.intra_rack` is not given: the
+    /// Facebook traces' (Fastroute section 5.1).
+    pub fn default_intra_rack(self) -> f64 {
+        if self == Pattern::Hadoop {
+            0.14
+        } else {
+            0.18
         }
     }
 }
@@ -234,6 +244,50 @@ impl FastrouteWorkload {
                 bytes,
                 start_ps: Time::from_ps(t as u64),
             });
+        }
+    }
+
+    /// The size of the traffic on `hosts` hosts. Stride and Shuffle send one message per host
+    /// and peer; Ring regroups every [`RING_REGROUP_PS`], Fast starts a phase's flows every
+    /// phase; Web and Hadoop arrive at `load` of the line rate with the CDF's mean size. What is
+    /// sent stops at the run's duration.
+    pub fn size(&self, hosts: u64) -> WorkloadSize {
+        let w = self;
+        let duration = w.duration_ps;
+        let rounds =
+            |period: Time| duration.map_or(1, |d| d.div_ceil(period.max(Time::from_ps(1))).max(1));
+        let line = |d: Time| d.bytes_at(w.rate_bps).saturating_mul(hosts);
+        let (flows, flow_bytes) = match w.pattern {
+            Pattern::Stride => (hosts, w.message_bytes),
+            Pattern::Shuffle { k } => (hosts * k as u64, w.message_bytes),
+            Pattern::Ring => (hosts * rounds(RING_REGROUP_PS), w.message_bytes),
+            Pattern::Fast { phase_ps } => (
+                hosts * rounds(phase_ps),
+                phase_ps.bytes_at(w.rate_bps).max(1),
+            ),
+            Pattern::Web | Pattern::Hadoop => {
+                let cdf = if w.pattern == Pattern::Web {
+                    SizeCdf::web()
+                } else {
+                    SizeCdf::hadoop()
+                };
+                let offered = duration.map_or(0, |d| (line(d) as f64 * w.load) as u64);
+                // Poisson arrivals: the count is near its mean; twice it bounds it.
+                let flows = 2 * (offered as f64 / cdf.mean()) as u64 + hosts;
+                return WorkloadSize {
+                    flows,
+                    allocated_bytes: offered,
+                    sent_bytes: offered,
+                    max_flow_bytes: offered / hosts.max(1),
+                };
+            }
+        };
+        let allocated = flows.saturating_mul(flow_bytes);
+        WorkloadSize {
+            flows,
+            allocated_bytes: allocated,
+            sent_bytes: duration.map_or(allocated, |d| allocated.min(line(d))),
+            max_flow_bytes: flow_bytes,
         }
     }
 }

@@ -21,6 +21,15 @@ pub use crate::flow::FlowSpec;
 
 use crate::engine::{Rng, Time};
 
+/// A workload's size: flows, the bytes of all its flows (their state is allocated up front),
+/// the bytes sent before the run stops, and its largest flow.
+pub struct WorkloadSize {
+    pub flows: u64,
+    pub allocated_bytes: u64,
+    pub sent_bytes: u64,
+    pub max_flow_bytes: u64,
+}
+
 /// Workload shapes of the foundation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkloadSpec {
@@ -92,6 +101,82 @@ impl WorkloadSpec {
                 ((model.block_params() * model.bytes_per_param) as f64 * size_scale).round() as u64
             }
             WorkloadSpec::Htsim { matrix, .. } => matrix.total_bytes(),
+        }
+    }
+
+    /// The workload's size on `hosts` hosts, from closed forms (for the up-front cost
+    /// estimate: upper-ish, never off by orders of magnitude).
+    pub fn size(&self, hosts: u64) -> WorkloadSize {
+        let group = |g: &Group| {
+            g.hosts(hosts.min(u32::MAX as u64) as u32)
+                .map_or(hosts, |h| h.len() as u64)
+        };
+        let (flows, bytes, max_flow_bytes) = match self {
+            WorkloadSpec::Permutation { message_bytes } => {
+                (hosts, hosts.saturating_mul(*message_bytes), *message_bytes)
+            }
+            WorkloadSpec::AllToAll {
+                message_bytes,
+                flow_bytes,
+            } => {
+                let flows = hosts * (hosts - 1);
+                match flow_bytes {
+                    Some(f) => (flows, flows.saturating_mul(*f), *f),
+                    None => (flows, hosts.saturating_mul(*message_bytes), *message_bytes),
+                }
+            }
+            WorkloadSpec::Incast {
+                message_bytes,
+                senders,
+            } => {
+                let flows = (*senders as u64).min(hosts - 1);
+                (flows, flows.saturating_mul(*message_bytes), *message_bytes)
+            }
+            // A collective moves at most twice each member's message (all-reduce), in at
+            // most two flows per pair of members.
+            WorkloadSpec::Collective {
+                message_bytes,
+                group: g,
+                ..
+            }
+            | WorkloadSpec::Moe {
+                message_bytes,
+                group: g,
+                ..
+            } => {
+                let n = group(g);
+                (
+                    2 * n * n,
+                    (2 * n).saturating_mul(*message_bytes),
+                    *message_bytes,
+                )
+            }
+            // Per block: an all-gather forward, one backward, a reduce-scatter.
+            WorkloadSpec::Fsdp {
+                layers, group: g, ..
+            } => {
+                let n = group(g);
+                let block = self.message_bytes();
+                let collectives = 3 * (*layers as u64).max(1);
+                (
+                    collectives * 2 * n * n,
+                    (collectives * 2 * n).saturating_mul(block),
+                    block,
+                )
+            }
+            WorkloadSpec::Htsim { matrix, .. } => {
+                let flows = matrix.traffic().flows;
+                let total = flows.iter().fold(0u64, |s, f| s.saturating_add(f.bytes));
+                let max = flows.iter().map(|f| f.bytes).max().unwrap_or(0);
+                (flows.len() as u64, total, max)
+            }
+            WorkloadSpec::Fastroute(w) => return w.size(hosts),
+        };
+        WorkloadSize {
+            flows,
+            allocated_bytes: bytes,
+            sent_bytes: bytes,
+            max_flow_bytes,
         }
     }
 
