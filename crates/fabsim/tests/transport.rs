@@ -246,3 +246,30 @@ fn a_livelocked_run_is_stopped_with_a_diagnosis() {
     let p = params(&["topology.k=4", "switch.lb=ecmp"]);
     assert!(simulate(&p).stalled.is_none());
 }
+
+/// Drop-tail with small buffers under DCTCP (k = 8, 4 MiB permutation, 40 KB buffers): every
+/// flow completes and every drop is resent. A timeout that raced an ACK used to resend an
+/// ACKed packet whose second ACK was ignored, so its bytes stayed "in flight" forever and
+/// shut the window: one flow then retransmitted for ever (stopped by the watchdog).
+#[test]
+fn small_buffers_lose_packets_but_every_flow_completes() {
+    let p = params(&[
+        "topology.k=8",
+        "switch.lb=ecmp",
+        "switch.buffer_bytes=40000",
+        "host.cc=dctcp",
+        "switch.ecn_kmin_bytes=20000",
+        "switch.ecn_kmax_bytes=20000",
+        "workload.message_bytes=4194304",
+    ]);
+    let r = run(&p);
+    assert!(r.stalled.is_none(), "{:?}", r.stalled);
+    assert_eq!(r.flows_completed, r.flows_total);
+    assert!(
+        r.drops > 0 && r.retransmits >= r.drops,
+        "{} drops, {} retransmits",
+        r.drops,
+        r.retransmits
+    );
+    assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+}

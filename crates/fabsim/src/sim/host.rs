@@ -54,9 +54,15 @@ impl<A: Chassis> Sim<'_, A> {
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
+                let payload_bytes = self.p.link.payload_bytes;
                 let f = &mut self.flows[p.flow as usize];
                 if f.acked_seqs.set(p.seq, true) {
-                    // The ACK of a duplicate: nothing new.
+                    // The ACK of a duplicate: nothing new, but a copy resent after the first
+                    // ACK (a timeout raced it) is no longer in flight.
+                    if f.outstanding.set(p.seq, false) {
+                        f.inflight_bytes -= f.payload(p.seq, payload_bytes);
+                        self.arm_nic(host);
+                    }
                     return;
                 }
                 self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
