@@ -6,7 +6,7 @@ use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
 use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
-use crate::transport::CcParams;
+use crate::transport::{CcParams, LossRecovery};
 use crate::workload::WorkloadSpec;
 
 /// Everything one run needs, validated.
@@ -35,6 +35,8 @@ pub struct SimParams {
     pub cc: CcParams,
     /// Retransmission timeout (`host.rto_us`); `None`: no timer (nothing can be lost).
     pub rto_ps: Option<Time>,
+    /// When a sender presumes a packet lost (`host.loss_recovery`).
+    pub loss_recovery: LossRecovery,
     pub workload: WorkloadSpec,
     /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
     pub arch: ArchParams,

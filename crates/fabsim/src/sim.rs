@@ -74,6 +74,8 @@ pub struct Counters {
     /// Trimming events.
     pub trims: u64,
     pub retransmits: u64,
+    /// Packets presumed lost by later ACKs (`host.loss_recovery = "dupack"`) and queued again.
+    pub fast_retransmits: u64,
     /// Retransmission timeouts that fired.
     pub timeouts: u64,
     /// Data packets that reached their receiver a second time (ACKed again, not counted).
@@ -115,6 +117,8 @@ struct Flow {
     /// A `Timeout` event is pending; the last time an ACK brought news.
     timer_armed: bool,
     last_progress_ps: Time,
+    /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
+    hole_scan: u32,
     /// Gates still to fire before the flow may start.
     waiting: u32,
     /// Distinct data packets the receiver holds.
@@ -383,6 +387,7 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             received: Bits::new(pkts),
             rx_next: 0,
             timer_armed: false,
+            hole_scan: 0,
             last_progress_ps: Time::ZERO,
             waiting: sim.deps.waits[i],
             recvd: 0,

@@ -6,7 +6,9 @@ use crate::lb::HostLbKind;
 use crate::net::asic::ArchParams;
 use crate::net::Overflow;
 use crate::theory::LinkModel;
-use crate::transport::{CcKind, CcParams, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES};
+use crate::transport::{
+    CcKind, CcParams, LossRecovery, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES,
+};
 
 /// The largest RTO accepted (1 s).
 const MAX_RTO_US: f64 = 1e6;
@@ -54,6 +56,13 @@ pub const KEYS: &[Key] = &[
         default: Some("\"auto\""),
         unit: "us",
         meaning: "retransmission timeout (auto: base RTT plus twice a full-buffer drain per hop)",
+    },
+    Key {
+        name: "host.loss_recovery",
+        kind: Kind::Choice(names::<LossRecovery>),
+        default: None,
+        unit: "",
+        meaning: "when a sender presumes a packet lost: rto (after a timeout without progress, resend all in flight) or dupack (also once 3 later packets are ACKed: resend the hole alone); default rto",
     },
     Key {
         name: "host.swift_ai",
@@ -125,6 +134,7 @@ pub struct HostParams {
     pub lb: HostLbKind,
     pub cc: CcParams,
     pub rto_ps: Option<Time>,
+    pub loss_recovery: LossRecovery,
 }
 
 /// What the host keys' derived defaults depend on.
@@ -171,6 +181,9 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         lb: k.choice("host.lb"),
         cc,
         rto_ps: rto_ps(k, c, base_rtt_ps)?,
+        loss_recovery: k
+            .opt_choice("host.loss_recovery")
+            .unwrap_or(LossRecovery::Rto),
     })
 }
 

@@ -57,6 +57,7 @@ named!(
     crate::net::asic::Arch,
     crate::net::asic::CircuitMode,
     crate::transport::CcKind,
+    crate::transport::LossRecovery,
     crate::workload::Algorithm
 );
 

@@ -392,6 +392,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         host_lb: host.lb,
         ecn: sw.ecn,
         rto_ps: host.rto_ps,
+        loss_recovery: host.loss_recovery,
         cc: host.cc,
         pipe_ports: sw.pipe_ports,
         combining: sw.combining,

@@ -6,7 +6,7 @@ use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{CongaTag, Packet, PacketKind};
-use crate::transport::AckInfo;
+use crate::transport::{AckInfo, LossRecovery, DUPTHRESH};
 use crate::workload::deps::{Csr, Deps};
 
 impl<A: Chassis> Sim<'_, A> {
@@ -90,6 +90,9 @@ impl<A: Chassis> Sim<'_, A> {
                     self.completed += 1;
                     self.signal(|d| &d.send_done, p.flow);
                 }
+                if self.p.loss_recovery == LossRecovery::Dupack {
+                    self.repair_holes(p.flow, p.seq);
+                }
                 // The window may have opened.
                 self.arm_nic(host);
             }
@@ -132,6 +135,34 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.push(at, Event::FlowStart { flow: t });
                 }
             }
+        }
+    }
+
+    /// `host.loss_recovery = "dupack"`: the ACK of `acked` makes every packet still in flight
+    /// at least [`DUPTHRESH`] below it lost; each is resent once (a lost retransmission is
+    /// left to the RTO). The scan only moves up, so it costs O(1) per packet.
+    fn repair_holes(&mut self, flow: u32, acked: u32) {
+        let payload_bytes = self.p.link.payload_bytes;
+        let f = &mut self.flows[flow as usize];
+        let end = acked.saturating_sub(DUPTHRESH - 1);
+        if f.hole_scan >= end {
+            return;
+        }
+        let mut lost = 0;
+        for seq in f.hole_scan..end {
+            let f = &mut self.flows[flow as usize];
+            if f.outstanding.get(seq) {
+                f.outstanding.set(seq, false);
+                lost += f.payload(seq, payload_bytes);
+                self.c.fast_retransmits += 1;
+                self.requeue(flow, seq);
+            }
+        }
+        let f = &mut self.flows[flow as usize];
+        f.hole_scan = end;
+        if lost > 0 {
+            f.inflight_bytes -= lost;
+            f.cc.on_loss(lost, self.now);
         }
     }
 

@@ -47,6 +47,34 @@ impl CcKind {
     }
 }
 
+/// How a sender finds lost packets (`host.loss_recovery`). Every packet is ACKed on its own,
+/// so the ACKs already say selectively what arrived; the choice is when a hole is presumed
+/// lost. NACKs of trimmed packets are resent at once under both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossRecovery {
+    /// Only by the retransmission timeout: after an RTO without progress, everything in
+    /// flight is resent.
+    Rto,
+    /// Also when [`DUPTHRESH`] later packets are ACKed (TCP's three duplicate ACKs, in
+    /// selective form): the hole alone is resent while the flow goes on. The RTO stays the
+    /// backstop (a lost retransmission, the tail of a flow).
+    Dupack,
+}
+
+/// ACKs of later packets that make a missing packet lost under [`LossRecovery::Dupack`].
+pub const DUPTHRESH: u32 = 3;
+
+impl LossRecovery {
+    pub const ALL: [LossRecovery; 2] = [LossRecovery::Rto, LossRecovery::Dupack];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LossRecovery::Rto => "rto",
+            LossRecovery::Dupack => "dupack",
+        }
+    }
+}
+
 /// What one ACK (or NACK) tells the sender's congestion controller.
 #[derive(Clone, Copy, Debug)]
 pub struct AckInfo {
