@@ -216,8 +216,9 @@ fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
     Ok(m)
 }
 
-/// The most runs one sweep may have (every command walks all indices).
-pub const MAX_RUNS: u64 = 1_000_000;
+/// The most runs one sweep may have: as many as a scenario may expand to (every command
+/// walks all indices).
+const MAX_RUNS: u64 = fabsim::scenario::MAX_RUNS as u64;
 
 /// Parses the text of a `sweep.json` (named `path` in errors) and checks its run count.
 pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, CliError> {
@@ -248,13 +249,8 @@ pub fn plan_dir(
     source: &str,
     set: &[String],
 ) -> Result<(Planned, u64, String), CliError> {
+    // `expand` refuses more than MAX_RUNS runs.
     let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
-    if specs.len() as u64 > MAX_RUNS {
-        return Err(CliError::Usage(format!(
-            "{source}: expands to {} runs; a sweep holds at most {MAX_RUNS}",
-            specs.len()
-        )));
-    }
     let tomls = specs
         .iter()
         .map(|s| s.to_toml())

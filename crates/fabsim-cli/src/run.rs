@@ -49,6 +49,9 @@ pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scen
         None => Scenario::default_scenario(),
         Some(text) => Scenario::parse(text, source)?,
     };
+    if text.is_some() && scenario.is_empty() {
+        eprintln!("note: {source} sets no key: every key not given with --set takes its schema default (`fabsim keys` lists them)");
+    }
     for s in set {
         scenario.set(s)?;
     }
@@ -59,11 +62,6 @@ pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scen
 pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
     let text = path.map(|p| read_file(p)).transpose()?;
     let source = path.map_or(String::new(), |p| p.display().to_string());
-    if let Some(text) = &text {
-        if Scenario::parse(text, &source)?.is_empty() {
-            eprintln!("note: {source} sets no key: every key not given with --set takes its schema default (`fabsim keys` lists them)");
-        }
-    }
     Ok(scenario(text.as_deref(), &source, set)?.expand()?)
 }
 

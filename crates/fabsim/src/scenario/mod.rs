@@ -31,8 +31,6 @@ use toml::Value;
 pub use docs::{keys_listing, keys_markdown};
 use keys::{display, suggest, Keys};
 pub use keys::{Key, Kind, ScenarioError};
-pub use run::MAX_SEEDS;
-pub use topology::MAX_HOSTS;
 
 use crate::lb::SwitchLbKind;
 use crate::params::SimParams;
