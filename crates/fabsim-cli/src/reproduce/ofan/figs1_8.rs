@@ -234,7 +234,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| Ok(at_hosts(t, |h| h.last(), |h| fig5_gap(t, h))? - at_hosts(t, |h| h.first(), |h| fig5_gap(t, h))?),
+                    fabsim: |t| growth(t, |h| fig5_gap(t, h)),
                     differs: "",
                 },
                 Claim {
@@ -287,10 +287,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        let gap = |h: &str| infl_diff(t, "4ofan", "ofan", &[(col::HOSTS, h)]);
-                        Ok(at_hosts(t, |h| h.last(), gap)? - at_hosts(t, |h| h.first(), gap)?)
-                    },
+                    fabsim: |t| gap_growth(t, "4ofan", "ofan"),
                     differs: "",
                 },
                 Claim {
@@ -299,10 +296,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        let gap = |h: &str| infl_diff(t, "drb", "ofan", &[(col::HOSTS, h)]);
-                        Ok(at_hosts(t, |h| h.last(), gap)? - at_hosts(t, |h| h.first(), gap)?)
-                    },
+                    fabsim: |t| gap_growth(t, "drb", "ofan"),
                     differs: "",
                 },
                 Claim {
@@ -348,13 +342,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        let ratio = |h: &str| -> Result<f64, String> {
-                            Ok(t.mean(&[(col::SCHEME, "drb"), (col::HOSTS, h)], max_queue_kb)?
-                                / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, h)], max_queue_kb)?)
-                        };
-                        Ok(at_hosts(t, |h| h.last(), ratio)? - at_hosts(t, |h| h.first(), ratio)?)
-                    },
+                    fabsim: |t| growth(t, |h| drb_queue_ratio(t, h)),
                     differs: "",
                 },
                 Claim {
@@ -362,10 +350,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 1.0,
                     unit: "x",
                     tol: Tol::Above,
-                    fabsim: |t| at_hosts(t, |h| h.last(), |h| {
-                        Ok(t.mean(&[(col::SCHEME, "drb"), (col::HOSTS, h)], max_queue_kb)?
-                            / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, h)], max_queue_kb)?)
-                    }),
+                    fabsim: |t| at_hosts(t, |h| h.last(), |h| drb_queue_ratio(t, h)),
                     differs: "",
                 },
                 Claim {

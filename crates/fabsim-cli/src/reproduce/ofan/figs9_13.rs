@@ -83,12 +83,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        Ok(100.0
-                            * (1.0
-                                - t.mean(&[(col::SCHEME, "ofan")], cct_us)?
-                                    / t.mean(&[(col::SCHEME, "ar")], cct_us)?))
-                    },
+                    fabsim: |t| cct_cut_pct(t, "ofan", "ar"),
                     differs: "",
                 },
                 Claim {
@@ -96,12 +91,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        Ok(100.0
-                            * (1.0
-                                - t.mean(&[(col::SCHEME, "ofan")], cct_us)?
-                                    / t.mean(&[(col::SCHEME, "reps")], cct_us)?))
-                    },
+                    fabsim: |t| cct_cut_pct(t, "ofan", "reps"),
                     differs: "fabsim's REPS on the 2-tier fabric comes closer to Ofan than the \
                               paper's; the paper does not state REPS's settings (entropy pool, \
                               freezing), which decide how evenly it sprays",
@@ -111,12 +101,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        Ok(100.0
-                            * (1.0
-                                - t.mean(&[(col::SCHEME, "4ofan")], cct_us)?
-                                    / t.mean(&[(col::SCHEME, "ar")], cct_us)?))
-                    },
+                    fabsim: |t| cct_cut_pct(t, "4ofan", "ar"),
                     differs: "",
                 },
                 Claim {
@@ -124,12 +109,7 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 11.0,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| {
-                        Ok(100.0
-                            * (1.0
-                                - t.mean(&[(col::SCHEME, "4ofan")], cct_us)?
-                                    / t.mean(&[(col::SCHEME, "reps")], cct_us)?))
-                    },
+                    fabsim: |t| cct_cut_pct(t, "4ofan", "reps"),
                     differs: "fabsim's REPS on the 2-tier fabric comes closer to Ofan than the \
                               paper's; the paper does not state REPS's settings (entropy pool, \
                               freezing), which decide how evenly it sprays",

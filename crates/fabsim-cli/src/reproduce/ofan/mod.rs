@@ -155,6 +155,31 @@ fn slope(t: &Table, scheme: &str, metric: super::Metric) -> Result<f64, String> 
     t.loglog_slope(&[(col::SCHEME, scheme)], col::MESSAGE_BYTES, metric)
 }
 
+/// How much lower `of`'s mean CCT is than `vs`'s, in percent of `vs`'s.
+fn cct_cut_pct(t: &Table, of: &str, vs: &str) -> Result<f64, String> {
+    Ok(100.0
+        * (1.0 - t.mean(&[(col::SCHEME, of)], cct_us)? / t.mean(&[(col::SCHEME, vs)], cct_us)?))
+}
+
+/// How much `f` (of a host count) grows from the smallest fabric to the largest.
+fn growth(t: &Table, f: impl Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
+    Ok(at_hosts(t, |h| h.last(), &f)? - at_hosts(t, |h| h.first(), &f)?)
+}
+
+/// How much the inflation gap of `a` over `b` (pp) grows from the smallest fabric to the
+/// largest.
+fn gap_growth(t: &Table, a: &str, b: &str) -> Result<f64, String> {
+    growth(t, |h| infl_diff(t, a, b, &[(col::HOSTS, h)]))
+}
+
+/// DRB's mean max queue over OFAN's at `hosts` hosts.
+fn drb_queue_ratio(t: &Table, hosts: &str) -> Result<f64, String> {
+    Ok(
+        t.mean(&[(col::SCHEME, "drb"), (col::HOSTS, hosts)], max_queue_kb)?
+            / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, hosts)], max_queue_kb)?,
+    )
+}
+
 /// Mean inflation (pp) of `a` minus that of `b`, with `extra` filter.
 fn infl_diff(t: &Table, a: &str, b: &str, extra: &Filter) -> Result<f64, String> {
     Ok(infl(t, a, extra)? - infl(t, b, extra)?)
