@@ -223,10 +223,8 @@ pub fn host_count(
             "switch.host_count = \"variable\" derives the fabric from topology.k; leave the explicit leaf-spine keys out",
         ));
     }
-    let radix = match topology {
-        TopologySpec::FatTree { k } => k,
-        TopologySpec::LeafSpine { leaves, .. } => leaves,
-    };
+    // The spines' port count (the leaf count), or k.
+    let radix = topology.radixes().1;
     let unit = 2 * asics;
     let scaled = (radix as u128 * port_rate_bps as u128 / link.rate_bps as u128) as u32;
     let radix = (scaled / unit * unit).max(unit);

@@ -244,10 +244,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[derive(Clone, Copy)]
 struct Entry<'a> {
     value: &'a Value,
-    /// Where it was given: a file, `--set`, the built-in default; the schema default when
-    /// not given.
-    source: &'a str,
-    given: bool,
+    /// Where it was given (a file, `--set`, the built-in default); `None`: the schema default.
+    source: Option<&'a str>,
 }
 
 /// One sweep point: every key that has a value (given or schema default), with typed getters.
@@ -267,21 +265,9 @@ impl<'a> Keys<'a> {
         }
     }
 
-    pub(super) fn push(
-        &mut self,
-        key: &'static Key,
-        value: &'a Value,
-        source: &'a str,
-        given: bool,
-    ) {
-        self.entries.push((
-            key,
-            Entry {
-                value,
-                source,
-                given,
-            },
-        ));
+    /// Adds `key`'s value here; `source`: where it was given, `None` for its schema default.
+    pub(super) fn push(&mut self, key: &'static Key, value: &'a Value, source: Option<&'a str>) {
+        self.entries.push((key, Entry { value, source }));
     }
 
     fn entry(&self, key: &str) -> Option<&(&'static Key, Entry<'a>)> {
@@ -295,7 +281,7 @@ impl<'a> Keys<'a> {
 
     /// Whether the scenario set the key (not just its schema default).
     pub fn given(&self, key: &str) -> bool {
-        self.entry(key).is_some_and(|(_, e)| e.given)
+        self.entry(key).is_some_and(|(_, e)| e.source.is_some())
     }
 
     fn value(&self, key: &str) -> &'a Value {
@@ -305,10 +291,10 @@ impl<'a> Keys<'a> {
 
     /// An error about `key`, blaming where its value came from.
     pub fn err(&self, key: &str, message: impl Into<String>) -> ScenarioError {
-        let source = match self.entry(key) {
-            Some((_, e)) if e.given => e.source,
-            _ => self.origin,
-        };
+        let source = self
+            .entry(key)
+            .and_then(|(_, e)| e.source)
+            .unwrap_or(self.origin);
         ScenarioError {
             source: source.to_string(),
             key: key.to_string(),

@@ -255,20 +255,19 @@ impl Scenario {
                 })?;
             }
         }
-        let defaults: Vec<Value> = schema()
-            .map(|k| k.default.map_or(Value::Boolean(false), parse_value))
-            .collect();
-        let dims: Vec<(&'static Key, &[Value], &str, bool)> = schema()
+        let defaults: Vec<Option<Value>> = schema().map(|k| k.default.map(parse_value)).collect();
+        // Each key with a value: its values and where they were given (`None`: the default).
+        let dims: Vec<(&'static Key, &[Value], Option<&str>)> = schema()
             .zip(&defaults)
-            .filter_map(|(k, d)| match (self.values.get(k.name), k.default) {
-                (Some(g), _) => Some((k, g.values.as_slice(), g.source.as_str(), true)),
-                (None, Some(_)) => Some((k, std::slice::from_ref(d), "schema default", false)),
+            .filter_map(|(k, d)| match (self.values.get(k.name), d) {
+                (Some(g), _) => Some((k, g.values.as_slice(), Some(g.source.as_str()))),
+                (None, Some(d)) => Some((k, std::slice::from_ref(d), None)),
                 (None, None) => None,
             })
             .collect();
         let points = dims
             .iter()
-            .try_fold(1usize, |n, (_, v, _, _)| n.checked_mul(v.len()))
+            .try_fold(1usize, |n, (_, v, _)| n.checked_mul(v.len()))
             .filter(|&n| n <= MAX_POINTS)
             .ok_or_else(|| ScenarioError {
                 source: self.source.clone(),
@@ -301,8 +300,8 @@ impl Scenario {
                 rest /= values.len();
             }
             let mut keys = Keys::new(&self.source);
-            for ((k, values, source, given), &c) in dims.iter().zip(&chosen) {
-                keys.push(k, &values[c], source, *given);
+            for ((k, values, source), &c) in dims.iter().zip(&chosen) {
+                keys.push(k, &values[c], *source);
             }
             let label = dims
                 .iter()
