@@ -281,8 +281,15 @@ impl HtsimMatrix {
         })
     }
 
+    /// All connections' bytes (the parser refuses a sum past `u64`).
     pub fn total_bytes(&self) -> u64 {
         self.conns.iter().map(|c| c.bytes).sum()
+    }
+
+    /// Connections, and the largest one's bytes.
+    pub fn connections(&self) -> (u64, u64) {
+        let max = self.conns.iter().map(|c| c.bytes).max().unwrap_or(0);
+        (self.conns.len() as u64, max)
     }
 
     /// Flows and gates: one gate per trigger.

@@ -165,10 +165,8 @@ impl WorkloadSpec {
                 )
             }
             WorkloadSpec::Htsim { matrix, .. } => {
-                let flows = matrix.traffic().flows;
-                let total = flows.iter().fold(0u64, |s, f| s.saturating_add(f.bytes));
-                let max = flows.iter().map(|f| f.bytes).max().unwrap_or(0);
-                (flows.len() as u64, total, max)
+                let (flows, max) = matrix.connections();
+                (flows, matrix.total_bytes(), max)
             }
             WorkloadSpec::Fastroute(w) => return w.size(hosts),
         };
