@@ -93,11 +93,13 @@ pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
             ))
         }
     };
-    measure(&specs)
+    // A suite child (`--case`) ends with the summary line its parent reads.
+    measure(&specs, !args.cases.is_empty())
 }
 
-/// Runs `specs` one after another on this thread, a row each, then the total.
-fn measure(specs: &[RunSpec]) -> Result<(), CliError> {
+/// Runs `specs` one after another on this thread, a row each, then the total (and, with
+/// `summary`, the line [`suite`] reads).
+fn measure(specs: &[RunSpec], summary: bool) -> Result<(), CliError> {
     outln!(
         "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
         "lb",
@@ -129,11 +131,13 @@ fn measure(specs: &[RunSpec]) -> Result<(), CliError> {
         hops as f64 / wall / 1e6,
         peak.map_or("unknown".into(), |m| format!("{m:.1}"))
     );
-    let hosts = specs.first().map_or(0, |s| s.params.topology.hosts());
-    outln!(
-        "{SUMMARY} {hosts} {hops} {events} {wall} {}",
-        peak.unwrap_or(f64::NAN)
-    );
+    if summary {
+        let hosts = specs.first().map_or(0, |s| s.params.topology.hosts());
+        outln!(
+            "{SUMMARY} {hosts} {hops} {events} {wall} {}",
+            peak.unwrap_or(f64::NAN)
+        );
+    }
     Ok(())
 }
 
