@@ -6,7 +6,7 @@ use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
 use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
-use crate::transport::{CcParams, LossRecovery};
+use crate::transport::{CcParams, LossRecovery, Rto};
 use crate::workload::WorkloadSpec;
 
 /// Everything one run needs, validated.
@@ -28,15 +28,25 @@ pub struct SimParams {
     pub combining: Option<u32>,
     /// Host-side load balancer (entropy or source routing); `None` leaves it to switches.
     pub host_lb: HostLbKind,
+    /// Entropies per flow of `host-ecmp`, `rps`, `oblivious` and `reps` (`host.path_labels`;
+    /// 0: the scheme's own, 2^16 or 256 for oblivious).
+    pub path_labels: u32,
     /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
     /// probability rises linearly from 0 at kmin to 1 at kmax.
     pub ecn: Option<(u64, u64)>,
     /// Congestion control of every flow (`host.cc`).
     pub cc: CcParams,
-    /// Retransmission timeout (`host.rto_us`); `None`: no timer (nothing can be lost).
-    pub rto_ps: Option<Time>,
+    /// Retransmission timer (`host.rto_us`, `host.rto`, `host.rto_min_us`); `None`: no timer
+    /// (nothing can be lost).
+    pub rto: Option<Rto>,
     /// When a sender presumes a packet lost (`host.loss_recovery`).
     pub loss_recovery: LossRecovery,
+    /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
+    /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
+    pub ack_every_bytes: u32,
+    /// Flows open with a SYN and its SYN-ACK before the data (`host.handshake`), inside the
+    /// FCT.
+    pub handshake: bool,
     pub workload: WorkloadSpec,
     /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
     pub arch: ArchParams,

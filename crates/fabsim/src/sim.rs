@@ -34,7 +34,7 @@ use crate::lb::{HostLb, SwitchLb, View};
 use crate::net::asic::{AsicStats, Asics};
 use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports};
 use crate::params::SimParams;
-use crate::transport::Cc;
+use crate::transport::{Cc, RttEstimator};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
 use multi_asic::{Chassis, Ideal};
@@ -117,6 +117,19 @@ struct Flow {
     /// A `Timeout` event is pending; the last time an ACK brought news.
     timer_armed: bool,
     last_progress_ps: Time,
+    /// The retransmission timeout's estimator (`host.rto`).
+    rtt: RttEstimator,
+    /// ACK coalescing (`host.ack_every_bytes`): the receiver logs each data packet's sequence
+    /// number; an ACK carries the log's length, and the sender takes every entry up to it.
+    /// The deque holds the entries the sender has not taken yet (those of ACKs in flight and
+    /// of packets not yet ACKed), so it stays about a window long.
+    rx_log: VecDeque<u32>,
+    /// Entries ever logged, entries the sender took, wire bytes since the receiver's last ACK.
+    rx_logged: u32,
+    tx_log_read: u32,
+    rx_unacked_bytes: u32,
+    /// `host.handshake`: the SYN is out and its SYN-ACK not back yet.
+    syn_pending: bool,
     /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
     hole_scan: u32,
     /// Gates still to fire before the flow may start.
@@ -328,7 +341,7 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
         (f, rho)
     });
     let rho_max = failures.as_ref().map(|f| f.1);
-    let host_lb = HostLb::new(p.host_lb, &fabric, &specs, p.seed);
+    let host_lb = HostLb::new(p.host_lb, p.path_labels, &fabric, &specs, p.seed);
     let hosts = fabric.hosts as usize;
     let far: Vec<_> = (0..fabric.ports())
         .map(|g| match fabric.port_to_node[g] {
@@ -389,6 +402,12 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             timer_armed: false,
             hole_scan: 0,
             last_progress_ps: Time::ZERO,
+            rtt: p.rto.as_ref().map(RttEstimator::new).unwrap_or_default(),
+            rx_log: VecDeque::new(),
+            rx_logged: 0,
+            tx_log_read: 0,
+            rx_unacked_bytes: 0,
+            syn_pending: false,
             waiting: sim.deps.waits[i],
             recvd: 0,
             first_tx_ps: Time::MAX,
@@ -519,11 +538,12 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 Event::FlowStart { flow } => {
                     self.queue.pop();
-                    let f = &mut self.flows[flow as usize];
-                    f.start_ps = self.now;
-                    let src = f.src;
-                    self.tx[src as usize].push(flow);
-                    self.arm_nic(src);
+                    self.flows[flow as usize].start_ps = self.now;
+                    if self.p.handshake {
+                        self.send_syn(flow);
+                    } else {
+                        self.open(flow);
+                    }
                 }
                 Event::Timeout { flow } => {
                     self.queue.pop();

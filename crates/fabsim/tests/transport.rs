@@ -10,6 +10,7 @@ use fabsim::metrics::{run, RunReport};
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
 use fabsim::sim::simulate;
+use fabsim::transport::{Rto, RtoRule};
 
 fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();
@@ -230,7 +231,11 @@ fn every_cc_completes_an_8_sender_incast_with_trimming() {
 #[test]
 fn a_livelocked_run_is_stopped_with_a_diagnosis() {
     let mut p = params(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=off"]);
-    p.rto_ps = Some(Time::from_ps(10));
+    p.rto = Some(Rto {
+        initial: Time::from_ps(10),
+        rule: RtoRule::Fixed,
+        min: Time::from_ps(10),
+    });
     let o = simulate(&p);
     let why = o.stalled.expect("the watchdog stops the run");
     assert!(

@@ -67,8 +67,10 @@ impl HostLbKind {
     }
 }
 
-/// Entropies `oblivious` cycles through (a power of two).
+/// Entropies `oblivious` cycles through by default (a power of two).
 const OBLIVIOUS_SET: u32 = 256;
+/// Entropies the random choices draw from by default (all 16 bits).
+const ALL_LABELS: u32 = 1 << 16;
 /// REPS's buffer of recycled entropies.
 const REPS_BUFFER: usize = 8;
 /// How long REPS stays frozen after a timeout (htsim's default).
@@ -147,6 +149,8 @@ struct FlowLb {
 pub struct HostLb {
     kind: HostLbKind,
     rng: Rng,
+    /// Entropies per flow: random choices draw below it, oblivious cycles through it.
+    labels: u32,
     flows: Vec<FlowLb>,
     /// DRB counters, one per (sender, destination) pair.
     drb: Vec<u32>,
@@ -156,7 +160,21 @@ pub struct HostLb {
 }
 
 impl HostLb {
-    pub fn new(kind: HostLbKind, fabric: &Fabric, flows: &[FlowSpec], seed: u64) -> Self {
+    /// `labels`: entropies per flow (`host.path_labels`; 0: the scheme's default). Oblivious
+    /// needs a power of two.
+    pub fn new(
+        kind: HostLbKind,
+        labels: u32,
+        fabric: &Fabric,
+        flows: &[FlowSpec],
+        seed: u64,
+    ) -> Self {
+        let labels = match (labels, kind) {
+            (0, HostLbKind::Oblivious) => OBLIVIOUS_SET,
+            (0, _) => ALL_LABELS,
+            (n, _) => n,
+        };
+        debug_assert!(kind != HostLbKind::Oblivious || labels.is_power_of_two());
         let mut rng = Rng::stream(seed, "host-lb");
         let mut pairs = BTreeMap::new();
         let states = flows
@@ -166,11 +184,11 @@ impl HostLb {
                 let pair = *pairs.entry((f.src, f.dst)).or_insert(n);
                 match kind {
                     HostLbKind::HostEcmp => FlowLb {
-                        base: rng.below(1 << 16) as u32,
+                        base: rng.below(labels as u64) as u32,
                         ..FlowLb::default()
                     },
                     HostLbKind::Oblivious => FlowLb {
-                        base: rng.below(OBLIVIOUS_SET as u64) as u32,
+                        base: rng.below(labels as u64) as u32,
                         ..FlowLb::default()
                     },
                     HostLbKind::Ethereal => FlowLb {
@@ -192,6 +210,7 @@ impl HostLb {
         Self {
             kind,
             rng,
+            labels,
             flows: states,
             drb,
             w_edge: fabric.uplinks_of(Tier::Edge),
@@ -206,18 +225,18 @@ impl HostLb {
     /// Entropy and up path of the next data packet of `flow` (sent over `hops` links).
     #[inline]
     pub fn stamp(&mut self, flow: u32, hops: u32, now: Time) -> (u16, UpPath) {
-        let (w_e, w_a) = (self.w_edge, self.w_agg);
+        let (w_e, w_a, labels) = (self.w_edge, self.w_agg, self.labels);
         let f = &mut self.flows[flow as usize];
         match self.kind {
             HostLbKind::None => (0, UpPath::NONE),
             HostLbKind::HostEcmp => (f.base as u16, UpPath::NONE),
-            HostLbKind::Rps => (self.rng.below(1 << 16) as u16, UpPath::NONE),
+            HostLbKind::Rps => (self.rng.below(labels as u64) as u16, UpPath::NONE),
             HostLbKind::Oblivious => {
-                let e = (f.count ^ f.base) % OBLIVIOUS_SET;
+                let e = (f.count ^ f.base) % labels;
                 f.count += 1;
-                if f.count == OBLIVIOUS_SET {
+                if f.count == labels {
                     f.count = 0;
-                    f.base = self.rng.below(OBLIVIOUS_SET as u64) as u32;
+                    f.base = self.rng.below(labels as u64) as u32;
                 }
                 (e as u16, UpPath::NONE)
             }
@@ -225,7 +244,7 @@ impl HostLb {
                 let e = f
                     .reps
                     .take(now)
-                    .unwrap_or_else(|| self.rng.below(1 << 16) as u16);
+                    .unwrap_or_else(|| self.rng.below(labels as u64) as u16);
                 (e, UpPath::NONE)
             }
             HostLbKind::Drb => {
@@ -289,7 +308,7 @@ mod tests {
             bytes: 1,
             start_ps: Time::ZERO,
         }];
-        HostLb::new(kind, &fabric, &flows, 3)
+        HostLb::new(kind, 0, &fabric, &flows, 3)
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub enum PacketKind {
     Ack,
     /// Negative acknowledgement of a trimmed data packet.
     Nack,
+    /// Connection set-up (`host.handshake`): the SYN to the receiver and its SYN-ACK back.
+    Syn,
 }
 
 /// A packet in flight. Lives in the simulator's slab; events carry its `u32` index.
@@ -37,6 +39,9 @@ pub struct Packet {
     pub up: UpPath,
     /// ECN: marked by a congested port (data), echoed (ACKs).
     pub ecn: bool,
+    /// Data: the sender asks for an ACK at once (`host.ack_every_bytes` coalescing: the
+    /// last new packet, a retransmission, or one that fills the window).
+    pub ack_req: bool,
     /// When the data packet was handed to the sender's NIC, modulo 2^32 ps (echoed by its
     /// ACK): RTT samples, exact for round trips under 4.29 ms. 32 bits keep the packet, and
     /// each link's ring of packets in flight, 8 bytes smaller.
@@ -71,6 +76,7 @@ impl Packet {
             entropy: 0,
             up: UpPath::NONE,
             ecn: false,
+            ack_req: false,
             sent_ps: 0,
             conga: CongaTag::default(),
         }

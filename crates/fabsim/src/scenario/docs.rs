@@ -1,6 +1,24 @@
 //! The schema as documentation: `fabsim keys` and the README's key table.
 
+use super::profile::Profile;
 use super::schema;
+
+/// What each `host.profile` sets, a line per profile.
+fn profile_lines() -> impl Iterator<Item = (&'static str, String)> {
+    Profile::ALL.iter().map(|p| {
+        let set: Vec<String> = p
+            .settings()
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        let set = if set.is_empty() {
+            "nothing (every key at its own default)".to_string()
+        } else {
+            set.join(", ")
+        };
+        (p.name(), set)
+    })
+}
 
 /// Every key, a block each: name, type and default, then what it allows and means.
 pub fn keys_listing() -> String {
@@ -24,6 +42,10 @@ pub fn keys_listing() -> String {
             k.allowed()
         );
     }
+    out += "\n[host.profile] sets, where the scenario leaves a key unset:\n";
+    for (name, set) in profile_lines() {
+        out += &format!("  {name}: {set}\n");
+    }
     out
 }
 
@@ -40,6 +62,10 @@ pub fn keys_markdown() -> String {
             k.allowed().replace('|', "\\|"),
             k.meaning.replace('|', "\\|")
         );
+    }
+    out += "\n| `host.profile` | sets, where the scenario leaves a key unset |\n|---|---|\n";
+    for (name, set) in profile_lines() {
+        out += &format!("| `{name}` | {} |\n", set.replace('|', "\\|"));
     }
     out
 }

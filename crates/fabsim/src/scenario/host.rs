@@ -1,13 +1,16 @@
-//! `host.*`: host-side load balancing, congestion control and the retransmission timer.
+//! `host.*`: host-side load balancing, congestion control, ACKs, connection set-up and the
+//! retransmission timer; `host.profile` sets a reference simulator's defaults for them.
 
 use super::keys::{int, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::profile::Profile;
 use crate::engine::Time;
 use crate::lb::HostLbKind;
 use crate::net::asic::ArchParams;
 use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{
-    CcKind, CcParams, LossRecovery, NsccParams, SwiftParams, MAX_MEDIAN_SAMPLES,
+    CcKind, CcParams, DctcpParams, DctcpRules, LossRecovery, NsccParams, NsccRules, Rto, RtoRule,
+    SwiftParams, MAX_MEDIAN_SAMPLES,
 };
 
 /// The largest RTO accepted (1 s).
@@ -20,11 +23,39 @@ fn rto(v: &toml::Value) -> bool {
 
 pub const KEYS: &[Key] = &[
     Key {
+        name: "host.profile",
+        kind: Kind::Choice(names::<Profile>),
+        default: Some("\"fabsim\""),
+        unit: "",
+        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (none: per-packet ACKs, fixed RTO), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
+    },
+    Key {
         name: "host.lb",
         kind: Kind::Choice(names::<HostLbKind>),
         default: Some("\"none\""),
         unit: "",
         meaning: "host-side load balancer: entropy per packet or a source-routed up path (usually with switch.lb = ecmp)",
+    },
+    Key {
+        name: "host.path_labels",
+        kind: int(0, 1 << 16),
+        default: Some("0"),
+        unit: "entropies",
+        meaning: "entropies per flow that host-ecmp, rps, reps and oblivious choose from (oblivious: a power of two); 0: 65536, 256 for oblivious (htsim: 64)",
+    },
+    Key {
+        name: "host.ack_every_bytes",
+        kind: int(0, 1 << 30),
+        default: Some("0"),
+        unit: "bytes",
+        meaning: "receivers ACK once this many wire bytes arrived unacknowledged, and at once on an ECN mark, the sender's request (last packet, retransmission, full window), the first packet or a duplicate; an ACK covers all packets since the last; 0: every packet (htsim: 16384)",
+    },
+    Key {
+        name: "host.handshake",
+        kind: Kind::Bool,
+        default: Some("false"),
+        unit: "",
+        meaning: "flows open with a SYN and a SYN-ACK (ACK-sized, resent on timeout) before their data; counted in the FCT (Netbench: true)",
     },
     Key {
         name: "host.cc",
@@ -41,6 +72,27 @@ pub const KEYS: &[Key] = &[
         meaning: "initial window of dctcp, swift, mswift (default: 1.5 bandwidth-delay products of the longest path)",
     },
     Key {
+        name: "host.dctcp_rules",
+        kind: Kind::Choice(names::<DctcpRules>),
+        default: Some("\"rfc8257\""),
+        unit: "",
+        meaning: "rfc8257: alpha from 1, one cut per window of marks, a loss halves once per window; netbench: alpha from 0, a cut on every marked ACK, a timeout restarts from one MSS (NewReno)",
+    },
+    Key {
+        name: "host.ssthresh_bytes",
+        kind: int(1, MAX_BYTES),
+        default: None,
+        unit: "bytes",
+        meaning: "dctcp initial slow start threshold (default: slow start until the first mark or loss; Netbench: 30 MSS)",
+    },
+    Key {
+        name: "host.max_window_bytes",
+        kind: int(1, MAX_BYTES),
+        default: None,
+        unit: "bytes",
+        meaning: "dctcp window cap, as a receive window (default: none; Netbench: 65535)",
+    },
+    Key {
         name: "host.dctcp_g",
         kind: positive(1.0),
         default: Some("0.0625"),
@@ -55,7 +107,21 @@ pub const KEYS: &[Key] = &[
         },
         default: Some("\"auto\""),
         unit: "us",
-        meaning: "retransmission timeout (auto: base RTT plus twice a full-buffer drain per hop)",
+        meaning: "retransmission timeout, or its initial value under host.rto = rfc6298 (auto: base RTT plus twice a full-buffer drain per hop)",
+    },
+    Key {
+        name: "host.rto",
+        kind: Kind::Choice(names::<RtoRule>),
+        default: Some("\"fixed\""),
+        unit: "",
+        meaning: "fixed: always host.rto_us; rfc6298: SRTT + 4 RTTVAR from the RTT samples (at least host.rto_min_us), doubled on each timeout up to 64x",
+    },
+    Key {
+        name: "host.rto_min_us",
+        kind: positive(MAX_RTO_US),
+        default: None,
+        unit: "us",
+        meaning: "floor of the rfc6298 timeout (default: the base RTT)",
     },
     Key {
         name: "host.loss_recovery",
@@ -117,6 +183,13 @@ pub const KEYS: &[Key] = &[
         meaning: "nscc window cap and start, in BDPs of the flow's path",
     },
     Key {
+        name: "host.nscc_rules",
+        kind: Kind::Choice(names::<NsccRules>),
+        default: Some("\"simple\""),
+        unit: "",
+        meaning: "simple: fabsim's NSCC (decrease on one delay sample); htsim: as uec.cpp runs it (decrease needs the averaged delay above target, quick adapt only when under 1/8 of the cap was delivered, fast increase, eta)",
+    },
+    Key {
         name: "host.nscc_gamma",
         kind: positive(1e3),
         default: Some("0.8"),
@@ -132,9 +205,12 @@ fn fraction(v: &toml::Value) -> bool {
 /// What the host keys set.
 pub struct HostParams {
     pub lb: HostLbKind,
+    pub path_labels: u32,
     pub cc: CcParams,
-    pub rto_ps: Option<Time>,
+    pub rto: Option<Rto>,
     pub loss_recovery: LossRecovery,
+    pub ack_every_bytes: u32,
+    pub handshake: bool,
 }
 
 /// What the host keys' derived defaults depend on.
@@ -159,7 +235,12 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
                 .opt_int("host.init_window_bytes")
                 .unwrap_or(CcParams::default_init_window_bytes(bdp_bytes)),
             mss_bytes: link.payload_bytes as u64,
-            dctcp_g: k.float("host.dctcp_g"),
+            dctcp: DctcpParams {
+                rules: k.choice("host.dctcp_rules"),
+                g: k.float("host.dctcp_g"),
+                ssthresh_bytes: k.opt_int("host.ssthresh_bytes"),
+                max_window_bytes: k.opt_int("host.max_window_bytes"),
+            },
             swift: SwiftParams {
                 ai_bytes: k.float("host.swift_ai") * link.payload_bytes as f64,
                 beta: k.float("host.swift_beta"),
@@ -175,15 +256,32 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
                 ),
                 max_bdp: k.float("host.nscc_max_bdp"),
                 gamma: k.float("host.nscc_gamma"),
+                rules: k.choice("host.nscc_rules"),
             },
         };
+    let lb = k.choice("host.lb");
+    let path_labels = k.u32("host.path_labels");
+    if lb == HostLbKind::Oblivious && path_labels > 0 && !path_labels.is_power_of_two() {
+        return Err(k.invalid(
+            "host.path_labels",
+            "a power of two with host.lb = \"oblivious\" (or 0)",
+        ));
+    }
+    let rto = rto_ps(k, c, base_rtt_ps)?.map(|initial| Rto {
+        initial,
+        rule: k.choice("host.rto"),
+        min: k.opt_us("host.rto_min_us").unwrap_or(base_rtt_ps),
+    });
     Ok(HostParams {
-        lb: k.choice("host.lb"),
+        lb,
+        path_labels,
         cc,
-        rto_ps: rto_ps(k, c, base_rtt_ps)?,
+        rto,
         loss_recovery: k
             .opt_choice("host.loss_recovery")
             .unwrap_or(LossRecovery::Rto),
+        ack_every_bytes: k.u32("host.ack_every_bytes"),
+        handshake: k.bool("host.handshake"),
     })
 }
 

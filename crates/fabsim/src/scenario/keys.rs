@@ -58,7 +58,11 @@ named!(
     crate::net::asic::CircuitMode,
     crate::transport::CcKind,
     crate::transport::LossRecovery,
-    crate::workload::Algorithm
+    crate::transport::RtoRule,
+    crate::transport::DctcpRules,
+    crate::transport::NsccRules,
+    crate::workload::Algorithm,
+    super::profile::Profile
 );
 
 /// The allowed names of a [`Named`] enum, in its list's order.
@@ -268,6 +272,20 @@ impl<'a> Keys<'a> {
     /// Adds `key`'s value here; `source`: where it was given, `None` for its schema default.
     pub(super) fn push(&mut self, key: &'static Key, value: &'a Value, source: Option<&'a str>) {
         self.entries.push((key, Entry { value, source }));
+    }
+
+    /// Gives `key` the value `value` from `source` unless the scenario set it (a profile's
+    /// defaults).
+    pub(super) fn default_to(&mut self, key: &'static Key, value: &'a Value, source: &'a str) {
+        let entry = Entry {
+            value,
+            source: Some(source),
+        };
+        match self.entries.iter_mut().find(|(k, _)| k.name == key.name) {
+            Some((_, e)) if e.source.is_none() => *e = entry,
+            Some(_) => {}
+            None => self.entries.push((key, entry)),
+        }
     }
 
     fn entry(&self, key: &str) -> Option<&(&'static Key, Entry<'a>)> {

@@ -19,6 +19,7 @@ mod failures;
 mod host;
 mod keys;
 mod link;
+mod profile;
 mod run;
 mod switch;
 mod topology;
@@ -31,6 +32,7 @@ use toml::Value;
 pub use docs::{keys_listing, keys_markdown};
 use keys::{display, suggest, Keys};
 pub use keys::{Key, Kind, ScenarioError};
+use profile::Profile;
 
 use crate::lb::SwitchLbKind;
 use crate::params::SimParams;
@@ -256,6 +258,18 @@ impl Scenario {
             }
         }
         let defaults: Vec<Option<Value>> = schema().map(|k| k.default.map(parse_value)).collect();
+        let profile_values: Vec<(Profile, &'static Key, Value)> = Profile::ALL
+            .iter()
+            .flat_map(|&p| {
+                p.settings().iter().map(move |&(name, v)| {
+                    (
+                        p,
+                        key(name).expect("profiles set schema keys"),
+                        parse_value(v),
+                    )
+                })
+            })
+            .collect();
         // Each key with a value: its values and where they were given (`None`: the default).
         let dims: Vec<(&'static Key, &[Value], Option<&str>)> = schema()
             .zip(&defaults)
@@ -302,6 +316,14 @@ impl Scenario {
             let mut keys = Keys::new(&self.source);
             for ((k, values, source), &c) in dims.iter().zip(&chosen) {
                 keys.push(k, &values[c], *source);
+            }
+            let profile: Profile = keys.choice("host.profile");
+            for (k, v) in profile_values
+                .iter()
+                .filter(|(p, ..)| *p == profile)
+                .map(|(_, k, v)| (k, v))
+            {
+                keys.default_to(k, v, profile.source());
             }
             let label = dims
                 .iter()
@@ -388,8 +410,11 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         ofan_dynamic_first: sw.ofan_dynamic_first,
         host_lb: host.lb,
         ecn: sw.ecn,
-        rto_ps: host.rto_ps,
+        path_labels: host.path_labels,
+        rto: host.rto,
         loss_recovery: host.loss_recovery,
+        ack_every_bytes: host.ack_every_bytes,
+        handshake: host.handshake,
         cc: host.cc,
         pipe_ports: sw.pipe_ports,
         combining: sw.combining,

@@ -149,13 +149,13 @@ fn multi_asic_port_speeds_and_errors() {
         .arch
         .circuit
         .is_none());
-    assert!(p.rto_ps.is_some(), "inter-ASIC buffers can drop");
+    assert!(p.rto.is_some(), "inter-ASIC buffers can drop");
     // The RTO covers a full inter-ASIC buffer at every hop: 10x the buffer, a longer RTO.
     let big = params(&[
         "switch.arch=fastroute",
         "switch.inter_asic_buffer_bytes=3000000",
     ]);
-    assert!(big.unwrap().rto_ps > p.rto_ps);
+    assert!(big.unwrap().rto.map(|r| r.initial) > p.rto.map(|r| r.initial));
     assert_eq!(p.arch.buffer_per_100g, 300_000);
     // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
     // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
@@ -373,4 +373,54 @@ fn the_cost_estimate_counts_what_the_run_allocates() {
     s.set("workload.message_bytes=1099511627776").unwrap();
     s.set("run.max_packet_hops=1e15").unwrap();
     assert!(s.expand().is_ok());
+}
+
+#[test]
+fn every_profile_value_passes_its_keys_check() {
+    for p in Profile::ALL {
+        for (name, v) in p.settings() {
+            let k = key(name).unwrap_or_else(|| panic!("{}: no key {name}", p.name()));
+            assert!(
+                k.check(&parse_value(v)).is_ok(),
+                "{} sets {name} = {v}",
+                p.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
+    let mut s = Scenario::default_scenario();
+    s.set("switch.lb=ecmp").unwrap();
+    s.set("host.profile=\"netbench\"").unwrap();
+    s.set("host.init_window_bytes=9000").unwrap();
+    let p = &s.expand().unwrap()[0].params;
+    assert!(p.handshake);
+    assert_eq!(p.loss_recovery, crate::transport::LossRecovery::Dupack);
+    let rto = p.rto.expect("netbench sets an RTO");
+    assert_eq!(rto.initial, Time::from_us(300));
+    assert_eq!(rto.rule, crate::transport::RtoRule::Rfc6298);
+    assert_eq!(p.cc.init_window_bytes, 9000, "the given key wins");
+    assert_eq!(p.cc.dctcp.max_window_bytes, Some(65_535));
+    // A bad value the profile brings in is blamed on the profile.
+    let mut s = Scenario::default_scenario();
+    s.set("host.profile=\"netbench\"").unwrap();
+    s.set("link.rate_gbps=0.001").unwrap();
+    s.set("topology.k=4").unwrap();
+    let e = s.expand().unwrap_err().to_string();
+    assert!(
+        e.contains("host.profile \"netbench\"") && e.contains("host.rto_us"),
+        "{e}"
+    );
+    // htsim: coalesced ACKs and 64 labels; the default profile changes nothing.
+    let mut s = Scenario::default_scenario();
+    s.set("host.profile=\"htsim\"").unwrap();
+    let p = &s.expand().unwrap()[0].params;
+    assert_eq!((p.ack_every_bytes, p.path_labels), (16_384, 64));
+    let p = &Scenario::default_scenario().expand().unwrap()[0].params;
+    assert_eq!(
+        (p.ack_every_bytes, p.path_labels, p.handshake),
+        (0, 0, false)
+    );
 }

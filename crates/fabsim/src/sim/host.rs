@@ -5,7 +5,7 @@
 use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
-use crate::net::{CongaTag, Packet, PacketKind};
+use crate::net::{CongaTag, Packet, PacketKind, UpPath};
 use crate::transport::{AckInfo, LossRecovery, DUPTHRESH};
 use crate::workload::deps::{Csr, Deps};
 
@@ -14,13 +14,19 @@ impl<A: Chassis> Sim<'_, A> {
         debug_assert_eq!(p.dst, host);
         match p.kind {
             PacketKind::Data => {
-                // ACK (or NACK, if trimmed) it at once; a duplicate is ACKed again.
+                // ACK (or NACK, if trimmed) it, at once or coalesced; a duplicate is ACKed
+                // again at once.
+                let mut ack_now = true;
+                let mut acked = p.seq;
                 if p.trimmed {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
+                    let every = self.p.ack_every_bytes;
                     let f = &mut self.flows[p.flow as usize];
-                    if f.received.set(p.seq, true) {
+                    let first = f.recvd == 0;
+                    let duplicate = f.received.set(p.seq, true);
+                    if duplicate {
                         self.c.duplicates += 1;
                     } else {
                         if p.seq < f.rx_next {
@@ -29,15 +35,35 @@ impl<A: Chassis> Sim<'_, A> {
                             f.rx_next = p.seq + 1;
                         }
                         f.recvd += 1;
-                        if f.recvd == f.pkts {
-                            self.signal(|d| &d.recv_done, p.flow);
-                        }
                     }
+                    if every > 0 {
+                        f.rx_log.push_back(p.seq);
+                        f.rx_logged += 1;
+                        f.rx_unacked_bytes += p.bytes;
+                        ack_now = duplicate
+                            || first
+                            || p.ecn
+                            || p.ack_req
+                            || f.recvd == f.pkts
+                            || f.rx_unacked_bytes >= every;
+                        if ack_now {
+                            f.rx_unacked_bytes = 0;
+                        }
+                        acked = f.rx_logged;
+                    }
+                    if !duplicate && f.recvd == f.pkts {
+                        self.signal(|d| &d.recv_done, p.flow);
+                    }
+                }
+                if !ack_now {
+                    return;
                 }
                 self.c.created += 1;
                 let ack = Packet {
                     src: host,
                     dst: p.src,
+                    // Per-packet ACKs name their packet; coalesced ones the log's length.
+                    seq: acked,
                     bytes: self.p.link.ack_bytes,
                     kind: if p.trimmed {
                         PacketKind::Nack
@@ -45,6 +71,7 @@ impl<A: Chassis> Sim<'_, A> {
                         PacketKind::Ack
                     },
                     trimmed: false,
+                    ack_req: false,
                     // A source-routed packet's ACK retraces its path: in a fat tree the same
                     // uplink indices from the receiver's edge reach the same core (or
                     // aggregation switch), so ACKs are spread exactly like the data.
@@ -54,47 +81,78 @@ impl<A: Chassis> Sim<'_, A> {
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
-                let payload_bytes = self.p.link.payload_bytes;
-                let f = &mut self.flows[p.flow as usize];
-                if f.acked_seqs.set(p.seq, true) {
-                    // The ACK of a duplicate: nothing new, but a copy resent after the first
-                    // ACK (a timeout raced it) is no longer in flight.
-                    if f.outstanding.set(p.seq, false) {
-                        f.inflight_bytes -= f.payload(p.seq, payload_bytes);
+                let flow = p.flow;
+                let inflight = self.flows[flow as usize].inflight_bytes;
+                let (bytes, top) = if self.p.ack_every_bytes == 0 {
+                    (self.ack_seq(flow, p.seq), p.seq)
+                } else {
+                    // Every logged entry up to the ACK's count (none if a later ACK overtook
+                    // this one and took them already).
+                    let (mut bytes, mut top) = (0, 0);
+                    while self.flows[flow as usize].tx_log_read < p.seq {
+                        let f = &mut self.flows[flow as usize];
+                        let seq = f.rx_log.pop_front().expect("logged before ACKed");
+                        f.tx_log_read += 1;
+                        bytes += self.ack_seq(flow, seq);
+                        top = top.max(seq);
+                    }
+                    (bytes, top)
+                };
+                let f = &mut self.flows[flow as usize];
+                if bytes == 0 {
+                    // Nothing new (the ACK of a duplicate), but a copy it took out of flight
+                    // may have opened the window.
+                    if f.inflight_bytes < inflight {
                         self.arm_nic(host);
                     }
                     return;
                 }
-                self.host_lb.on_ack(p.flow, p.entropy, p.ecn);
-                let bytes = f.payload(p.seq, self.p.link.payload_bytes);
-                if f.outstanding.set(p.seq, false) {
-                    f.inflight_bytes -= bytes;
-                }
+                self.host_lb.on_ack(flow, p.entropy, p.ecn);
                 f.last_progress_ps = self.now;
                 self.progress_event = self.c.events;
-                let window_done = p.seq >= f.window_end;
+                let window_done = top >= f.window_end;
                 if window_done {
                     f.window_end = f.next_seq;
+                }
+                let rtt_ps = Time::from_ps((self.now.ps() as u32).wrapping_sub(p.sent_ps) as u64);
+                if let Some(rto) = &self.p.rto {
+                    f.rtt.sample(rto, rtt_ps);
                 }
                 f.cc.on_ack(&AckInfo {
                     bytes,
                     ecn: p.ecn,
-                    rtt_ps: Time::from_ps((self.now.ps() as u32).wrapping_sub(p.sent_ps) as u64),
+                    rtt_ps,
                     window_done,
+                    inflight: f.inflight_bytes,
                     now: self.now,
                 });
-                f.acked += 1;
-                debug_assert!(f.acked <= f.pkts);
                 if f.acked == f.pkts {
                     f.finish_ps = Some(self.now);
                     self.completed += 1;
-                    self.signal(|d| &d.send_done, p.flow);
+                    self.signal(|d| &d.send_done, flow);
                 }
                 if self.p.loss_recovery == LossRecovery::Dupack {
-                    self.repair_holes(p.flow, p.seq);
+                    self.repair_holes(flow, top);
                 }
                 // The window may have opened.
                 self.arm_nic(host);
+            }
+            PacketKind::Syn => {
+                self.c.delivered += 1;
+                let f = &mut self.flows[p.flow as usize];
+                if host == f.dst {
+                    // The receiver answers every SYN (a resent one too).
+                    self.c.created += 1;
+                    let syn_ack = Packet {
+                        src: host,
+                        dst: p.src,
+                        ..p
+                    };
+                    self.transmit(host, syn_ack, false);
+                } else if f.syn_pending {
+                    f.syn_pending = false;
+                    self.open(p.flow);
+                }
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
@@ -106,11 +164,67 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 let bytes = f.payload(p.seq, payload_bytes);
                 f.inflight_bytes -= bytes;
-                f.cc.on_loss(bytes, self.now);
+                f.cc.on_loss(bytes, f.inflight_bytes, self.now);
                 self.requeue(p.flow, p.seq);
                 self.arm_nic(host);
             }
         }
+    }
+
+    /// `flow` may send: onto its host's send list.
+    pub(super) fn open(&mut self, flow: u32) {
+        let src = self.flows[flow as usize].src;
+        self.tx[src as usize].push(flow);
+        self.arm_nic(src);
+    }
+
+    /// `host.handshake`: sends (or resends) `flow`'s SYN, under the retransmission timer.
+    pub(super) fn send_syn(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        f.syn_pending = true;
+        let (src, dst) = (f.src, f.dst);
+        if self.p.rto.is_some() && !f.timer_armed {
+            f.timer_armed = true;
+            f.last_progress_ps = self.now;
+            self.queue
+                .push(self.now + f.rtt.rto(), Event::Timeout { flow });
+        }
+        self.c.created += 1;
+        let syn = Packet {
+            flow,
+            seq: 0,
+            src,
+            dst,
+            bytes: self.p.link.ack_bytes,
+            kind: PacketKind::Syn,
+            trimmed: false,
+            entropy: 0,
+            up: UpPath::NONE,
+            ecn: false,
+            ack_req: false,
+            sent_ps: self.now.ps() as u32,
+            conga: CongaTag::default(),
+        };
+        self.transmit(src, syn, false);
+    }
+
+    /// The sender learns that `seq` of `flow` arrived: returns its payload bytes if that is
+    /// news, 0 if it was ACKed before (then only a copy resent after the first ACK, when a
+    /// timeout raced it, leaves flight).
+    fn ack_seq(&mut self, flow: u32, seq: u32) -> u64 {
+        let payload_bytes = self.p.link.payload_bytes;
+        let f = &mut self.flows[flow as usize];
+        let bytes = f.payload(seq, payload_bytes);
+        let out = f.outstanding.set(seq, false);
+        if out {
+            f.inflight_bytes -= bytes;
+        }
+        if f.acked_seqs.set(seq, true) {
+            return 0;
+        }
+        f.acked += 1;
+        debug_assert!(f.acked <= f.pkts);
+        bytes
     }
 
     /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
@@ -162,7 +276,7 @@ impl<A: Chassis> Sim<'_, A> {
         f.hole_scan = end;
         if lost > 0 {
             f.inflight_bytes -= lost;
-            f.cc.on_loss(lost, self.now);
+            f.cc.on_loss(lost, f.inflight_bytes, self.now);
         }
     }
 
@@ -179,10 +293,18 @@ impl<A: Chassis> Sim<'_, A> {
     /// The retransmission timer of `flow` fired: if nothing was ACKed for a whole RTO, every
     /// packet still in flight is presumed lost and resent.
     pub(super) fn timeout(&mut self, flow: u32) {
-        let rto = self.p.rto_ps.expect("timers only run with an RTO");
+        let rule = self.p.rto.expect("timers only run with an RTO");
         let payload_bytes = self.p.link.payload_bytes;
         let f = &mut self.flows[flow as usize];
+        let rto = f.rtt.rto();
         f.timer_armed = false;
+        if f.syn_pending && f.last_progress_ps + rto <= self.now {
+            // The SYN or its SYN-ACK was lost.
+            self.c.timeouts += 1;
+            f.rtt.backoff(&rule);
+            self.send_syn(flow);
+            return;
+        }
         if f.finish_ps.is_some() || f.inflight_bytes == 0 {
             return;
         }
@@ -207,7 +329,8 @@ impl<A: Chassis> Sim<'_, A> {
         }
         let f = &mut self.flows[flow as usize];
         f.inflight_bytes -= lost;
-        f.cc.on_loss(lost, self.now);
+        f.cc.on_timeout(lost, self.now);
+        f.rtt.backoff(&rule);
         f.last_progress_ps = self.now;
         self.arm_nic(src);
     }
@@ -243,7 +366,8 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let fid = list[i];
         let f = &mut self.flows[fid as usize];
-        let seq = match f.retx.pop() {
+        let retransmit = f.retx.pop();
+        let seq = match retransmit {
             Some(seq) => {
                 self.c.retransmits += 1;
                 seq
@@ -258,11 +382,17 @@ impl<A: Chassis> Sim<'_, A> {
         };
         f.inflight_bytes += f.payload(seq, payload_bytes);
         f.outstanding.set(seq, true);
-        if let (Some(rto), false) = (self.p.rto_ps, f.timer_armed) {
+        // With coalesced ACKs, ask for one where waiting for more data would stall: the last
+        // new packet, a retransmission, a packet that fills the window (as UEC's AR flag).
+        let ack_req = self.p.ack_every_bytes > 0
+            && (retransmit.is_some()
+                || f.next_seq == f.pkts
+                || f.inflight_bytes + payload_bytes as u64 > f.cc.window());
+        if self.p.rto.is_some() && !f.timer_armed {
             f.timer_armed = true;
             f.last_progress_ps = self.now;
             self.queue
-                .push(self.now + rto, Event::Timeout { flow: fid });
+                .push(self.now + f.rtt.rto(), Event::Timeout { flow: fid });
         }
         if !f.has_data() {
             list.remove(i);
@@ -284,6 +414,7 @@ impl<A: Chassis> Sim<'_, A> {
             entropy,
             up,
             ecn: false,
+            ack_req,
             sent_ps: self.now.ps() as u32,
             conga: CongaTag::default(),
         };

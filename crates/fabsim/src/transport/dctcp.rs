@@ -6,6 +6,47 @@
 //! marked ACK of a window cuts `cwnd <- cwnd (1 - alpha / 2)` (floor: one MSS) and ends slow
 //! start; unmarked ACKs grow the window, by the acknowledged bytes in slow start and by
 //! `mss * bytes / cwnd` (one MSS per window) in congestion avoidance.
+//!
+//! `host.dctcp_rules = "netbench"` runs it as Netbench's NewReno-based DCTCP does: alpha
+//! starts at 0, *every* marked ACK cuts `cwnd <- max(mss, cwnd (1 - alpha / 2))` and sets
+//! ssthresh to the result (at least 2 MSS); a timeout sets ssthresh to half the flight (at
+//! least 2 MSS) and the window to one MSS; a fast retransmit halves the flight into ssthresh
+//! and the window. The initial ssthresh and a window cap are keys of their own
+//! (`host.ssthresh_bytes`, `host.max_window_bytes`; Netbench: 30 MSS and 65,535 B).
+
+use crate::engine::Time;
+
+/// How DCTCP reacts (`host.dctcp_rules`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DctcpRules {
+    /// RFC 8257: alpha starts at 1, one cut per window, a loss halves once per window.
+    Rfc8257,
+    /// Netbench's NewReno DCTCP (module docs).
+    Netbench,
+}
+
+impl DctcpRules {
+    pub const ALL: [DctcpRules; 2] = [DctcpRules::Rfc8257, DctcpRules::Netbench];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DctcpRules::Rfc8257 => "rfc8257",
+            DctcpRules::Netbench => "netbench",
+        }
+    }
+}
+
+/// DCTCP's parameters (`host.dctcp_*`, `host.ssthresh_bytes`, `host.max_window_bytes`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DctcpParams {
+    pub rules: DctcpRules,
+    /// EWMA gain g.
+    pub g: f64,
+    /// Initial slow start threshold (`None`: slow start until the first signal).
+    pub ssthresh_bytes: Option<u64>,
+    /// Cap on the window (`None`: none).
+    pub max_window_bytes: Option<u64>,
+}
 
 #[derive(Clone, Debug)]
 pub struct Dctcp {
@@ -17,25 +58,44 @@ pub struct Dctcp {
     acked_bytes: u64,
     marked_bytes: u64,
     cut_this_window: bool,
+    rules: DctcpRules,
+    max_wnd: f64,
 }
 
 impl Dctcp {
-    pub fn new(init_window_bytes: u64, mss_bytes: u64, g: f64) -> Self {
+    pub fn new(init_window_bytes: u64, mss_bytes: u64, p: &DctcpParams) -> Self {
+        let max_wnd = p.max_window_bytes.map_or(f64::INFINITY, |w| w as f64);
         Self {
-            cwnd: init_window_bytes.max(mss_bytes) as f64,
-            ssthresh: f64::INFINITY,
+            cwnd: (init_window_bytes.max(mss_bytes) as f64).min(max_wnd),
+            ssthresh: p.ssthresh_bytes.map_or(f64::INFINITY, |b| b as f64),
             // RFC 8257: alpha starts at 1, so the first mark halves the window.
-            alpha: 1.0,
-            g,
+            alpha: match p.rules {
+                DctcpRules::Rfc8257 => 1.0,
+                DctcpRules::Netbench => 0.0,
+            },
+            g: p.g,
             mss: mss_bytes as f64,
             acked_bytes: 0,
             marked_bytes: 0,
             cut_this_window: false,
+            rules: p.rules,
+            max_wnd,
         }
     }
 
     pub fn window(&self) -> u64 {
         self.cwnd as u64
+    }
+
+    /// The retransmission timer fired with `inflight` bytes presumed lost.
+    pub fn on_timeout(&mut self, inflight: u64, now: Time) {
+        match self.rules {
+            DctcpRules::Rfc8257 => self.on_loss(inflight, now),
+            DctcpRules::Netbench => {
+                self.ssthresh = (inflight as f64 / 2.0).max(2.0 * self.mss);
+                self.cwnd = self.mss;
+            }
+        }
     }
 
     pub fn alpha(&self) -> f64 {
@@ -44,7 +104,13 @@ impl Dctcp {
 
     /// A loss (NACK of a trimmed packet) is a congestion signal as strong as a mark: cut
     /// once per window, like TCP's fast recovery.
-    pub fn on_loss(&mut self, _bytes: u64, _now: crate::engine::Time) {
+    pub fn on_loss(&mut self, _bytes: u64, _now: Time) {
+        if self.rules == DctcpRules::Netbench {
+            // NewReno's fast retransmit (without the window inflation of fast recovery).
+            self.ssthresh = (self.cwnd / 2.0).max(2.0 * self.mss);
+            self.cwnd = self.ssthresh;
+            return;
+        }
         if !self.cut_this_window {
             self.cwnd = (self.cwnd / 2.0).max(self.mss);
             self.ssthresh = self.cwnd;
@@ -56,7 +122,10 @@ impl Dctcp {
         self.acked_bytes += bytes;
         if ecn {
             self.marked_bytes += bytes;
-            if !self.cut_this_window {
+            if self.rules == DctcpRules::Netbench {
+                self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(self.mss);
+                self.ssthresh = self.cwnd.max(2.0 * self.mss);
+            } else if !self.cut_this_window {
                 self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(self.mss);
                 self.ssthresh = self.cwnd;
                 self.cut_this_window = true;
@@ -66,6 +135,7 @@ impl Dctcp {
         } else {
             self.cwnd += self.mss * bytes as f64 / self.cwnd;
         }
+        self.cwnd = self.cwnd.min(self.max_wnd);
         if window_done {
             let f = self.marked_bytes as f64 / self.acked_bytes.max(1) as f64;
             self.alpha = (1.0 - self.g) * self.alpha + self.g * f;
@@ -80,9 +150,16 @@ impl Dctcp {
 mod tests {
     use super::*;
 
+    const RFC: DctcpParams = DctcpParams {
+        rules: DctcpRules::Rfc8257,
+        g: 1.0 / 16.0,
+        ssthresh_bytes: None,
+        max_window_bytes: None,
+    };
+
     #[test]
     fn first_mark_halves_then_alpha_tracks_the_marked_fraction() {
-        let mut d = Dctcp::new(100_000, 1_000, 1.0 / 16.0);
+        let mut d = Dctcp::new(100_000, 1_000, &RFC);
         d.on_ack(1_000, true, false);
         assert_eq!(d.window(), 50_000);
         // A second mark in the same window does not cut again.
@@ -96,7 +173,7 @@ mod tests {
 
     #[test]
     fn unmarked_acks_grow_the_window() {
-        let mut d = Dctcp::new(10_000, 1_000, 1.0 / 16.0);
+        let mut d = Dctcp::new(10_000, 1_000, &RFC);
         d.on_ack(1_000, false, false);
         assert_eq!(d.window(), 11_000, "slow start: + acked bytes");
         d.on_ack(1_000, true, true);
@@ -107,5 +184,40 @@ mod tests {
             (grown - 1_000.0 * 1_000.0 / w).abs() < 1.0,
             "congestion avoidance: {grown}"
         );
+    }
+
+    #[test]
+    fn netbench_rules_cut_on_every_mark_and_restart_from_one_mss_after_a_timeout() {
+        let p = DctcpParams {
+            rules: DctcpRules::Netbench,
+            ssthresh_bytes: Some(30_000),
+            max_window_bytes: Some(65_535),
+            ..RFC
+        };
+        let mut d = Dctcp::new(3_000, 1_000, &p);
+        // Slow start to ssthresh, then congestion avoidance up to the cap, never past it.
+        for _ in 0..3_000 {
+            d.on_ack(1_000, false, false);
+        }
+        assert_eq!(d.window(), 65_535);
+        // alpha = 0: marks do not cut until a window raised it.
+        d.on_ack(1_000, false, true);
+        d.on_ack(1_000, true, true);
+        assert_eq!(d.window(), 65_535);
+        let a = d.alpha();
+        assert!((a - 1.0 / 16.0).abs() < 1e-12, "{a}");
+        d.on_ack(1_000, true, false);
+        let once = d.window();
+        d.on_ack(1_000, true, false);
+        assert!(d.window() < once, "a second mark in the window cuts again");
+        d.on_timeout(40_000, Time::ZERO);
+        assert_eq!(d.window(), 1_000);
+        // Slow start again up to ssthresh = 20 KB, then one MSS per window.
+        for _ in 0..19 {
+            d.on_ack(1_000, false, false);
+        }
+        assert_eq!(d.window(), 20_000);
+        d.on_ack(1_000, false, false);
+        assert_eq!(d.window(), 20_050);
     }
 }

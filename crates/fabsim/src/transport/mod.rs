@@ -10,8 +10,8 @@ mod swift;
 
 use crate::engine::Time;
 
-pub use dctcp::Dctcp;
-pub use nscc::{Nscc, NsccParams};
+pub use dctcp::{Dctcp, DctcpParams, DctcpRules};
+pub use nscc::{Nscc, NsccParams, NsccRules};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +47,9 @@ impl CcKind {
     }
 }
 
-/// How a sender finds lost packets (`host.loss_recovery`). Every packet is ACKed on its own,
-/// so the ACKs already say selectively what arrived; the choice is when a hole is presumed
-/// lost. NACKs of trimmed packets are resent at once under both.
+/// How a sender finds lost packets (`host.loss_recovery`). ACKs say selectively what arrived
+/// (each names its packet, or a coalesced ACK all it covers); the choice is when a hole is
+/// presumed lost. NACKs of trimmed packets are resent at once under both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossRecovery {
     /// Only by the retransmission timeout: after an RTO without progress, everything in
@@ -75,6 +75,97 @@ impl LossRecovery {
     }
 }
 
+/// How the retransmission timer is set (`host.rto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoRule {
+    /// Always `host.rto_us`.
+    Fixed,
+    /// RFC 6298: `host.rto_us` until the first RTT sample, then `SRTT + 4 RTTVAR` (at least
+    /// `host.rto_min_us`), doubled on each timeout until a new sample arrives.
+    Rfc6298,
+}
+
+impl RtoRule {
+    pub const ALL: [RtoRule; 2] = [RtoRule::Fixed, RtoRule::Rfc6298];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RtoRule::Fixed => "fixed",
+            RtoRule::Rfc6298 => "rfc6298",
+        }
+    }
+}
+
+/// The retransmission timer of every flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rto {
+    /// The timeout before any RTT sample (and always, with [`RtoRule::Fixed`]).
+    pub initial: Time,
+    pub rule: RtoRule,
+    /// Floor of the computed timeout.
+    pub min: Time,
+}
+
+/// The largest a backed-off RTO grows: this many times its value before the first timeout.
+pub const MAX_RTO_BACKOFF: u64 = 64;
+
+/// One flow's RFC 6298 estimator (integer picoseconds, so results are exact everywhere).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RttEstimator {
+    srtt: Time,
+    rttvar: Time,
+    /// The current timeout, backoff included; zero until the flow starts.
+    rto: Time,
+    /// The timeout from the estimate alone (what backoff doubles from).
+    base: Time,
+}
+
+impl RttEstimator {
+    pub fn new(rto: &Rto) -> Self {
+        Self {
+            rto: rto.initial,
+            base: rto.initial,
+            ..Self::default()
+        }
+    }
+
+    /// The timeout to wait now.
+    pub fn rto(&self) -> Time {
+        self.rto
+    }
+
+    /// A new RTT sample (RFC 6298 section 2); ends any backoff.
+    pub fn sample(&mut self, r: &Rto, rtt: Time) {
+        if r.rule == RtoRule::Fixed {
+            return;
+        }
+        if self.srtt == Time::ZERO {
+            self.srtt = rtt;
+            self.rttvar = rtt / 2;
+        } else {
+            let diff = if self.srtt > rtt {
+                self.srtt - rtt
+            } else {
+                rtt - self.srtt
+            };
+            self.rttvar = (self.rttvar * 3 + diff) / 4;
+            self.srtt = (self.srtt * 7 + rtt) / 8;
+        }
+        self.base = (self.srtt + self.rttvar * 4).max(r.min);
+        self.rto = self.base;
+    }
+
+    /// The timer fired: back off (RFC 6298 5.5), and start the estimate afresh from the next
+    /// sample (as Netbench does; the old one is presumed stale).
+    pub fn backoff(&mut self, r: &Rto) {
+        if r.rule == RtoRule::Fixed {
+            return;
+        }
+        self.rto = (self.rto * 2).min(self.base * MAX_RTO_BACKOFF);
+        self.srtt = Time::ZERO;
+    }
+}
+
 /// What one ACK (or NACK) tells the sender's congestion controller.
 #[derive(Clone, Copy, Debug)]
 pub struct AckInfo {
@@ -86,6 +177,8 @@ pub struct AckInfo {
     pub rtt_ps: Time,
     /// The ACK closes the current observation window (about one round trip of data).
     pub window_done: bool,
+    /// Payload bytes still in flight after it.
+    pub inflight: u64,
     pub now: Time,
 }
 
@@ -102,8 +195,8 @@ pub struct CcParams {
     pub init_window_bytes: u64,
     /// Bytes of one full data packet on the wire (the MSS in window arithmetic).
     pub mss_bytes: u64,
-    /// DCTCP's EWMA gain g.
-    pub dctcp_g: f64,
+    /// DCTCP's rules, gain, initial ssthresh and window cap.
+    pub dctcp: DctcpParams,
     /// Swift's (and MSwift's) rule constants.
     pub swift: SwiftParams,
     /// MSwift: the delay signal is the median of this many recent samples.
@@ -156,7 +249,7 @@ impl Cc {
     pub fn new(p: &CcParams, path_rtt_ps: Time) -> Self {
         match p.kind {
             CcKind::None => Cc::None,
-            CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, p.dctcp_g)),
+            CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, &p.dctcp)),
             CcKind::Swift | CcKind::Mswift => {
                 let signal = if p.kind == CcKind::Mswift {
                     DelaySignal::Median(Box::new(MedianRing::new(p.mswift_samples as usize)))
@@ -199,18 +292,29 @@ impl Cc {
             Cc::None => {}
             Cc::Dctcp(d) => d.on_ack(a.bytes, a.ecn, a.window_done),
             Cc::Swift(s) => s.on_ack(a.bytes, a.rtt_ps, a.now),
-            Cc::Nscc(n) => n.on_ack(a.bytes, a.ecn, a.rtt_ps, a.now),
+            Cc::Nscc(n) => n.on_ack(a.bytes, a.ecn, a.rtt_ps, a.inflight, a.now),
         }
     }
 
-    /// `bytes` of payload were lost (a NACK for a trimmed packet).
+    /// The retransmission timer fired; `bytes` were in flight and are presumed lost.
     #[inline]
-    pub fn on_loss(&mut self, bytes: u64, now: Time) {
+    pub fn on_timeout(&mut self, bytes: u64, now: Time) {
+        match self {
+            Cc::Dctcp(d) => d.on_timeout(bytes, now),
+            _ => self.on_loss(bytes, 0, now),
+        }
+    }
+
+    /// `bytes` of payload were lost (a NACK for a trimmed packet, or a hole found by later
+    /// ACKs).
+    /// `inflight`: payload bytes still in flight after the loss.
+    #[inline]
+    pub fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
         match self {
             Cc::None => {}
             Cc::Dctcp(d) => d.on_loss(bytes, now),
             Cc::Swift(s) => s.on_loss(bytes, now),
-            Cc::Nscc(n) => n.on_loss(bytes, now),
+            Cc::Nscc(n) => n.on_loss(bytes, inflight, now),
         }
     }
 }

@@ -34,6 +34,16 @@
 //! `eta` additive term; no fast increase; no quick-adapt gate; "bytes to ignore" after quick
 //! adapt is expressed as "packets sent before the cut" (known from the RTT sample); htsim's
 //! EWMA special case (pulling the average down on unmarked above-target ACKs) is left out.
+//!
+//! `host.nscc_rules = "htsim"` runs the rules as `uec.cpp` does instead of the simplified
+//! ones above: the decrease needs the *averaged* delay above target and scales by it; an
+//! unmarked above-target sample pulls the average toward a quarter of the base RTT; fast
+//! increase (`cwnd += acked / 4 * s` once a window's worth of ACKs came with under 1 us of
+//! delay) replaces the proportional one; quick adapt fires only when the window delivered
+//! under 1/8 of the cap and a NACK came or the ACK's own delay exceeds 4 targets, and then
+//! marked ACKs are skipped until the bytes in flight at the cut are acknowledged; increases
+//! are applied uncapped, with `eta = 0.15 MSS * s` once per fabric RTT; a NACK also feeds
+//! the average a sample of one fabric RTT.
 
 use crate::engine::Time;
 
@@ -49,6 +59,29 @@ const ADJUST_MTUS: f64 = 8.0;
 /// The multiplicative decrease never cuts below this fraction.
 const MD_FLOOR: f64 = 0.5;
 
+/// Which rules NSCC follows (`host.nscc_rules`; module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NsccRules {
+    Simple,
+    Htsim,
+}
+
+impl NsccRules {
+    pub const ALL: [NsccRules; 2] = [NsccRules::Simple, NsccRules::Htsim];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NsccRules::Simple => "simple",
+            NsccRules::Htsim => "htsim",
+        }
+    }
+}
+
+/// htsim: fast increase runs while the delay stays under this.
+const FAST_DELAY_PS: Time = Time::from_us(1);
+/// htsim: quick adapt only cuts when the window delivered under `cap >> QA_GATE`.
+const QA_GATE: u32 = 3;
+
 /// NSCC's parameters (scenario keys `host.nscc_*`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NsccParams {
@@ -58,6 +91,7 @@ pub struct NsccParams {
     pub max_bdp: f64,
     /// Multiplicative-decrease gain.
     pub gamma: f64,
+    pub rules: NsccRules,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +119,15 @@ pub struct Nscc {
     loss_seen: bool,
     /// Time of the last quick adapt: marks on packets sent before it are ignored.
     qa_cut_ps: Option<Time>,
+    /// htsim rules: the fabric's RTT, eta and the fast-increase state, and the bytes of
+    /// marked ACKs to skip after a quick adapt (`bytes_to_ignore` / `bytes_ignored`).
+    network_rtt_ps: Time,
+    eta: f64,
+    fi_scale: f64,
+    fi_count: f64,
+    increasing: bool,
+    to_ignore: f64,
+    ignored: f64,
 }
 
 impl Nscc {
@@ -120,6 +163,13 @@ impl Nscc {
             qa_end_ps: Time::ZERO,
             loss_seen: false,
             qa_cut_ps: None,
+            network_rtt_ps: base_rtt_ps,
+            eta: 0.15 * mss * s,
+            fi_scale: 0.25 * s,
+            fi_count: 0.0,
+            increasing: false,
+            to_ignore: 0.0,
+            ignored: 0.0,
         }
     }
 
@@ -131,7 +181,11 @@ impl Nscc {
         self.max_wnd as u64
     }
 
-    pub fn on_ack(&mut self, bytes: u64, ecn: bool, rtt_ps: Time, now: Time) {
+    /// An ACK of `bytes` with its RTT sample; `inflight`: bytes still in flight.
+    pub fn on_ack(&mut self, bytes: u64, ecn: bool, rtt_ps: Time, inflight: u64, now: Time) {
+        if self.p.rules == NsccRules::Htsim {
+            return self.on_ack_htsim(bytes as f64, ecn, rtt_ps, inflight as f64, now);
+        }
         if bytes as f64 >= self.mtu && rtt_ps < self.base_ps {
             self.base_ps = rtt_ps;
             self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
@@ -200,8 +254,127 @@ impl Nscc {
         cut
     }
 
-    /// A NACK (trimmed packet): subtract its bytes and let the next quick-adapt check cut.
-    pub fn on_loss(&mut self, bytes: u64, now: Time) {
+    fn on_ack_htsim(&mut self, bytes: f64, ecn: bool, rtt_ps: Time, inflight: f64, now: Time) {
+        if rtt_ps < self.base_ps {
+            self.base_ps = rtt_ps;
+            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
+        }
+        let target = self.p.target_ps;
+        let delay = if rtt_ps >= self.base_ps {
+            let d = rtt_ps - self.base_ps;
+            let sample = if !ecn && d > target {
+                self.base_ps.as_ps_f64() / 4.0
+            } else {
+                d.as_ps_f64()
+            };
+            self.avg_delay_ps =
+                DELAY_EWMA_GAIN * sample + (1.0 - DELAY_EWMA_GAIN) * self.avg_delay_ps;
+            d
+        } else {
+            Time::from_ps(self.avg_delay_ps as u64)
+        };
+        self.achieved_bytes += bytes;
+        self.acked_since_adjust += bytes;
+        self.ignored += bytes;
+        if self.quick_adapt_htsim(ecn, delay > target * 4, inflight, now) {
+            self.clamp();
+            return;
+        }
+        match (ecn, delay >= target) {
+            (false, true) => self.inc += self.fi_bytes * bytes,
+            (false, false) => {
+                if delay < FAST_DELAY_PS {
+                    self.fi_count += bytes;
+                    if self.fi_count > self.cwnd || self.increasing {
+                        self.cwnd += bytes * self.fi_scale;
+                        self.increasing = true;
+                    }
+                } else {
+                    self.fi_count = 0.0;
+                    self.increasing = false;
+                }
+                if !self.increasing {
+                    self.inc += self.alpha * bytes * (target - delay).as_ps_f64();
+                }
+            }
+            (true, true) => {
+                self.increasing = false;
+                self.fi_count = 0.0;
+                let avg = self.avg_delay_ps;
+                let due = self
+                    .last_decrease_ps
+                    .is_none_or(|t| now.saturating_sub(t) > self.base_ps);
+                if avg > target.as_ps_f64() && due {
+                    let excess = (avg - target.as_ps_f64()) / avg;
+                    self.cwnd *= (1.0 - self.p.gamma * excess).max(MD_FLOOR);
+                    self.last_decrease_ps = Some(now);
+                }
+            }
+            (true, false) => {}
+        }
+        self.clamp();
+        let since = now.saturating_sub(self.last_adjust_ps);
+        if self.acked_since_adjust > ADJUST_MTUS * self.mtu || since > self.network_rtt_ps {
+            self.cwnd += self.inc / self.cwnd;
+            if since >= self.network_rtt_ps {
+                self.cwnd += self.eta;
+                self.last_adjust_ps = now;
+            }
+            self.inc = 0.0;
+            self.acked_since_adjust = 0.0;
+        }
+        self.clamp();
+    }
+
+    /// htsim's quick adapt (`skip`: the ACK was marked, or it is a NACK). Returns whether
+    /// the ACK's adjustment is skipped.
+    fn quick_adapt_htsim(
+        &mut self,
+        skip: bool,
+        high_delay: bool,
+        inflight: f64,
+        now: Time,
+    ) -> bool {
+        let mut done = false;
+        if self.ignored < self.to_ignore && skip {
+            done = true;
+        } else if now > self.qa_end_ps {
+            let gate = self.max_wnd / (1u32 << QA_GATE) as f64;
+            if self.qa_end_ps != Time::ZERO
+                && (self.loss_seen || high_delay)
+                && self.achieved_bytes < gate
+            {
+                self.cwnd = self.achieved_bytes.max(self.mtu);
+                self.to_ignore = inflight;
+                self.ignored = 0.0;
+                self.loss_seen = false;
+                done = true;
+            }
+            self.achieved_bytes = 0.0;
+            self.qa_end_ps = now + self.base_ps + self.p.target_ps;
+        }
+        if done {
+            self.inc = 0.0;
+            self.acked_since_adjust = 0.0;
+        }
+        done
+    }
+
+    /// A NACK (trimmed packet): subtract its bytes and let the next quick-adapt check cut;
+    /// `inflight`: bytes still in flight.
+    pub fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
+        if self.p.rules == NsccRules::Htsim {
+            self.ignored += bytes as f64;
+            let sample = self.network_rtt_ps.as_ps_f64();
+            self.avg_delay_ps =
+                DELAY_EWMA_GAIN * sample + (1.0 - DELAY_EWMA_GAIN) * self.avg_delay_ps;
+            self.loss_seen = true;
+            if !self.quick_adapt_htsim(true, false, inflight as f64, now) {
+                self.cwnd -= bytes as f64;
+            }
+            self.clamp();
+            return;
+        }
         self.cwnd -= bytes as f64;
         self.loss_seen = true;
         self.quick_adapt(now);
@@ -226,6 +399,7 @@ mod tests {
         target_ps: Time::from_us(5),
         max_bdp: 1.5,
         gamma: 0.8,
+        rules: NsccRules::Simple,
     };
 
     /// A flow at `w` bytes, quick adapt's first window opened at time 0.
@@ -251,7 +425,7 @@ mod tests {
         assert_eq!(n.window(), 600_000);
         // A smaller full-packet sample than the path's base lowers it further (htsim).
         let mut n = Nscc::new(MTU, BASE, BDP, BASE, P);
-        n.on_ack(MTU, false, 4 * US, Time::ZERO);
+        n.on_ack(MTU, false, 4 * US, 0, Time::ZERO);
         assert_eq!(n.max_window(), 600_000);
     }
 
@@ -259,7 +433,7 @@ mod tests {
     fn increase_after_8_mtus(delay: Time) -> f64 {
         let mut n = nscc(500_000.0);
         for i in 0..8 {
-            n.on_ack(MTU, false, BASE + delay, Time::from_ps(i));
+            n.on_ack(MTU, false, BASE + delay, 0, Time::from_ps(i));
         }
         n.cwnd - 500_000.0
     }
@@ -294,10 +468,10 @@ mod tests {
     #[test]
     fn increases_wait_for_the_adjustment() {
         let mut n = nscc(500_000.0);
-        n.on_ack(MTU, false, BASE, Time::from_ps(1));
+        n.on_ack(MTU, false, BASE, 0, Time::from_ps(1));
         assert_eq!(n.window(), 500_000, "accumulated, not applied");
         // A base RTT later the accumulated increase is applied even without 8 MTUs.
-        n.on_ack(MTU, false, BASE, BASE);
+        n.on_ack(MTU, false, BASE, 0, BASE);
         assert!(n.window() > 500_000);
     }
 
@@ -305,22 +479,22 @@ mod tests {
     fn ecn_above_target_decreases_once_per_base_rtt() {
         let mut n = nscc(1_000_000.0);
         // Delay 10 us, target 5: factor 1 - 0.8 * 5/10.
-        n.on_ack(MTU, true, BASE + 10 * US, Time::ZERO);
+        n.on_ack(MTU, true, BASE + 10 * US, 0, Time::ZERO);
         let expect = 1_000_000.0 * (1.0 - 0.8 * 5.0 / 10.0);
         assert!((n.cwnd - expect).abs() < 1.0, "{}", n.cwnd);
-        n.on_ack(MTU, true, BASE + 10 * US, BASE - Time::from_ps(1));
+        n.on_ack(MTU, true, BASE + 10 * US, 0, BASE - Time::from_ps(1));
         assert!(
             (n.cwnd - expect).abs() < 1.0,
             "no second cut within a base RTT"
         );
-        n.on_ack(MTU, true, BASE + 10 * US, BASE);
+        n.on_ack(MTU, true, BASE + 10 * US, 0, BASE);
         assert!(n.cwnd < expect - 1.0);
     }
 
     #[test]
     fn the_decrease_is_floored_at_one_half() {
         let mut n = nscc(1_000_000.0);
-        n.on_ack(MTU, true, BASE + 500 * US, Time::ZERO);
+        n.on_ack(MTU, true, BASE + 500 * US, 0, Time::ZERO);
         assert_eq!(n.window(), 500_000);
     }
 
@@ -328,7 +502,7 @@ mod tests {
     fn ecn_below_target_holds() {
         let mut n = nscc(500_000.0);
         for i in 0..20 {
-            n.on_ack(MTU, true, BASE + US, i * US);
+            n.on_ack(MTU, true, BASE + US, 0, i * US);
         }
         assert_eq!(n.window(), 500_000);
     }
@@ -337,12 +511,12 @@ mod tests {
     fn window_is_capped_and_floored() {
         let mut n = nscc(1_499_000.0);
         for i in 0..100 {
-            n.on_ack(MTU, false, BASE, Time::from_ps(i));
+            n.on_ack(MTU, false, BASE, 0, Time::from_ps(i));
         }
         assert_eq!(n.window(), 1_500_000);
         let mut n = nscc(2.0 * MTU as f64);
         for _ in 0..5 {
-            n.on_loss(MTU, Time::ZERO);
+            n.on_loss(MTU, 0, Time::ZERO);
         }
         assert_eq!(n.window(), MTU);
     }
@@ -350,7 +524,7 @@ mod tests {
     #[test]
     fn a_nack_subtracts_its_bytes() {
         let mut n = nscc(500_000.0);
-        n.on_loss(MTU, Time::from_ps(1));
+        n.on_loss(MTU, 0, Time::from_ps(1));
         assert_eq!(n.window(), 490_000);
     }
 
@@ -359,14 +533,14 @@ mod tests {
         let mut n = nscc(1_000_000.0);
         // Window [0, 1000 us): 20 packets delivered, then a NACK.
         for i in 0..20 {
-            n.on_ack(MTU, false, BASE, Time::from_ps(i));
+            n.on_ack(MTU, false, BASE, 0, Time::from_ps(i));
         }
-        n.on_loss(MTU, 500 * US);
+        n.on_loss(MTU, 0, 500 * US);
         // The first ACK after the window's end cuts to the 200 KB delivered.
-        n.on_ack(MTU, false, BASE, 1_000 * US);
+        n.on_ack(MTU, false, BASE, 0, 1_000 * US);
         assert_eq!(n.window(), 200_000);
         // A mark on a packet sent before the cut is ignored.
-        n.on_ack(MTU, true, BASE + 50 * US, 1_001 * US);
+        n.on_ack(MTU, true, BASE + 50 * US, 0, 1_001 * US);
         assert_eq!(n.window(), 200_000);
     }
 
@@ -375,14 +549,14 @@ mod tests {
         let mut n = nscc(1_000_000.0);
         // Average delay above 4x target (20 us): 20 samples at 200 us.
         for i in 0..20 {
-            n.on_ack(MTU, false, BASE + 200 * US, Time::from_ps(i));
+            n.on_ack(MTU, false, BASE + 200 * US, 0, Time::from_ps(i));
         }
         assert!(n.avg_delay_ps > 20e6);
-        n.on_ack(MTU, false, BASE + 200 * US, 1_000 * US);
+        n.on_ack(MTU, false, BASE + 200 * US, 0, 1_000 * US);
         assert_eq!(n.window(), 200_000);
         // Without loss or high delay the window end passes without a cut.
         let mut m = nscc(1_000_000.0);
-        m.on_ack(MTU, false, BASE, 1_000 * US);
+        m.on_ack(MTU, false, BASE, 0, 1_000 * US);
         assert!(m.window() >= 1_000_000);
     }
 }

@@ -1,0 +1,64 @@
+//! `host.profile`: a reference simulator's host-stack defaults in one key.
+//!
+//! A profile is a set of key defaults, applied at every sweep point to the keys the scenario
+//! leaves unset; a key given in the file or by `--set` always wins. `fabsim keys` lists what
+//! each profile sets. `fabsim` (the default) sets nothing: today's behaviour, so old results
+//! reproduce.
+
+/// The host stacks of the reference simulators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Fabsim,
+    /// UEC htsim (`htsim_uec`): coalesced ACKs, 64 entropies per flow, its NSCC rules.
+    Htsim,
+    /// Netbench's NewReno-based TCP/DCTCP.
+    Netbench,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 3] = [Profile::Fabsim, Profile::Htsim, Profile::Netbench];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Fabsim => "fabsim",
+            Profile::Htsim => "htsim",
+            Profile::Netbench => "netbench",
+        }
+    }
+
+    /// Where the values it sets come from, as errors name it.
+    pub fn source(self) -> &'static str {
+        match self {
+            Profile::Fabsim => "host.profile \"fabsim\"",
+            Profile::Htsim => "host.profile \"htsim\"",
+            Profile::Netbench => "host.profile \"netbench\"",
+        }
+    }
+
+    /// The key defaults it sets, as (key, TOML value).
+    pub fn settings(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Profile::Fabsim => &[],
+            // uec.cpp's sink ACKs every 16,384 B (and at once on a mark, a request, the first
+            // packet); main_uec.cpp's default of 64 entropies per flow.
+            Profile::Htsim => &[
+                ("host.ack_every_bytes", "16384"),
+                ("host.path_labels", "64"),
+                ("host.nscc_rules", "\"htsim\""),
+            ],
+            // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS of 1,380 B,
+            // ssthresh 30 MSS, receive window 65,535 B, RTO from 300 us by RFC 6298, fast
+            // retransmit on 3 duplicate ACKs, a SYN handshake before the data.
+            Profile::Netbench => &[
+                ("host.dctcp_rules", "\"netbench\""),
+                ("host.init_window_bytes", "4140"),
+                ("host.ssthresh_bytes", "41400"),
+                ("host.max_window_bytes", "65535"),
+                ("host.rto", "\"rfc6298\""),
+                ("host.rto_us", "300"),
+                ("host.loss_recovery", "\"dupack\""),
+                ("host.handshake", "true"),
+            ],
+        }
+    }
+}
