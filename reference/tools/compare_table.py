@@ -31,14 +31,14 @@ def row(name, seeds, a, b):
 print("| scenario | seeds ref/fabsim | CCT ref | CCT fabsim | diff | p50 ref | p50 fabsim | diff "
       "| p99 ref | p99 fabsim | diff |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
-for k in ["k8_perm1MiB_reps", "k8_perm1MiB_oblivious", "k12_perm1MiB_reps",
-          "k12_perm1MiB_oblivious", "k8_perm4MiB_reps", "k8_perm1MiB_ecmp", "k8_incast32_reps",
-          "k8_perm1MiB_reps_ackall", "k8_perm1MiB_oblivious_ackall", "k12_perm1MiB_reps_ackall",
-          "k12_perm1MiB_oblivious_ackall"]:
+HTSIM = ["k8_perm1MiB_reps", "k8_perm1MiB_oblivious", "k12_perm1MiB_reps",
+         "k12_perm1MiB_oblivious", "k8_perm4MiB_reps", "k8_perm1MiB_ecmp", "k8_incast32_reps"]
+for k in HTSIM + [k + "_ackall" for k in HTSIM[:4]] + [k + "@htsim" for k in HTSIM]:
     f = fab[k.replace("_ackall", "")]
-    a = [mean([float(r[c]) for r in ref[k]]) for c in COLS]
-    b = [mean([float(r[c]) for r in f]) for c in COLS]
-    row("htsim " + k, f"{len(ref[k])}/{len(f)}", a, b)
+    r = ref[k.replace("@htsim", "")]
+    a = [mean([float(x[c]) for x in r]) for c in COLS]
+    b = [mean([float(x[c]) for x in f]) for c in COLS]
+    row("htsim " + k, f"{len(r)}/{len(f)}", a, b)
 nb = defaultdict(list)
 for r in csv.DictReader(open("netbench/netbench_flows.csv")):
     nb[r["run"]].append(r)
@@ -46,21 +46,18 @@ for k in ["websearch_replay", "idle_single", "incast16"]:
     fl = nb[k]
     f = [int(r["fct_ns"]) / 1000 for r in fl]
     a = [max(int(r["end_ns"]) for r in fl) / 1000, q(f, .5), q(f, .99)]
-    for v in ("", "_iw64k"):
+    for v in ("", "@netbench"):
         row("netbench " + k + v, "1/1", a, [float(fab["nb_" + k + v][0][c]) for c in COLS])
-for r in nb["idle_single"]:
-    x, y = int(r["fct_ns"]) / 1000, float(fab[f"nb_idle_{r['size_bytes']}B"][0]["cct_us"])
-    print(f"| netbench idle flow of {r['size_bytes']} B | 1/1 | {x:.2f} | {y:.2f} | "
-          f"{100 * (y - x) / x:+.1f}% | | | | | | |")
 print()
 ws = json.load(open("fabsim_websearch_by_size.json"))
-print("| websearch_replay bucket | flows | mean ref | mean fabsim | p50 ref | p50 fabsim "
-      "| p99 ref | p99 fabsim |")
+print("| websearch_replay bucket | flows | mean ref | mean fabsim / @netbench | p50 ref "
+      "| p50 fabsim / @netbench | p99 ref | p99 fabsim / @netbench |")
 print("|---|---|---|---|---|---|---|---|")
 for lo, hi, name in [(0, 10**4, "<10KB"), (10**4, 10**5, "10KB-100KB"),
                      (10**5, 10**6, "100KB-1MB"), (10**6, 1 << 62, ">=1MB")]:
     f = [int(r["fct_ns"]) / 1000 for r in nb["websearch_replay"]
          if lo <= int(r["size_bytes"]) < hi]
-    w = ws[name]
-    print(f"| {name} | {len(f)} | {mean(f):.1f} | {w['mean_us']:.1f} | {q(f, .5):.1f} | "
-          f"{w['p50_us']:.1f} | {q(f, .99):.1f} | {w['p99_us']:.1f} |")
+    w, n = ws["fabsim"][name], ws["netbench"][name]
+    print(f"| {name} | {len(f)} | {mean(f):.1f} | {w['mean_us']:.1f} / {n['mean_us']:.1f} | "
+          f"{q(f, .5):.1f} | {w['p50_us']:.1f} / {n['p50_us']:.1f} | {q(f, .99):.1f} | "
+          f"{w['p99_us']:.1f} / {n['p99_us']:.1f} |")

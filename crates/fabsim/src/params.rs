@@ -47,6 +47,11 @@ pub struct SimParams {
     /// Flows open with a SYN and its SYN-ACK before the data (`host.handshake`), inside the
     /// FCT.
     pub handshake: bool,
+    /// `host.nic = "fifo"`: flows push their packets into the host's NIC queue as soon as
+    /// their windows allow, and ACKs queue behind them; that queue has the switch ports'
+    /// buffer and ECN marking. Otherwise (`pull`) the NIC takes one data packet when it is
+    /// free, round-robin over its flows, and an ACK waits at most for the packet in service.
+    pub nic_fifo: bool,
     pub workload: WorkloadSpec,
     /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
     pub arch: ArchParams,

@@ -51,6 +51,13 @@ pub const KEYS: &[Key] = &[
         meaning: "receivers ACK once this many wire bytes arrived unacknowledged, and at once on an ECN mark, the sender's request (last packet, retransmission, full window), the first packet or a duplicate; an ACK covers all packets since the last; 0: every packet (htsim: 16384)",
     },
     Key {
+        name: "host.nic",
+        kind: Kind::Choice(|| vec!["pull", "fifo"]),
+        default: Some("\"pull\""),
+        unit: "",
+        meaning: "pull: the NIC takes a data packet when free, round-robin over its flows, ACKs wait only for the packet in service; fifo: flows push packets into one NIC queue as their windows open, ACKs queue behind, with the switch ports' buffer and ECN marking (Netbench)",
+    },
+    Key {
         name: "host.handshake",
         kind: Kind::Bool,
         default: Some("false"),
@@ -211,6 +218,7 @@ pub struct HostParams {
     pub loss_recovery: LossRecovery,
     pub ack_every_bytes: u32,
     pub handshake: bool,
+    pub nic_fifo: bool,
 }
 
 /// What the host keys' derived defaults depend on.
@@ -282,6 +290,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
             .unwrap_or(LossRecovery::Rto),
         ack_every_bytes: k.u32("host.ack_every_bytes"),
         handshake: k.bool("host.handshake"),
+        nic_fifo: k.get("host.nic").and_then(|v| v.as_str()) == Some("fifo"),
     })
 }
 

@@ -415,6 +415,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         loss_recovery: host.loss_recovery,
         ack_every_bytes: host.ack_every_bytes,
         handshake: host.handshake,
+        nic_fifo: host.nic_fifo,
         cc: host.cc,
         pipe_ports: sw.pipe_ports,
         combining: sw.combining,

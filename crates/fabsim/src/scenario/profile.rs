@@ -48,7 +48,8 @@ impl Profile {
             ],
             // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS of 1,380 B,
             // ssthresh 30 MSS, receive window 65,535 B, RTO from 300 us by RFC 6298, fast
-            // retransmit on 3 duplicate ACKs, a SYN handshake before the data.
+            // retransmit on 3 duplicate ACKs, a SYN handshake before the data, sockets that
+            // push into the NIC's queue.
             Profile::Netbench => &[
                 ("host.dctcp_rules", "\"netbench\""),
                 ("host.init_window_bytes", "4140"),
@@ -58,6 +59,7 @@ impl Profile {
                 ("host.rto_us", "300"),
                 ("host.loss_recovery", "\"dupack\""),
                 ("host.handshake", "true"),
+                ("host.nic", "\"fifo\""),
             ],
         }
     }

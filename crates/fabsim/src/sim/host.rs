@@ -1,5 +1,6 @@
-//! The hosts: the NIC's round-robin over its flows' data, receivers ACKing (or NACKing)
-//! every data packet, senders acting on ACKs, NACKs and retransmission timeouts, and the
+//! The hosts: the NIC's round-robin over its flows' data (pulled when the NIC is free, or
+//! pushed into its queue as windows open: `host.nic`), receivers ACKing (or NACKing) data
+//! packets, senders acting on ACKs, NACKs and retransmission timeouts, and the
 //! gates that start dependent flows.
 
 use super::multi_asic::Chassis;
@@ -77,7 +78,7 @@ impl<A: Chassis> Sim<'_, A> {
                     // aggregation switch), so ACKs are spread exactly like the data.
                     ..p
                 };
-                self.transmit(host, ack, false);
+                self.transmit(host, ack, self.p.nic_fifo);
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
@@ -148,7 +149,7 @@ impl<A: Chassis> Sim<'_, A> {
                         dst: p.src,
                         ..p
                     };
-                    self.transmit(host, syn_ack, false);
+                    self.transmit(host, syn_ack, self.p.nic_fifo);
                 } else if f.syn_pending {
                     f.syn_pending = false;
                     self.open(p.flow);
@@ -205,7 +206,7 @@ impl<A: Chassis> Sim<'_, A> {
             sent_ps: self.now.ps() as u32,
             conga: CongaTag::default(),
         };
-        self.transmit(src, syn, false);
+        self.transmit(src, syn, self.p.nic_fifo);
     }
 
     /// The sender learns that `seq` of `flow` arrived: returns its payload bytes if that is
@@ -335,13 +336,18 @@ impl<A: Chassis> Sim<'_, A> {
         self.arm_nic(src);
     }
 
-    /// Makes sure a `NicFree` is pending for `host` if it has something to send.
+    /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
+    /// NIC is free, or at once with `host.nic = "fifo"` (flows push into its queue).
     pub(super) fn arm_nic(&mut self, host: u32) {
         if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
             self.nic_armed[host as usize] = true;
-            let at = self.ports.busy_until[host as usize]
-                .max(self.now)
-                .max(self.next_tx[host as usize]);
+            let at = if self.p.nic_fifo {
+                self.now
+            } else {
+                self.ports.busy_until[host as usize]
+                    .max(self.now)
+                    .max(self.next_tx[host as usize])
+            };
             self.queue.push(at, Event::NicFree { host });
         }
     }
@@ -424,7 +430,7 @@ impl<A: Chassis> Sim<'_, A> {
             let ser = Time::serialization(wire, self.p.link.rate_bps);
             self.next_tx[h] = self.now + Time::from_ps_f64(ser.as_ps_f64() * stretch);
         }
-        self.transmit(host, pkt, false);
+        self.transmit(host, pkt, self.p.nic_fifo);
         self.arm_nic(host);
     }
 }
