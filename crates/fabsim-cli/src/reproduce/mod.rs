@@ -56,6 +56,10 @@ pub struct ReproduceArgs {
     /// Worker threads (default: all cores; at most 1024).
     #[arg(long, value_parser = crate::run::jobs_parser())]
     pub jobs: Option<usize>,
+    /// Override a scenario key in every run of the experiment (repeatable), e.g.
+    /// `--set host.profile=htsim` to run it with the reference simulator's host stack.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// Which paper an experiment reproduces.
@@ -83,11 +87,13 @@ pub struct Sweep {
 }
 
 /// Run-time options an experiment's points depend on.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Ctx {
     pub quick: bool,
     /// `--seeds`, when given.
     pub seeds: Option<u64>,
+    /// `--set` overrides, applied to every run after the experiment's own keys.
+    pub set: Vec<String>,
 }
 
 impl Ctx {
@@ -310,6 +316,7 @@ fn results(
                 if let Some(n) = ctx.seeds {
                     set.push(format!("run.seeds={n}"));
                 }
+                set.extend(ctx.set.iter().cloned());
                 // Named by its definition and the code: an edited experiment or another
                 // fabsim build gets a fresh directory instead of reusing the old results.
                 let mut def = vec![s.scenario.to_string()];
@@ -467,13 +474,15 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
         exp.figure,
         exp.title
     );
-    let _ = writeln!(
+    let _ =
+        writeln!(
         s,
-        "Size: **{}** (`fabsim reproduce {}{}{}`), {} result rows, {:.1} s wall, fabsim {}.\n",
+        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows, {:.1} s wall, fabsim {}.\n",
         ctx.size(),
         exp.id,
         if ctx.quick { " --quick" } else { "" },
         ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
+        ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
         table.rows.len(),
         wall,
         code_id()
@@ -548,6 +557,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     let ctx = Ctx {
         quick: args.quick,
         seeds: args.seeds,
+        set: args.set.clone(),
     };
     if id != "all" {
         let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {

@@ -352,7 +352,10 @@ mod tests {
     #[test]
     fn fig10_runs_one_series_per_architecture_at_both_sizes() {
         for quick in [false, true] {
-            let ctx = Ctx { quick, seeds: None };
+            let ctx = Ctx {
+                quick,
+                ..Ctx::default()
+            };
             let specs = fig10_specs(&ctx).expect("valid");
             assert_eq!(specs.len(), 3, "quick={quick}");
         }
