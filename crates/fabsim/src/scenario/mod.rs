@@ -334,18 +334,19 @@ impl Scenario {
             let point_params = params(&keys, dir)?;
             let seeds = keys.int("run.seeds");
             let seed = keys.int("run.seed");
-            let assignment: Vec<(&'static str, Value)> = dims
-                .iter()
-                .zip(&chosen)
-                .map(|((k, values, ..), &c)| match k.name {
+            // Every key's value at this point, the profile's included (written explicitly, a
+            // run spec parses to the same run whatever the defaults of a later build).
+            let assignment: Vec<(&'static str, Value)> = schema()
+                .filter_map(|k| keys.get(k.name).map(|v| (k.name, v)))
+                .map(|(name, v)| match name {
                     // The seed is filled in per run by `to_toml`.
-                    "run.seeds" => (k.name, Value::Integer(1)),
+                    "run.seeds" => (name, Value::Integer(1)),
                     // The file as resolved, so a run spec written elsewhere finds it.
                     "workload.file" => match &point_params.workload {
-                        WorkloadSpec::Htsim { file, .. } => (k.name, Value::String(file.clone())),
-                        _ => (k.name, values[c].clone()),
+                        WorkloadSpec::Htsim { file, .. } => (name, Value::String(file.clone())),
+                        _ => (name, v.clone()),
                     },
-                    _ => (k.name, values[c].clone()),
+                    _ => (name, v.clone()),
                 })
                 .collect();
             for i in 0..seeds {

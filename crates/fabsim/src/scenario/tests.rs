@@ -48,8 +48,11 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
     s.set("switch.buffer_bytes=[\"unbounded\", 9000]").unwrap();
     s.set("run.seed=41").unwrap();
     s.set("run.seeds=3").unwrap();
+    // A profile's values are part of the spec, not lost to the schema defaults.
+    s.set("host.profile=[\"fabsim\", \"htsim\"]").unwrap();
     let runs = s.expand().unwrap();
-    assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 3);
+    assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 2 * 3);
+    assert!(runs.iter().any(|r| r.params.ack_every_bytes == 16_384));
     for run in &runs {
         let text = run.to_toml().unwrap();
         let again = Scenario::parse(&text, "spec").unwrap().expand().unwrap();
