@@ -338,7 +338,7 @@ impl Asics {
     pub fn hold_of(&self, gin: u32, now: Time) -> Option<(u32, bool)> {
         self.p.circuit.as_ref()?;
         let id = self.base + self.hold_first + gin;
-        Some((id, self.hold.busy_until[gin as usize] > now))
+        Some((id, self.hold.stats[gin as usize].busy_until > now))
     }
 
     /// The switch of switch port `g` and its local index.
@@ -494,7 +494,7 @@ impl Asics {
                 moved += 1;
                 self.mapping[g] = a as u8;
                 let open = (now + c.downtime_ps).max(self.crossing_until[g]);
-                let busy = &mut self.hold.busy_until[g];
+                let busy = &mut self.hold.stats[g].busy_until;
                 let held_from = (*busy).max(now);
                 *busy = (*busy).max(open);
                 self.stats.dark_ps += open.saturating_sub(held_from);

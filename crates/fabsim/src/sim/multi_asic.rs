@@ -130,7 +130,7 @@ impl Chassis for Asics {
             let (ports, delay) = (&mut sim.ports, sim.p.link.delay_ps);
             sim.asic.apply(c, &sim.fabric, sim.now, |feeder, resume| {
                 // PAUSE: the sender starts nothing that would reach the dark port.
-                let b = &mut ports.busy_until[feeder as usize];
+                let b = &mut ports.stats[feeder as usize].busy_until;
                 *b = (*b).max(resume.saturating_sub(delay));
             });
             return;
