@@ -137,6 +137,9 @@ const WHEEL_SHIFT: u32 = 8;
 const WHEEL_BUCKETS: u64 = 4096;
 /// Capacity a bucket keeps after it is drained (larger ones are freed).
 const MAX_KEPT_CAPACITY: usize = 256;
+/// Bits of a wheel key below the time's offset in its bucket: the ticket's. Tickets beyond
+/// them (7 * 10^16 events) are refused.
+const TICKET_BITS: u32 = 64 - WHEEL_SHIFT;
 
 /// A timing wheel on `(time, ticket)` keys: the simulator's event queue.
 ///
@@ -146,13 +149,19 @@ const MAX_KEPT_CAPACITY: usize = 256;
 /// the earliest occupied bucket (found through a bitmap) into `current`, sorted once. Same
 /// order as [`HeapQueue`] (a test checks it on random workloads). A drained bucket keeps
 /// its allocation up to `MAX_KEPT_CAPACITY` entries, so memory stays near what is pending.
+///
+/// Within a bucket every time shares its high bits, so an entry's key is one `u64`: the
+/// time's offset in the bucket above the ticket (16-byte entries, `u64` compares). An event
+/// pushed for a bucket the wheel already left (a `peek` moved it on) waits in `early`.
 pub struct TimingWheel<E> {
     /// The current bucket, sorted by key; `current[head..]` is still pending.
-    current: Vec<(u128, E)>,
+    current: Vec<(u64, E)>,
     head: usize,
     /// Absolute index (`time >> WHEEL_SHIFT`) of the current bucket.
     cur: u64,
-    buckets: Vec<Vec<(u128, E)>>,
+    buckets: Vec<Vec<(u64, E)>>,
+    /// Events earlier than the current bucket, in (time, ticket) order.
+    early: Vec<Entry<E>>,
     occupied: [u64; (WHEEL_BUCKETS / 64) as usize],
     far: BinaryHeap<Reverse<Entry<E>>>,
     tickets: u64,
@@ -167,6 +176,7 @@ impl<E> Default for TimingWheel<E> {
             head: 0,
             cur: 0,
             buckets: (0..WHEEL_BUCKETS).map(|_| Vec::new()).collect(),
+            early: Vec::new(),
             occupied: [0; (WHEEL_BUCKETS / 64) as usize],
             far: BinaryHeap::new(),
             tickets: 0,
@@ -177,11 +187,17 @@ impl<E> Default for TimingWheel<E> {
 }
 
 #[inline]
-fn wheel_key(time: Time, ticket: u64) -> u128 {
-    (time.ps() as u128) << 64 | ticket as u128
+fn wheel_key(time: Time, ticket: u64) -> u64 {
+    (time.ps() & ((1 << WHEEL_SHIFT) - 1)) << TICKET_BITS | ticket
 }
 
 impl<E: Copy> TimingWheel<E> {
+    /// The time of a key of the current bucket.
+    #[inline]
+    fn time_of(&self, key: u64) -> Time {
+        Time::from_ps(self.cur << WHEEL_SHIFT | key >> TICKET_BITS)
+    }
+
     /// The next occupied wheel bucket after `cur`, as an absolute index.
     fn next_occupied(&self) -> Option<u64> {
         let words = self.occupied.len() as u64;
@@ -240,6 +256,7 @@ impl<E: Copy> TimingWheel<E> {
 impl<E: Copy> EventQueue<E> for TimingWheel<E> {
     #[inline]
     fn ticket(&mut self) -> u64 {
+        assert!(self.tickets >> TICKET_BITS == 0, "event tickets exhausted");
         self.tickets += 1;
         self.tickets - 1
     }
@@ -254,13 +271,24 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         self.len += 1;
         let b = time.ps() >> WHEEL_SHIFT;
         let key = wheel_key(time, ticket);
-        if b <= self.cur {
-            // Into the sorted current bucket; later keys, the usual case, shift little. A key
-            // from an earlier bucket (a `peek` moved the wheel on, then the event being
-            // processed scheduled something at the current time) sorts first, as it must:
-            // everything still in the wheel is later.
+        if b == self.cur {
+            // Into the sorted current bucket; later keys, the usual case, shift little.
             let at = self.head + self.current[self.head..].partition_point(|e| e.0 < key);
             self.current.insert(at, (key, event));
+        } else if b < self.cur {
+            // A bucket the wheel left (a `peek` moved it on, then the event being processed
+            // scheduled something at the current time): before everything in the wheel.
+            let at = self
+                .early
+                .partition_point(|e| (e.time, e.ticket) < (time, ticket));
+            self.early.insert(
+                at,
+                Entry {
+                    time,
+                    ticket,
+                    event,
+                },
+            );
         } else if b < self.cur + WHEEL_BUCKETS {
             let slot = (b % WHEEL_BUCKETS) as usize;
             self.buckets[slot].push((key, event));
@@ -276,13 +304,18 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
 
     #[inline]
     fn pop(&mut self) -> Option<(Time, E)> {
-        if self.head == self.current.len() {
-            self.advance();
-        }
-        let &(key, event) = self.current.get(self.head)?;
-        self.head += 1;
+        let (time, event) = if !self.early.is_empty() {
+            let e = self.early.remove(0);
+            (e.time, e.event)
+        } else {
+            if self.head == self.current.len() {
+                self.advance();
+            }
+            let &(key, event) = self.current.get(self.head)?;
+            self.head += 1;
+            (self.time_of(key), event)
+        };
         self.len -= 1;
-        let time = Time::from_ps((key >> 64) as u64);
         debug_assert!(time >= self.last, "time went backwards");
         self.last = time;
         Some((time, event))
@@ -290,12 +323,15 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
 
     #[inline]
     fn peek(&mut self) -> Option<(Time, E)> {
+        if let Some(e) = self.early.first() {
+            return Some((e.time, e.event));
+        }
         if self.head == self.current.len() {
             self.advance();
         }
         self.current
             .get(self.head)
-            .map(|&(k, e)| (Time::from_ps((k >> 64) as u64), e))
+            .map(|&(k, e)| (self.time_of(k), e))
     }
 
     #[inline]

@@ -344,7 +344,8 @@ impl<A: Chassis> Sim<'_, A> {
             let at = if self.p.nic_fifo {
                 self.now
             } else {
-                self.ports.stats[host as usize].busy_until
+                self.ports.stats[host as usize]
+                    .busy_until
                     .max(self.now)
                     .max(self.next_tx[host as usize])
             };
