@@ -5,13 +5,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{self, RunReport};
+use fabsim::metrics::{self, FlowRecord, RunReport};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
 use fabsim::scenario::{RunSpec, Scenario};
 use fabsim::workload::WorkloadSpec;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::output::check_output;
 use crate::{write_output, CliError};
@@ -31,6 +30,11 @@ pub struct RunArgs {
     /// Write the runs as JSON to PATH (`-` for stdout; the table then goes to stderr).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Write one CSV row per flow of every run to PATH (`-` for stdout): the run's index
+    /// (as in `--json`), the swept keys, then seed, flow, src, dst, size_bytes, start_us,
+    /// finish_us, fct_us, ideal_fct_us, slowdown, retransmits, timeouts, collective, step.
+    #[arg(long, value_name = "PATH")]
+    pub flows: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).
     #[arg(long, value_parser = jobs_parser())]
     pub jobs: Option<usize>,
@@ -157,36 +161,39 @@ pub fn runs_json(reports: &[RunReport]) -> Result<String, CliError> {
         .map_err(|e| CliError::Runtime(e.to_string()))
 }
 
-/// Runs every spec, in parallel over cores, keeping the input order.
-pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>, CliError> {
+/// Runs every spec, in parallel over cores, keeping the input order; with `flows`, each
+/// run's per-flow rows too (empty lists otherwise).
+pub fn run_all(
+    specs: &[RunSpec],
+    jobs: Option<usize>,
+    flows: bool,
+) -> Result<(Vec<RunReport>, Vec<Vec<FlowRecord>>), CliError> {
     let bar = progress_bar(specs.len());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
-    let reports = pool.install(|| {
-        specs
-            .par_iter()
-            .map(|s| {
-                let r = metrics::run(&s.params);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
+    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
+    let done =
+        metrics::run_parallel(&params, jobs, flows, &|| bar.inc(1)).map_err(CliError::Runtime)?;
     bar.finish_and_clear();
-    Ok(reports)
+    Ok(done
+        .into_iter()
+        .map(|(r, f)| (r, f.unwrap_or_default()))
+        .unzip())
 }
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
-    if let Some(path) = &args.json {
+    for path in [&args.json, &args.flows].into_iter().flatten() {
         check_output(path)?;
+    }
+    let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if to_stdout(&args.json) && to_stdout(&args.flows) {
+        return Err(CliError::Usage(
+            "--json - and --flows - both write to stdout; give one of them a file".into(),
+        ));
     }
     // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
     eprintln!("fabsim run: {}", describe(&specs));
     let start = std::time::Instant::now();
-    let reports = run_all(&specs, args.jobs)?;
+    let (reports, flows) = run_all(&specs, args.jobs, args.flows.is_some())?;
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
         if let Some(why) = &r.stalled {
@@ -203,17 +210,23 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
     }
     let table = table(&specs, &reports);
-    match &args.json {
-        Some(path) => {
-            let json = runs_json(&reports)?;
-            write_output(path, &json)?;
-            if path.as_os_str() == "-" {
-                eprint!("{table}");
-            } else {
-                out!("{table}");
-            }
-        }
-        None => out!("{table}"),
+    if let Some(path) = &args.flows {
+        let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
+        let csv = crate::report_csv::flows_csv(&labels, &flows);
+        // stdout gets the final newline from `write_output`.
+        let csv = match to_stdout(&args.flows) {
+            true => csv.strip_suffix('\n').unwrap_or(&csv),
+            false => &csv,
+        };
+        write_output(path, csv)?;
+    }
+    if let Some(path) = &args.json {
+        write_output(path, &runs_json(&reports)?)?;
+    }
+    if to_stdout(&args.json) || to_stdout(&args.flows) {
+        eprint!("{table}");
+    } else {
+        out!("{table}");
     }
     eprintln!(
         "{} run{} in {elapsed:.1} s",

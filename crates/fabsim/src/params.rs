@@ -46,6 +46,9 @@ pub struct SimParams {
     /// (`failures.pace`).
     pub failures: Option<FailureSpec>,
     pub pace: bool,
+    /// Boundaries (bytes, ascending) of the FCT size buckets of the report
+    /// (`run.fct_buckets`).
+    pub fct_buckets: Vec<u64>,
     pub seed: u64,
 }
 

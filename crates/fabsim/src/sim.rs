@@ -125,6 +125,11 @@ struct Flow {
     recvd: u32,
     /// When its first data packet left the sender (`Time::MAX`: not yet).
     first_tx_ps: Time,
+    /// Its `FlowStart` ran (`start_ps` is then when it became ready).
+    started: bool,
+    /// Data packets it resent, and retransmission timeouts that fired for it.
+    retransmits: u32,
+    timeouts: u32,
 }
 
 /// A fixed-size bit set, one bit per packet of a flow.
@@ -195,6 +200,11 @@ pub struct RunOutcome {
     pub combining: Option<crate::hw::CycleStats>,
     /// Payload bytes acknowledged per flow.
     pub acked_bytes: Vec<u64>,
+    /// Per flow: when it became ready to send (its start time, or when its gates released
+    /// it; `None`: it never started), the data packets it resent and its timeouts.
+    pub flow_start_ps: Vec<Option<Time>>,
+    pub retransmits: Vec<u32>,
+    pub timeouts: Vec<u32>,
     /// Multi-ASIC counters (`None` for the ideal switch).
     pub asic: Option<AsicStats>,
     /// With failures: the failed links and rho_max (see `net::failures`).
@@ -392,6 +402,9 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             waiting: sim.deps.waits[i],
             recvd: 0,
             first_tx_ps: Time::MAX,
+            started: false,
+            retransmits: 0,
+            timeouts: 0,
         });
         if sim.deps.waits[i] == 0 {
             sim.queue
@@ -460,6 +473,13 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
                     .sum()
             })
             .collect(),
+        flow_start_ps: sim
+            .flows
+            .iter()
+            .map(|f| f.started.then_some(f.start_ps))
+            .collect(),
+        retransmits: sim.flows.iter().map(|f| f.retransmits).collect(),
+        timeouts: sim.flows.iter().map(|f| f.timeouts).collect(),
         asic: sim.asic.into_stats(),
         failures: sim.failures.zip(rho_max),
         stalled,
@@ -521,6 +541,7 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     let f = &mut self.flows[flow as usize];
                     f.start_ps = self.now;
+                    f.started = true;
                     let src = f.src;
                     self.tx[src as usize].push(flow);
                     self.arm_nic(src);

@@ -220,9 +220,11 @@ impl Scenario {
             return Err(message + " (`fabsim keys` lists every key)");
         };
         let values = match value {
-            // A list of link names is one failure set.
+            // A list of link names is one failure set; a list of numbers one set of FCT
+            // bucket boundaries.
             Value::Array(items)
-                if k.name == "failures.links" && items.iter().all(|v| v.is_str()) =>
+                if (k.name == "failures.links" && items.iter().all(|v| v.is_str()))
+                    || (k.name == "run.fct_buckets" && !items.iter().any(|v| v.is_array())) =>
             {
                 vec![Value::Array(items)]
             }
@@ -398,6 +400,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         stop_ps,
         failures,
         pace,
+        fct_buckets: run::fct_buckets(k),
         seed: 0,
     };
     run::check_cost(k, &p)?;

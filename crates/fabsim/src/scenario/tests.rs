@@ -374,3 +374,46 @@ fn the_cost_estimate_counts_what_the_run_allocates() {
     s.set("run.max_packet_hops=1e15").unwrap();
     assert!(s.expand().is_ok());
 }
+
+#[test]
+fn fct_buckets_are_one_list_and_a_list_of_lists_sweeps() {
+    let buckets = |set: &str| -> Result<Vec<Vec<u64>>, ScenarioError> {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ofan").unwrap();
+        s.set(set)?;
+        Ok(s.expand()?
+            .into_iter()
+            .map(|r| r.params.fct_buckets)
+            .collect())
+    };
+    assert_eq!(
+        buckets("run.seeds=1").unwrap(),
+        [vec![10_000, 100_000, 1_000_000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=[1000, 5000]").unwrap(),
+        [vec![1000, 5000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=1000,5000").unwrap(),
+        [vec![1000, 5000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=[[1000], [2000, 3000]]").unwrap(),
+        [vec![1000], vec![2000, 3000]]
+    );
+    for bad in ["[5000, 1000]", "[0]", "\"big\"", "[1.5]", "[[]]"] {
+        let e = buckets(&format!("run.fct_buckets={bad}")).unwrap_err();
+        assert_eq!(e.key, "run.fct_buckets", "{bad}");
+        assert!(e.message.contains("ascending integers"), "{bad}: {e}");
+    }
+    // A run spec written as TOML keeps the list as one value.
+    let mut s = Scenario::default_scenario();
+    s.set("run.fct_buckets=[1000, 5000]").unwrap();
+    let toml = s.expand().unwrap()[0].to_toml().unwrap();
+    let again = Scenario::parse(&toml, "spec.toml")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params.fct_buckets, [1000, 5000]);
+}

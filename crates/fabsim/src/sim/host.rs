@@ -194,6 +194,7 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         self.c.timeouts += 1;
+        f.timeouts += 1;
         self.host_lb.on_timeout(flow, self.now);
         let (src, sent) = (f.src, f.next_seq);
         let mut lost = 0;
@@ -246,6 +247,7 @@ impl<A: Chassis> Sim<'_, A> {
         let seq = match f.retx.pop() {
             Some(seq) => {
                 self.c.retransmits += 1;
+                f.retransmits += 1;
                 seq
             }
             None => {

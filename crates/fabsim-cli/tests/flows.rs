@@ -1,0 +1,152 @@
+//! `fabsim run --flows`: one CSV row per flow of every run of a sweep, consistent with the
+//! JSON reports (flow counts, FCT mean and quantiles recomputed exactly, per-flow counters
+//! summing to the run's), and deterministic.
+
+use std::collections::HashMap;
+
+use fabsim::metrics::stats::{mean, quantile};
+
+mod common;
+use common::ok;
+
+/// A lossy sweep: 2 load balancers x 2 seeds of Poisson web flows on an 8-host leaf-spine
+/// with 12 KB drop-tail buffers (drops, retransmits, timeouts, flows left unfinished).
+const SWEEP: &[&str] = &[
+    "--set",
+    "topology.tiers=2",
+    "--set",
+    "topology.k=4",
+    "--set",
+    "link.rate_gbps=100",
+    "--set",
+    "workload.kind=web",
+    "--set",
+    "workload.load=0.9",
+    "--set",
+    "run.duration_us=300",
+    "--set",
+    "switch.buffer_bytes=12000",
+    "--set",
+    "switch.lb=ecmp,ofan",
+    "--set",
+    "run.seeds=2",
+];
+
+fn run(dir: &std::path::Path, name: &str) -> (serde_json::Value, String) {
+    let (json, flows) = (
+        dir.join(format!("{name}.json")),
+        dir.join(format!("{name}.csv")),
+    );
+    let mut args = vec!["run"];
+    args.extend(SWEEP);
+    args.extend([
+        "--json",
+        json.to_str().unwrap(),
+        "--flows",
+        flows.to_str().unwrap(),
+    ]);
+    ok(&args);
+    let json = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    (json, std::fs::read_to_string(flows).unwrap())
+}
+
+#[test]
+fn flow_rows_reproduce_the_reports() {
+    let dir = std::env::temp_dir().join(format!("fabsim-flows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json, text) = run(&dir, "a");
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    let mut csv = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(&header[..3], ["run", "switch.lb", "seed"]);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    let num = |r: &csv::StringRecord, c: &str| -> Option<f64> {
+        let cell = &r[col(c)];
+        (!cell.is_empty()).then(|| cell.parse().unwrap())
+    };
+    let mut by_run: HashMap<usize, Vec<&csv::StringRecord>> = HashMap::new();
+    for r in &rows {
+        by_run.entry(r[0].parse().unwrap()).or_default().push(r);
+    }
+    let mut unfinished = 0;
+    for (i, report) in runs.iter().enumerate() {
+        let flows = &by_run[&i];
+        let int = |k: &str| report[k].as_u64().unwrap();
+        assert_eq!(flows.len() as u64, int("flows_total"), "run {i}");
+        assert!(flows
+            .iter()
+            .all(|r| r[1] == *report["lb"].as_str().unwrap()));
+        assert!(flows
+            .iter()
+            .all(|r| num(r, "seed") == report["seed"].as_f64()));
+        let mut fcts: Vec<f64> = flows.iter().filter_map(|r| num(r, "fct_us")).collect();
+        assert_eq!(fcts.len() as u64, int("flows_completed"));
+        unfinished += flows.len() - fcts.len();
+        fcts.sort_by(f64::total_cmp);
+        // Exactly the report's numbers: same values, same order, same nearest rank.
+        assert_eq!(mean(&fcts), report["fct_mean_us"].as_f64(), "run {i}");
+        assert_eq!(quantile(&fcts, 0.99), report["fct_p99_us"].as_f64());
+        assert_eq!(quantile(&fcts, 0.5), report["fct_p50_us"].as_f64());
+        let sum = |c: &str| flows.iter().map(|r| num(r, c).unwrap() as u64).sum::<u64>();
+        assert_eq!(sum("retransmits"), int("retransmits"));
+        assert_eq!(sum("timeouts"), int("timeouts"));
+        assert!(int("timeouts") > 0 && int("retransmits") > 0, "a lossy run");
+        for r in flows {
+            let (Some(fct), Some(start), Some(finish)) =
+                (num(r, "fct_us"), num(r, "start_us"), num(r, "finish_us"))
+            else {
+                continue;
+            };
+            assert!((finish - start - fct).abs() < 1e-6, "{r:?}");
+            let ideal = num(r, "ideal_fct_us").unwrap();
+            let slowdown = num(r, "slowdown").unwrap();
+            assert!((slowdown - fct / ideal).abs() < 1e-12, "{r:?}");
+            assert!(
+                fct >= ideal * (1.0 - 1e-12),
+                "faster than alone on the fabric: {r:?}"
+            );
+        }
+    }
+    assert!(
+        unfinished > 0,
+        "some flows were still running at the stop time"
+    );
+    // Byte-identical on a second run.
+    assert_eq!(run(&dir, "b").1, text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn collective_flows_name_their_collective_and_step() {
+    let out = ok(&[
+        "run",
+        "--set",
+        "topology.k=4",
+        "--set",
+        "workload.kind=all-gather",
+        "--set",
+        "workload.message_bytes=65536",
+        "--set",
+        "switch.lb=ofan",
+        "--flows",
+        "-",
+    ]);
+    let mut csv = csv::Reader::from_reader(out.as_bytes());
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    // A ring all-gather on 16 hosts: 15 steps of 16 flows.
+    assert_eq!(rows.len(), 15 * 16);
+    assert!(rows.iter().all(|r| &r[col("collective")] == "all-gather"));
+    let steps: Vec<u32> = rows
+        .iter()
+        .map(|r| r[col("step")].parse().unwrap())
+        .collect();
+    assert_eq!(steps.iter().max(), Some(&14));
+    assert!(steps.windows(2).all(|w| w[0] <= w[1]));
+    // A later step starts when the data of the one before it has arrived.
+    let start = |r: &csv::StringRecord| r[col("start_us")].parse::<f64>().unwrap();
+    assert!(start(&rows[16 * 14]) > start(&rows[0]));
+}
