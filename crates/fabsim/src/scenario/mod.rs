@@ -325,6 +325,7 @@ impl Scenario {
                         WorkloadSpec::Htsim { file, .. } => (k.name, Value::String(file.clone())),
                         _ => (k.name, values[c].clone()),
                     },
+                    "workload.cdf" => (k.name, workload::cdf_value(&values[c], dir)),
                     _ => (k.name, values[c].clone()),
                 })
                 .collect();

@@ -417,3 +417,57 @@ fn fct_buckets_are_one_list_and_a_list_of_lists_sweeps() {
         .unwrap();
     assert_eq!(again[0].params.fct_buckets, [1000, 5000]);
 }
+
+#[test]
+fn cdf_files_are_found_beside_the_scenario_and_errors_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("fabsim-cdf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sizes.csv"), "1000,0\n2000,0.5\n3000,1\n").unwrap();
+    std::fs::write(dir.join("bad.txt"), "1000 10\n2000 50\n1500 100\n").unwrap();
+    let scenario = dir.join("s.toml");
+    let text = "[topology]\ntiers = 2\nk = 4\n[workload]\nkind = \"hadoop\"\ncdf = \"sizes.csv\"\n[run]\nduration_us = 100\n";
+    let runs = Scenario::parse(text, scenario.to_str().unwrap())
+        .unwrap()
+        .expand()
+        .unwrap();
+    let WorkloadSpec::Fastroute(w) = &runs[0].params.workload else {
+        panic!("hadoop is a Fastroute workload");
+    };
+    assert_eq!(w.sizes().mean(), 2000.0);
+    assert_eq!(w.intra_rack, 0.14, "the kind keeps its intra-rack default");
+    // A run spec names the file by its absolute path; a shipped name stays a name.
+    let spec = runs[0].to_toml().unwrap();
+    let abs = std::fs::canonicalize(dir.join("sizes.csv")).unwrap();
+    assert!(
+        spec.contains(&format!("cdf = {:?}", abs.display().to_string())),
+        "{spec}"
+    );
+    let again = Scenario::parse(&spec, "elsewhere/spec.toml")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params, runs[0].params);
+    let mut s = Scenario::parse(text, scenario.to_str().unwrap()).unwrap();
+    s.set("workload.cdf=websearch").unwrap();
+    assert!(s.expand().unwrap()[0]
+        .to_toml()
+        .unwrap()
+        .contains("cdf = \"websearch\""));
+    // Errors: the file, the line and what was expected; unknown names get a suggestion.
+    for (value, words) in [
+        (
+            "bad.txt",
+            &["`workload.cdf`", "bad.txt: line 3", "ascending sizes"][..],
+        ),
+        (
+            "datamning",
+            &["datamning", "allowed: a path or one of", "`datamining`"][..],
+        ),
+    ] {
+        let mut s = Scenario::parse(text, scenario.to_str().unwrap()).unwrap();
+        s.set(&format!("workload.cdf={value}")).unwrap();
+        let e = s.expand().unwrap_err().to_string();
+        assert!(words.iter().all(|w| e.contains(w)), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
