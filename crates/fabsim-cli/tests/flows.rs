@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use fabsim::metrics::stats::{mean, quantile};
 
 mod common;
-use common::ok;
+use common::{fabsim, ok};
 
 /// A lossy sweep: 2 load balancers x 2 seeds of Poisson web flows on an 8-host leaf-spine
 /// with 12 KB drop-tail buffers (drops, retransmits, timeouts, flows left unfinished).
@@ -115,7 +115,62 @@ fn flow_rows_reproduce_the_reports() {
     );
     // Byte-identical on a second run.
     assert_eq!(run(&dir, "b").1, text);
+    plots_of_flows_and_reports(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `fabsim plot` on the files of [`flow_rows_reproduce_the_reports`]: SVGs with one series
+/// per load balancer; a file of neither kind is refused naming it and what was expected.
+fn plots_of_flows_and_reports(dir: &std::path::Path) {
+    let out = dir.join("plots");
+    for (input, files) in [
+        (
+            "a.csv",
+            &[
+                "fct_cdf.svg",
+                "fct_cdf_lt10KB.svg",
+                "slowdown_vs_size.svg",
+                "slowdown_p99_vs_size.svg",
+            ][..],
+        ),
+        (
+            "a.json",
+            &["fct_mean_by_size.svg", "fct_p99_by_size.svg"][..],
+        ),
+    ] {
+        let input = dir.join(input);
+        let listed = ok(&[
+            "plot",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        for f in files {
+            assert!(listed.contains(f), "{f} not in {listed}");
+            let svg = std::fs::read_to_string(out.join(f)).unwrap();
+            assert!(svg.starts_with("<svg"), "{f}");
+            for lb in [">ecmp<", ">ofan<"] {
+                assert!(
+                    svg.replace(char::is_whitespace, "").contains(lb),
+                    "{f}: {lb}"
+                );
+            }
+        }
+    }
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "a,b\n1,2\n").unwrap();
+    let o = fabsim(&[
+        "plot",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.csv: not a flow table") && err.contains("fct_us"),
+        "{err}"
+    );
 }
 
 #[test]
