@@ -4,7 +4,7 @@
 //! run`, with the GIL released. The Python wrapper (`fabsim/__init__.py`) is the API.
 
 use fabsim::metrics::columns::{self, FLOW_COLUMNS};
-use fabsim::metrics::{self, RunReport};
+use fabsim::metrics::{self, Extras, RunReport};
 use fabsim::scenario::{RunSpec, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -151,12 +151,16 @@ fn run<'py>(
     let sets = sets.unwrap_or_else(|| PyDict::new(py));
     let specs = specs(path, text, table.as_ref(), &sets)?;
     let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
+    let extras = Extras {
+        flows,
+        trace: false,
+    };
     let results = py
-        .detach(|| metrics::run_parallel(&params, jobs, flows, &|| {}))
+        .detach(|| metrics::run_parallel(&params, jobs, extras, &|| {}))
         .map_err(PyRuntimeError::new_err)?;
     let (reports, flow_rows): (Vec<RunReport>, Vec<_>) = results
         .into_iter()
-        .map(|(r, f)| (r, f.unwrap_or_default()))
+        .map(|r| (r.report, r.flows.unwrap_or_default()))
         .unzip();
     let json =
         serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;

@@ -1,9 +1,9 @@
 //! CSV tables: run reports (`fabsim sweep merge`'s merged.csv, `fabsim reproduce`'s
-//! results.csv) and per-flow rows (`fabsim run --flows`), laid out by
+//! results.csv), per-flow rows (`fabsim run --flows`) and per-port samples (`--trace`), laid out by
 //! `fabsim::metrics::columns::table` and written with the `csv` crate.
 
-use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS};
-use fabsim::metrics::{FlowRecord, RunReport};
+use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
+use fabsim::metrics::{FlowRecord, RunReport, TraceRecord};
 
 /// The CSV of `reports`: `index`, the swept keys (`labels`, the same keys for every run),
 /// then [`COLUMNS`], per-stage families widened to every stage any report has.
@@ -19,6 +19,16 @@ pub fn flows_csv(labels: &[Vec<(String, String)>], flows: &[Vec<FlowRecord>]) ->
         .enumerate()
         .flat_map(|(i, fs)| fs.iter().map(move |f| (i, f)));
     write("run", FLOW_COLUMNS, labels, rows)
+}
+
+/// The CSV of every run's trace (`fabsim run --trace`): `run`, the swept keys, then
+/// [`TRACE_COLUMNS`].
+pub fn trace_csv(labels: &[Vec<(String, String)>], traces: &[Vec<TraceRecord>]) -> String {
+    let rows = traces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, ts)| ts.iter().map(move |t| (i, t)));
+    write("run", TRACE_COLUMNS, labels, rows)
 }
 
 fn write<'r, R: 'r>(

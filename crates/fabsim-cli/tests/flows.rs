@@ -205,3 +205,85 @@ fn collective_flows_name_their_collective_and_step() {
     let start = |r: &csv::StringRecord| r[col("start_us")].parse::<f64>().unwrap();
     assert!(start(&rows[16 * 14]) > start(&rows[0]));
 }
+
+/// `fabsim run --trace`: every port at every multiple of `trace.interval_us`, queues never
+/// above the report's maxima, utilizations in [0, 1] adding up to at most the busy time; the
+/// reports are the same with or without it.
+#[test]
+fn trace_samples_every_port_and_leaves_the_run_unchanged() {
+    let dir = std::env::temp_dir().join(format!("fabsim-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json, trace) = (dir.join("t.json"), dir.join("t.csv"));
+    let plain = dir.join("plain.json");
+    let mut args = vec!["run"];
+    args.extend(SWEEP);
+    args.extend(["--set", "trace.interval_us=5", "--json"]);
+    ok(&[&args[..], &[plain.to_str().unwrap()]].concat());
+    ok(&[
+        &args[..],
+        &[json.to_str().unwrap(), "--trace", trace.to_str().unwrap()],
+    ]
+    .concat());
+    let read = |p: &std::path::Path| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        for r in v["runs"].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("perf");
+        }
+        v
+    };
+    let reports = read(&json);
+    assert_eq!(reports, read(&plain), "a trace changes nothing");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut csv = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "run",
+            "switch.lb",
+            "seed",
+            "time_us",
+            "port",
+            "stage",
+            "queue_bytes",
+            "utilization"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    // 8 hosts on 4 leaves with 2 spines: 8 NICs, 4 x (2 down + 2 up), 2 x 4 down.
+    let ports = 8 + 4 * 4 + 2 * 4;
+    for (i, r) in reports["runs"].as_array().unwrap().iter().enumerate() {
+        let mine: Vec<_> = rows.iter().filter(|x| x[0] == *i.to_string()).collect();
+        assert!(
+            !mine.is_empty() && mine.len() % ports == 0,
+            "run {i}: {}",
+            mine.len()
+        );
+        let samples = mine.len() / ports;
+        for (j, x) in mine.iter().enumerate() {
+            assert_eq!(x[3].parse::<f64>().unwrap(), 5.0 * (j / ports + 1) as f64);
+            assert_eq!(x[4].parse::<usize>().unwrap(), j % ports);
+            let util: f64 = x[7].parse().unwrap();
+            assert!((0.0..=1.0 + 1e-9).contains(&util), "{x:?}");
+            let stage = &x[5];
+            if stage != "host-up" {
+                let q: u64 = x[6].parse().unwrap();
+                assert!(q <= r["max_queue_bytes"][stage].as_u64().unwrap(), "{x:?}");
+            }
+        }
+        // Busy time: what the samples saw served is at most what the run served in all.
+        let served: f64 = mine
+            .iter()
+            .map(|x| x[7].parse::<f64>().unwrap() * 5.0)
+            .sum();
+        let span = r["cct_us"].as_f64().unwrap_or(300.0);
+        let busy = r["utilization"]["all"].as_f64().unwrap() * ports as f64 * span;
+        assert!(
+            served > 0.0 && served <= busy * (1.0 + 1e-9),
+            "{served} vs {busy}"
+        );
+        assert!(samples >= 50, "samples up to the stop time");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

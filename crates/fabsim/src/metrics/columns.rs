@@ -8,7 +8,7 @@
 //! `metrics::report`, and add one row to `columns!` below (new columns go last, so existing
 //! CSV columns keep their positions).
 
-use super::{FlowRecord, RunReport};
+use super::{FlowRecord, RunReport, TraceRecord};
 
 /// A column, by name. Report columns are the constants of this module; [`Col::stage`] names
 /// one per-stage column; [`Col::key`] a swept scenario key (e.g. `workload.load`), which
@@ -185,6 +185,40 @@ pub const FLOW_COLUMNS: &[Column<FlowRecord>] = &[
     flow_col("timeouts", "", |f| text(f.timeouts)),
     flow_col("collective", "", |f| f.collective.clone()),
     flow_col("step", "", |f| opt(f.step)),
+];
+
+/// Every column of a trace row (`fabsim run --trace`), in CSV order.
+pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
+    Column {
+        name: "seed",
+        unit: "",
+        get: Getter::One(|t| text(t.seed)),
+    },
+    Column {
+        name: "time_us",
+        unit: "µs",
+        get: Getter::One(|t| text(t.time_us)),
+    },
+    Column {
+        name: "port",
+        unit: "",
+        get: Getter::One(|t| text(t.port)),
+    },
+    Column {
+        name: "stage",
+        unit: "",
+        get: Getter::One(|t| text(t.stage)),
+    },
+    Column {
+        name: "queue_bytes",
+        unit: "B",
+        get: Getter::One(|t| text(t.queue_bytes)),
+    },
+    Column {
+        name: "utilization",
+        unit: "fraction",
+        get: Getter::One(|t| text(t.utilization)),
+    },
 ];
 
 const fn flow_col(

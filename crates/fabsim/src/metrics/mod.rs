@@ -10,6 +10,7 @@
 pub mod columns;
 mod flows;
 pub mod stats;
+mod trace;
 
 use std::collections::BTreeMap;
 
@@ -19,12 +20,13 @@ use crate::engine::Time;
 use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
-use crate::sim::{simulate, RunOutcome};
+use crate::sim::{simulate_traced, RunOutcome};
 use crate::theory::{ack_return_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use flows::{flow_records, FlowRecord};
 use stats::{mean, quantile};
+pub use trace::{trace_records, TraceRecord};
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -200,23 +202,43 @@ pub struct Perf {
 
 /// Runs the simulation and reports it.
 pub fn run(params: &SimParams) -> RunReport {
-    run_with_flows(params, false).0
+    run_with(params, Extras::default()).report
 }
 
-/// A run's report, and its per-flow rows when asked for.
-pub type RunResult = (RunReport, Option<Vec<FlowRecord>>);
+/// What a run returns besides its report, when asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras {
+    /// Per-flow rows ([`FlowRecord`]).
+    pub flows: bool,
+    /// Per-port samples every `trace_interval_ps` ([`TraceRecord`]).
+    pub trace: bool,
+}
 
-/// Runs the simulation and reports it, with its per-flow rows if `flows`.
-pub fn run_with_flows(params: &SimParams, flows: bool) -> RunResult {
+/// A run's report, and its flows and trace when asked for.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub report: RunReport,
+    pub flows: Option<Vec<FlowRecord>>,
+    pub trace: Option<Vec<TraceRecord>>,
+}
+
+/// Runs the simulation and reports it, with the `extras` asked for (the report is the same
+/// with or without them).
+pub fn run_with(params: &SimParams, extras: Extras) -> RunResult {
     let start = std::time::Instant::now();
-    let outcome = simulate(params);
+    let trace = extras.trace.then_some(params.trace_interval_ps);
+    let outcome = simulate_traced(params, trace);
     let wall_s = start.elapsed().as_secs_f64();
     let mut report = report(params, &outcome);
     report.perf = Perf {
         wall_s,
         packet_hops_per_s: outcome.counters.packet_hops as f64 / wall_s.max(1e-9),
     };
-    (report, flows.then(|| flow_records(params, &outcome)))
+    RunResult {
+        report,
+        flows: extras.flows.then(|| flow_records(params, &outcome)),
+        trace: extras.trace.then(|| trace_records(params, &outcome)),
+    }
 }
 
 /// Runs every one of `runs` on a pool of `jobs` threads (`None`: one per core), keeping the
@@ -224,7 +246,7 @@ pub fn run_with_flows(params: &SimParams, flows: bool) -> RunResult {
 pub fn run_parallel(
     runs: &[&SimParams],
     jobs: Option<usize>,
-    flows: bool,
+    extras: Extras,
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunResult>, String> {
     use rayon::prelude::*;
@@ -235,7 +257,7 @@ pub fn run_parallel(
     Ok(pool.install(|| {
         runs.par_iter()
             .map(|p| {
-                let r = run_with_flows(p, flows);
+                let r = run_with(p, extras);
                 done();
                 r
             })
