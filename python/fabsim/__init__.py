@@ -33,9 +33,10 @@ def run(
     *,
     set: Optional[Mapping[str, Any]] = None,
     flows: bool = False,
+    trace: bool = False,
     jobs: Optional[int] = None,
     **overrides: Any,
-) -> Union[List[Dict[str, Any]], Tuple[List[Dict[str, Any]], Any]]:
+) -> Union[List[Dict[str, Any]], Tuple[Any, ...]]:
     """Runs a scenario (every run of its sweep, in parallel) and returns the run reports.
 
     ``scenario``: a TOML file (a path), TOML text (a string with ``=``, ``[`` or a line
@@ -50,8 +51,10 @@ def run(
     ``jobs``: worker threads (default: one per core); the runs release the GIL.
 
     Returns the reports, one dict per run in sweep order, the objects of ``fabsim run
-    --json``'s ``runs``. With ``flows=True``, returns ``(reports, flows)``: every run's flows
-    as the columns of ``fabsim run --flows`` (``run`` indexes ``reports``), a
+    --json``'s ``runs``. With ``flows=True`` and/or ``trace=True``, returns a tuple:
+    ``(reports, flows)``, ``(reports, trace)`` or ``(reports, flows, trace)``, each table
+    every run's rows with the columns of ``fabsim run --flows`` / ``--trace`` (``run``
+    indexes ``reports``; the trace samples every ``trace.interval_us``), a
     ``pandas.DataFrame`` if pandas is installed, else a dict of lists (``None`` where the
     CSV has an empty cell).
 
@@ -66,14 +69,15 @@ def run(
         text = scenario
     elif scenario is not None:
         path = os.fspath(scenario)
-    reports_json, columns = _run(
-        path=path, text=text, table=table, sets=sets, flows=flows, jobs=jobs
+    reports_json, (flow_columns, trace_columns) = _run(
+        path=path, text=text, table=table, sets=sets, flows=flows, trace=trace, jobs=jobs
     )
     reports = json.loads(reports_json)
-    if not flows:
+    tables = [t for t in (flow_columns, trace_columns) if t is not None]
+    if not tables:
         return reports
     try:
         import pandas
     except ImportError:
-        return reports, columns
-    return reports, pandas.DataFrame(columns)
+        return (reports, *tables)
+    return (reports, *(pandas.DataFrame(t) for t in tables))

@@ -14,6 +14,7 @@ def run(
     *,
     set: Optional[Mapping[str, Any]] = None,
     flows: Literal[False] = False,
+    trace: Literal[False] = False,
     jobs: Optional[int] = None,
     **overrides: Any,
 ) -> List[Report]: ...
@@ -23,8 +24,29 @@ def run(
     *,
     set: Optional[Mapping[str, Any]] = None,
     flows: Literal[True],
+    trace: Literal[False] = False,
     jobs: Optional[int] = None,
     **overrides: Any,
-) -> Tuple[List[Report], Any]:
-    """Runs a scenario; with ``flows=True`` also its per-flow table (a pandas DataFrame if
-    pandas is installed, else a dict of lists)."""
+) -> Tuple[List[Report], Any]: ...
+@overload
+def run(
+    scenario: Scenario = None,
+    *,
+    set: Optional[Mapping[str, Any]] = None,
+    flows: Literal[False] = False,
+    trace: Literal[True],
+    jobs: Optional[int] = None,
+    **overrides: Any,
+) -> Tuple[List[Report], Any]: ...
+@overload
+def run(
+    scenario: Scenario = None,
+    *,
+    set: Optional[Mapping[str, Any]] = None,
+    flows: Literal[True],
+    trace: Literal[True],
+    jobs: Optional[int] = None,
+    **overrides: Any,
+) -> Tuple[List[Report], Any, Any]:
+    """Runs a scenario; with ``flows=True`` / ``trace=True`` also its per-flow and per-port
+    tables (pandas DataFrames if pandas is installed, else dicts of lists)."""

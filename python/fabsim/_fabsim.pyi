@@ -11,6 +11,7 @@ def run(
     table: Optional[Mapping[str, Any]] = None,
     sets: Optional[Mapping[str, Any]] = None,
     flows: bool = False,
+    trace: bool = False,
     jobs: Optional[int] = None,
-) -> Tuple[str, Optional[Dict[str, List[Any]]]]:
-    """Runs a scenario: (the reports as JSON, the flow columns or None)."""
+) -> Tuple[str, Tuple[Optional[Dict[str, List[Any]]], Optional[Dict[str, List[Any]]]]]:
+    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None))."""

@@ -3,7 +3,7 @@
 //! per-flow columns out. The sweep runs on `metrics::run_parallel`, the runner of `fabsim
 //! run`, with the GIL released. The Python wrapper (`fabsim/__init__.py`) is the API.
 
-use fabsim::metrics::columns::{self, FLOW_COLUMNS};
+use fabsim::metrics::columns::{self, Column, FLOW_COLUMNS, TRACE_COLUMNS};
 use fabsim::metrics::{self, Extras, RunReport};
 use fabsim::scenario::{RunSpec, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -133,48 +133,16 @@ fn column<'py>(py: Python<'py>, cells: &[String]) -> PyResult<Bound<'py, PyList>
     PyList::new(py, cells.iter().map(|c| (!c.is_empty()).then_some(c)))
 }
 
-/// Runs a scenario: `(reports as JSON, flow columns or None)`.
-#[pyfunction]
-#[pyo3(signature = (path=None, text=None, table=None, sets=None, flows=false, jobs=None))]
-fn run<'py>(
+/// Rows laid out by `metrics::columns::table` as Python columns (name -> list).
+fn columns<'py, 'r, R: 'r>(
     py: Python<'py>,
-    path: Option<String>,
-    text: Option<String>,
-    table: Option<Bound<'py, PyDict>>,
-    sets: Option<Bound<'py, PyDict>>,
-    flows: bool,
-    jobs: Option<usize>,
-) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
-    if jobs.is_some_and(|j| !(1..=1024).contains(&j)) {
-        return Err(scenario_error("jobs: 1 to 1024 threads"));
-    }
-    let sets = sets.unwrap_or_else(|| PyDict::new(py));
-    let specs = specs(path, text, table.as_ref(), &sets)?;
-    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
-    let extras = Extras {
-        flows,
-        trace: false,
-    };
-    let results = py
-        .detach(|| metrics::run_parallel(&params, jobs, extras, &|| {}))
-        .map_err(PyRuntimeError::new_err)?;
-    let (reports, flow_rows): (Vec<RunReport>, Vec<_>) = results
-        .into_iter()
-        .map(|r| (r.report, r.flows.unwrap_or_default()))
-        .unzip();
-    let json =
-        serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    if !flows {
-        return Ok((json, None));
-    }
-    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
-    let rows = flow_rows
-        .iter()
-        .enumerate()
-        .flat_map(|(i, fs)| fs.iter().map(move |f| (i, f)));
+    columns: &[Column<R>],
+    labels: &[Vec<(String, String)>],
+    rows: impl Iterator<Item = (usize, &'r R)> + Clone,
+) -> PyResult<Bound<'py, PyDict>> {
     let mut names: Vec<String> = Vec::new();
     let mut cols: Vec<Vec<String>> = Vec::new();
-    columns::table("run", FLOW_COLUMNS, &labels, rows, |cells: &[String]| {
+    columns::table("run", columns, labels, rows, |cells: &[String]| {
         if names.is_empty() {
             names = cells.to_vec();
             cols = vec![Vec::new(); cells.len()];
@@ -188,7 +156,64 @@ fn run<'py>(
     for (name, cells) in names.iter().zip(&cols) {
         out.set_item(name, column(py, cells)?)?;
     }
-    Ok((json, Some(out)))
+    Ok(out)
+}
+
+/// A run's tables as Python columns (`run` = the run's index), `None` if not asked for.
+fn tables<'py, R>(
+    py: Python<'py>,
+    cols: &[Column<R>],
+    labels: &[Vec<(String, String)>],
+    per_run: Option<Vec<Vec<R>>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    per_run
+        .map(|runs| {
+            let rows = runs
+                .iter()
+                .enumerate()
+                .flat_map(|(i, rs)| rs.iter().map(move |r| (i, r)));
+            columns(py, cols, labels, rows)
+        })
+        .transpose()
+}
+
+/// The flow and trace columns of a run.
+type Tables<'py> = (Option<Bound<'py, PyDict>>, Option<Bound<'py, PyDict>>);
+
+/// Runs a scenario: `(reports as JSON, flow columns or None, trace columns or None)`.
+#[pyfunction]
+#[pyo3(signature = (path=None, text=None, table=None, sets=None, flows=false, trace=false, jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn run<'py>(
+    py: Python<'py>,
+    path: Option<String>,
+    text: Option<String>,
+    table: Option<Bound<'py, PyDict>>,
+    sets: Option<Bound<'py, PyDict>>,
+    flows: bool,
+    trace: bool,
+    jobs: Option<usize>,
+) -> PyResult<(String, Tables<'py>)> {
+    if jobs.is_some_and(|j| !(1..=1024).contains(&j)) {
+        return Err(scenario_error("jobs: 1 to 1024 threads"));
+    }
+    let sets = sets.unwrap_or_else(|| PyDict::new(py));
+    let specs = specs(path, text, table.as_ref(), &sets)?;
+    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
+    let extras = Extras { flows, trace };
+    let results = py
+        .detach(|| metrics::run_parallel(&params, jobs, extras, &|| {}))
+        .map_err(PyRuntimeError::new_err)?;
+    let reports: Vec<&RunReport> = results.iter().map(|r| &r.report).collect();
+    let json =
+        serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
+    let (flow_rows, trace_rows): (Vec<_>, Vec<_>) =
+        results.into_iter().map(|r| (r.flows, r.trace)).unzip();
+    // Every run has the table or none does (the same extras for all).
+    let flows = tables(py, FLOW_COLUMNS, &labels, flow_rows.into_iter().collect())?;
+    let trace = tables(py, TRACE_COLUMNS, &labels, trace_rows.into_iter().collect())?;
+    Ok((json, (flows, trace)))
 }
 
 #[pymodule]

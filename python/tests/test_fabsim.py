@@ -108,6 +108,22 @@ def test_flow_rows_reproduce_the_reports_and_the_cli_csv(tmp_path):
     pd.testing.assert_frame_equal(ours, cli_flows, check_dtype=False)
 
 
+def test_trace_equals_the_cli_csv_and_changes_no_report(tmp_path):
+    pd = pytest.importorskip("pandas")
+    plain = fabsim.run(LOSSY)
+    reports, flows, trace = fabsim.run(LOSSY, flows=True, trace=True)
+    assert without_perf(reports) == without_perf(plain)
+    assert len(flows) == sum(r["flows_total"] for r in reports)
+    assert list(trace.columns) == [
+        "run", "switch.lb", "seed", "time_us", "port", "stage", "queue_bytes", "utilization"
+    ]
+    assert trace["utilization"].between(0, 1).all()
+    csv = tmp_path / "trace.csv"
+    out = cli_run(*[a for s in LOSSY_SET for a in ("--set", s)], "--trace", str(csv))
+    assert out.returncode == 0, out.stderr
+    pd.testing.assert_frame_equal(trace, pd.read_csv(csv), check_dtype=False)
+
+
 def test_flows_without_pandas_are_a_dict_of_lists(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     reports, flows = fabsim.run(
