@@ -8,13 +8,14 @@
 //!   line holding only the mean, then `bytes fraction`. Sampled as the discrete distribution
 //!   of its points (a draw takes the first size whose CDF reaches it): the stated means are
 //!   the means of exactly this distribution.
-//! - HPCC's traffic_gen (`WebSearch_distribution.txt`, `FbHdp_distribution.txt`, also read
-//!   by htsim-based generators): `bytes percent`.
-//! - pFabric / Netbench-style CSVs (opera-sim's `websearch.csv`, `datamining.csv`):
-//!   `bytes,fraction`.
+//! - HPCC's traffic_gen (`WebSearch_distribution.txt`, `FbHdp_distribution.txt`):
+//!   `bytes percent`.
+//! - CSVs of the pFabric web search and data mining distributions (opera-sim's
+//!   `websearch.csv`, `datamining.csv`): `bytes,fraction`.
 //!
-//! Files without a mean line are interpolated linearly between points, as their generators
-//! sample them (the probability at or below the first point is that point's size).
+//! Not read: ns-2's three-column pFabric files (`value count cdf`, sizes in packets).
+//! Files without a mean line are interpolated linearly between points, as HPCC's generator
+//! samples them (the probability at or below the first point is that point's size).
 
 /// The distributions shipped in `data/flow-sizes/`, by their `workload.cdf` names.
 pub const BUILT_IN: &[(&str, &str)] = &[
