@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod output;
 mod cmd_bench;
 mod cmd_hw;
+mod cmd_plot;
 mod cmd_portmap;
 mod cmd_sweep;
 mod report_csv;
@@ -64,6 +65,9 @@ enum Command {
         #[command(subcommand)]
         cmd: cmd_sweep::SweepCommand,
     },
+    /// SVG plots of a flow table (`run --flows`: FCT CDFs, slowdown by size) or of runs
+    /// (`run --json`: FCT per size bucket).
+    Plot(cmd_plot::PlotArgs),
     /// Reproduce a figure or table of the papers (`--list`; `all`): runs, plot, claims, verdicts.
     Reproduce(reproduce::ReproduceArgs),
     /// List every scenario key: type, default, allowed values and meaning.
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),
         Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
         Command::Reproduce(args) => reproduce::reproduce(args),
+        Command::Plot(args) => cmd_plot::plot(args),
         Command::Keys { markdown } => {
             if *markdown {
                 out!("{}", fabsim::scenario::keys_markdown());

@@ -1,50 +1,45 @@
-//! CSV of run reports (`fabsim sweep merge`'s merged.csv, `fabsim reproduce`'s
-//! results.csv): the columns of `fabsim::metrics::columns`, written with the `csv` crate.
+//! CSV tables: run reports (`fabsim sweep merge`'s merged.csv, `fabsim reproduce`'s
+//! results.csv), per-flow rows (`fabsim run --flows`) and per-port samples (`--trace`), laid out by
+//! `fabsim::metrics::columns::table` and written with the `csv` crate.
 
-use fabsim::metrics::columns::{Column, Getter, COLUMNS};
-use fabsim::metrics::RunReport;
+use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
+use fabsim::metrics::{FlowRecord, RunReport, TraceRecord};
 
 /// The CSV of `reports`: `index`, the swept keys (`labels`, the same keys for every run),
 /// then [`COLUMNS`], per-stage families widened to every stage any report has.
 pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
-    let stages = |c: &Column| -> Vec<String> {
-        let Getter::PerStage(get) = c.get else {
-            return vec![];
-        };
-        let set: std::collections::BTreeSet<&str> = reports
-            .iter()
-            .flat_map(|r| get(r).into_iter().map(|x| x.0))
-            .collect();
-        set.into_iter().map(String::from).collect()
-    };
-    let families: Vec<Vec<String>> = COLUMNS.iter().map(stages).collect();
-    let mut header: Vec<String> = vec!["index".into()];
-    header.extend(labels.first().into_iter().flatten().map(|(k, _)| k.clone()));
-    for (c, st) in COLUMNS.iter().zip(&families) {
-        match c.get {
-            Getter::One(_) => header.push(c.name.into()),
-            Getter::PerStage(_) => header.extend(st.iter().map(|s| format!("{}.{s}", c.name))),
-        }
-    }
+    write("index", COLUMNS, labels, reports.iter().enumerate())
+}
+
+/// The CSV of every run's flows, one file for a whole sweep: `run` (the run's index, as in
+/// `--json`'s `runs` and merged.csv's `index`), the swept keys, then [`FLOW_COLUMNS`].
+pub fn flows_csv(labels: &[Vec<(String, String)>], flows: &[Vec<FlowRecord>]) -> String {
+    let rows = flows
+        .iter()
+        .enumerate()
+        .flat_map(|(i, fs)| fs.iter().map(move |f| (i, f)));
+    write("run", FLOW_COLUMNS, labels, rows)
+}
+
+/// The CSV of every run's trace (`fabsim run --trace`): `run`, the swept keys, then
+/// [`TRACE_COLUMNS`].
+pub fn trace_csv(labels: &[Vec<(String, String)>], traces: &[Vec<TraceRecord>]) -> String {
+    let rows = traces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, ts)| ts.iter().map(move |t| (i, t)));
+    write("run", TRACE_COLUMNS, labels, rows)
+}
+
+fn write<'r, R: 'r>(
+    index: &str,
+    columns: &[Column<R>],
+    labels: &[Vec<(String, String)>],
+    rows: impl Iterator<Item = (usize, &'r R)> + Clone,
+) -> String {
     let mut w = csv::Writer::from_writer(vec![]);
-    let mut write = |cells: &[String]| w.write_record(cells).expect("CSV into memory");
-    write(&header);
-    for (i, r) in reports.iter().enumerate() {
-        let mut row = vec![i.to_string()];
-        row.extend(labels[i].iter().map(|(_, v)| v.clone()));
-        for (c, st) in COLUMNS.iter().zip(&families) {
-            match c.get {
-                Getter::One(get) => row.push(get(r).unwrap_or_default()),
-                Getter::PerStage(get) => {
-                    let have = get(r);
-                    row.extend(st.iter().map(|s| {
-                        let cell = have.iter().find(|(k, _)| k == s);
-                        cell.map_or(String::new(), |x| x.1.clone())
-                    }));
-                }
-            }
-        }
-        write(&row);
-    }
+    table(index, columns, labels, rows, |cells| {
+        w.write_record(cells).expect("CSV into memory")
+    });
     String::from_utf8(w.into_inner().expect("CSV into memory")).expect("UTF-8 cells")
 }

@@ -5,13 +5,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{self, RunReport};
+use fabsim::metrics::{self, Extras, RunReport, RunResult};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
 use fabsim::scenario::{RunSpec, Scenario};
 use fabsim::workload::WorkloadSpec;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::output::check_output;
 use crate::{write_output, CliError};
@@ -31,6 +30,16 @@ pub struct RunArgs {
     /// Write the runs as JSON to PATH (`-` for stdout; the table then goes to stderr).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Write one CSV row per flow of every run to PATH (`-` for stdout): the run's index
+    /// (as in `--json`), the swept keys, then seed, flow, src, dst, size_bytes, start_us,
+    /// finish_us, fct_us, ideal_fct_us, slowdown, retransmits, timeouts, collective, step.
+    #[arg(long, value_name = "PATH")]
+    pub flows: Option<PathBuf>,
+    /// Write every fabric port's queue and utilization every `trace.interval_us` (default 10)
+    /// to PATH (CSV; `-` for stdout): the run's index, the swept keys, then seed, time_us,
+    /// port, stage, queue_bytes, utilization.
+    #[arg(long, value_name = "PATH")]
+    pub trace: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).
     #[arg(long, value_parser = jobs_parser())]
     pub jobs: Option<usize>,
@@ -157,36 +166,42 @@ pub fn runs_json(reports: &[RunReport]) -> Result<String, CliError> {
         .map_err(|e| CliError::Runtime(e.to_string()))
 }
 
-/// Runs every spec, in parallel over cores, keeping the input order.
-pub fn run_all(specs: &[RunSpec], jobs: Option<usize>) -> Result<Vec<RunReport>, CliError> {
+/// Runs every spec, in parallel over cores, keeping the input order, with the `extras`
+/// asked for.
+pub fn run_all(
+    specs: &[RunSpec],
+    jobs: Option<usize>,
+    extras: Extras,
+) -> Result<Vec<RunResult>, CliError> {
     let bar = progress_bar(specs.len());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
-    let reports = pool.install(|| {
-        specs
-            .par_iter()
-            .map(|s| {
-                let r = metrics::run(&s.params);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
+    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
+    let done =
+        metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1)).map_err(CliError::Runtime)?;
     bar.finish_and_clear();
-    Ok(reports)
+    Ok(done)
 }
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
-    if let Some(path) = &args.json {
+    let outputs = [&args.json, &args.flows, &args.trace];
+    for path in outputs.into_iter().flatten() {
         check_output(path)?;
+    }
+    let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
+        return Err(CliError::Usage(
+            "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
+        ));
     }
     // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
     eprintln!("fabsim run: {}", describe(&specs));
     let start = std::time::Instant::now();
-    let reports = run_all(&specs, args.jobs)?;
+    let extras = Extras {
+        flows: args.flows.is_some(),
+        trace: args.trace.is_some(),
+    };
+    let results = run_all(&specs, args.jobs, extras)?;
+    let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
         if let Some(why) = &r.stalled {
@@ -203,17 +218,36 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
     }
     let table = table(&specs, &reports);
-    match &args.json {
-        Some(path) => {
-            let json = runs_json(&reports)?;
-            write_output(path, &json)?;
-            if path.as_os_str() == "-" {
-                eprint!("{table}");
-            } else {
-                out!("{table}");
-            }
-        }
-        None => out!("{table}"),
+    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
+    let write_csv = |path: &PathBuf, csv: String| {
+        // stdout gets the final newline from `write_output`.
+        let csv = match path.as_os_str() == "-" {
+            true => csv.strip_suffix('\n').unwrap_or(&csv),
+            false => &csv,
+        };
+        write_output(path, csv)
+    };
+    if let Some(path) = &args.flows {
+        let flows: Vec<_> = results
+            .iter()
+            .map(|r| r.flows.clone().unwrap_or_default())
+            .collect();
+        write_csv(path, crate::report_csv::flows_csv(&labels, &flows))?;
+    }
+    if let Some(path) = &args.trace {
+        let traces: Vec<_> = results
+            .iter()
+            .map(|r| r.trace.clone().unwrap_or_default())
+            .collect();
+        write_csv(path, crate::report_csv::trace_csv(&labels, &traces))?;
+    }
+    if let Some(path) = &args.json {
+        write_output(path, &runs_json(&reports)?)?;
+    }
+    if outputs.into_iter().any(to_stdout) {
+        eprint!("{table}");
+    } else {
+        out!("{table}");
     }
     eprintln!(
         "{} run{} in {elapsed:.1} s",

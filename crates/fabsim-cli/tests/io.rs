@@ -48,6 +48,7 @@ fn printing_commands(dir: &Path) -> Vec<Vec<String>> {
         &["reproduce", "--list"][..],
         SMALL,
         &["run", "--set", "topology.k=4", "--json", "-"],
+        &["run", "--set", "topology.k=4", "--flows", "-"],
         &["bench", "--set", "topology.k=4", "--set", "switch.lb=ecmp"],
         &["portmap", &tm, "--asics", "4"],
         &["portmap", &tm, "--asics", "4", "--json", "-"],
@@ -110,10 +111,12 @@ fn output_paths_are_checked_before_simulating() {
     let d = dir.to_str().unwrap();
     let tm = repo("scenarios/tm-16x4.csv");
     let slow = repo("scenarios/fastroute-default.toml");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         // The paper's 2048 hosts: minutes of simulation if it started.
         (&["run", &slow, "--json", missing], "no directory"),
         (&["run", &slow, "--json", d], "is a directory"),
+        (&["run", &slow, "--flows", missing], "no directory"),
+        (&["run", &slow, "--flows", d], "is a directory"),
         (
             &["portmap", &tm, "--asics", "4", "--json", missing],
             "no directory",

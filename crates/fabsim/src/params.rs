@@ -61,6 +61,12 @@ pub struct SimParams {
     /// (`failures.pace`).
     pub failures: Option<FailureSpec>,
     pub pace: bool,
+    /// Boundaries (bytes, ascending) of the FCT size buckets of the report
+    /// (`run.fct_buckets`).
+    pub fct_buckets: Vec<u64>,
+    /// Sampling period of a per-port trace (`trace.interval_us`; taken only when asked
+    /// for: `fabsim run --trace`).
+    pub trace_interval_ps: Time,
     pub seed: u64,
 }
 

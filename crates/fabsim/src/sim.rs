@@ -12,6 +12,9 @@
 //! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
 //!   gates it waits for fired: see `workload::deps`).
 //! - `Timeout { flow }`: the flow's retransmission timer; `Circuit`: Fastroute's controller.
+//! - `Sample`: with a trace, every port's queue and the link time it served since the last
+//!   sample (`fabsim run --trace`). It changes nothing: it does not count as an event, does
+//!   not advance the clock, and is not rescheduled once nothing else is left.
 //!
 //! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
 //!
@@ -59,6 +62,26 @@ enum Event {
     Circuit {
         apply: bool,
     },
+    /// Records a [`PortSample`] of every fabric port.
+    Sample,
+}
+
+/// One port at one sample time: its queue (bytes not yet on the wire) and the link time it
+/// spent serializing since the previous sample (or since time 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortSample {
+    pub time: Time,
+    pub port: u32,
+    pub queue_bytes: u64,
+    pub served_ps: Time,
+}
+
+/// A run's trace: the sampling period, per port the link time served up to the last
+/// sample, and the samples.
+struct Trace {
+    interval: Time,
+    served: Vec<Time>,
+    samples: Vec<PortSample>,
 }
 
 /// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
@@ -138,6 +161,11 @@ struct Flow {
     recvd: u32,
     /// When its first data packet left the sender (`Time::MAX`: not yet).
     first_tx_ps: Time,
+    /// Its `FlowStart` ran (`start_ps` is then when it became ready).
+    started: bool,
+    /// Data packets it resent, and retransmission timeouts that fired for it.
+    retransmits: u32,
+    timeouts: u32,
 }
 
 /// A fixed-size bit set, one bit per packet of a flow.
@@ -208,12 +236,19 @@ pub struct RunOutcome {
     pub combining: Option<crate::hw::CycleStats>,
     /// Payload bytes acknowledged per flow.
     pub acked_bytes: Vec<u64>,
+    /// Per flow: when it became ready to send (its start time, or when its gates released
+    /// it; `None`: it never started), the data packets it resent and its timeouts.
+    pub flow_start_ps: Vec<Option<Time>>,
+    pub retransmits: Vec<u32>,
+    pub timeouts: Vec<u32>,
     /// Multi-ASIC counters (`None` for the ideal switch).
     pub asic: Option<AsicStats>,
     /// With failures: the failed links and rho_max (see `net::failures`).
     pub failures: Option<(Failures, f64)>,
     /// Why the watchdog ended the run early, if it did (see [`WATCHDOG_EVENTS`]).
     pub stalled: Option<String>,
+    /// With a trace: every fabric port every interval, in time then port order.
+    pub trace: Vec<PortSample>,
 }
 
 /// The watchdog ends a run after this many events without new data acknowledged: a fabric
@@ -264,6 +299,7 @@ struct Sim<'a, A: Chassis> {
     /// data packet.
     pace: Option<f64>,
     next_tx: Vec<Time>,
+    trace: Option<Trace>,
 }
 
 /// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs).
@@ -312,15 +348,26 @@ fn jump_queue(
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
 pub fn simulate(p: &SimParams) -> RunOutcome {
+    simulate_traced(p, None)
+}
+
+/// [`simulate`], sampling every fabric port every `trace` (the outcome is otherwise the
+/// same, to the bit).
+pub fn simulate_traced(p: &SimParams, trace: Option<Time>) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
     // One event loop per switch build: the ideal switch's has no multi-ASIC branch at all.
     match Asics::new(&p.arch, &fabric, p.link.rate_bps) {
-        None => simulate_with(p, fabric, Ideal),
-        Some(asics) => simulate_with(p, fabric, asics),
+        None => simulate_with(p, fabric, Ideal, trace),
+        Some(asics) => simulate_with(p, fabric, asics, trace),
     }
 }
 
-fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutcome {
+fn simulate_with<A: Chassis>(
+    p: &SimParams,
+    fabric: Fabric,
+    asic: A,
+    trace: Option<Time>,
+) -> RunOutcome {
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
     let lb = SwitchLb::new(
         p.lb,
@@ -376,6 +423,11 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
         pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
         next_tx: vec![Time::ZERO; hosts],
         failures: failures.map(|f| f.0),
+        trace: trace.map(|interval| Trace {
+            interval,
+            served: vec![Time::ZERO; fabric.ports()],
+            samples: Vec::new(),
+        }),
         fabric,
     };
     for (i, f) in specs.iter().enumerate() {
@@ -411,6 +463,9 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
             waiting: sim.deps.waits[i],
             recvd: 0,
             first_tx_ps: Time::MAX,
+            started: false,
+            retransmits: 0,
+            timeouts: 0,
         });
         if sim.deps.waits[i] == 0 {
             sim.queue
@@ -420,6 +475,9 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
     if let Some(c) = p.arch.circuit.as_ref() {
         sim.queue
             .push(c.interval_ps, Event::Circuit { apply: false });
+    }
+    if let Some(t) = &sim.trace {
+        sim.queue.push(t.interval, Event::Sample);
     }
     let stalled = sim.run();
     let start_ps = sim
@@ -479,9 +537,17 @@ fn simulate_with<A: Chassis>(p: &SimParams, fabric: Fabric, asic: A) -> RunOutco
                     .sum()
             })
             .collect(),
+        flow_start_ps: sim
+            .flows
+            .iter()
+            .map(|f| f.started.then_some(f.start_ps))
+            .collect(),
+        retransmits: sim.flows.iter().map(|f| f.retransmits).collect(),
+        timeouts: sim.flows.iter().map(|f| f.timeouts).collect(),
         asic: sim.asic.into_stats(),
         failures: sim.failures.zip(rho_max),
         stalled,
+        trace: sim.trace.map_or(Vec::new(), |t| t.samples),
     }
 }
 
@@ -493,6 +559,14 @@ impl<A: Chassis> Sim<'_, A> {
         while let Some((t, ev)) = self.queue.peek() {
             if t > stop {
                 break;
+            }
+            if let Event::Sample = ev {
+                self.queue.pop();
+                if self.queue.is_empty() {
+                    break;
+                }
+                self.sample(t);
+                continue;
             }
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
@@ -538,7 +612,9 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 Event::FlowStart { flow } => {
                     self.queue.pop();
-                    self.flows[flow as usize].start_ps = self.now;
+                    let f = &mut self.flows[flow as usize];
+                    f.start_ps = self.now;
+                    f.started = true;
                     if self.p.handshake {
                         self.send_syn(flow);
                     } else {
@@ -553,9 +629,33 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     A::circuit(self, apply);
                 }
+                Event::Sample => unreachable!("samples are taken before the clock moves"),
             }
         }
         None
+    }
+
+    /// Records every fabric port at `t` (the earliest pending time: nothing happens between
+    /// the clock and it) and schedules the next sample.
+    #[cold]
+    fn sample(&mut self, t: Time) {
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        for port in 0..trace.served.len() {
+            let backlog = self.ports.backlog_ps(port as u32, t);
+            // Link time committed so far, minus what is still waiting: served by `t`.
+            // (A port held dark may owe more than it committed: never count back.)
+            let served = self.ports.stats[port].busy_ps.saturating_sub(backlog);
+            trace.samples.push(PortSample {
+                time: t,
+                port: port as u32,
+                queue_bytes: self.ports.backlog_bytes(port as u32, t),
+                served_ps: served.saturating_sub(trace.served[port]),
+            });
+            trace.served[port] = trace.served[port].max(served);
+        }
+        self.queue.push(t + trace.interval, Event::Sample);
     }
 
     /// Starts loading the packet of the next event while this one is processed: a link's

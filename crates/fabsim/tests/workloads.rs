@@ -1,4 +1,5 @@
-//! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files.
+//! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files; flow-size
+//! CDFs of the Poisson workloads.
 
 use fabsim::engine::Time;
 use fabsim::metrics::{lower_bound_ps, run};
@@ -367,4 +368,53 @@ fn dynamic_first_pointer_runs() {
         let r = run(&p);
         assert!(r.cct_us.unwrap() >= r.lower_bound_us);
     }
+}
+
+/// pFabric's web search sizes (`workload.cdf = "websearch"`) at 70% load on a 128-host
+/// leaf-spine (16 leaves of 8 hosts, 100 Gb/s): the generated flows' mean size and offered
+/// load are within 2% of the distribution's mean and of 70% (about 100,000 flows in 135 ms;
+/// the flow list only, nothing is simulated).
+#[test]
+fn websearch_cdf_gives_its_mean_size_and_the_offered_load() {
+    let mut s = fabsim::scenario::Scenario::default_scenario();
+    for set in [
+        "topology.tiers=2",
+        "topology.k=16",
+        "link.rate_gbps=100",
+        "switch.lb=ofan",
+        "workload.kind=web",
+        "workload.cdf=websearch",
+        "workload.load=0.7",
+        "run.duration_us=135000",
+        "run.max_packet_hops=1e15",
+    ] {
+        s.set(set).unwrap();
+    }
+    let p = s.expand().unwrap().remove(0).params;
+    let hosts = p.topology.hosts();
+    assert_eq!(hosts, 128);
+    let fabsim::workload::WorkloadSpec::Fastroute(w) = &p.workload else {
+        panic!("web is a Fastroute workload");
+    };
+    let dist_mean = fabsim::workload::SizeCdf::built_in("websearch")
+        .unwrap()
+        .mean();
+    assert_eq!(w.sizes().mean(), dist_mean);
+    let flows = p.workload.traffic(hosts as u32, p.seed).flows;
+    let bytes: u64 = flows.iter().map(|f| f.bytes).sum();
+    let mean = bytes as f64 / flows.len() as f64;
+    let capacity = hosts as f64 * p.link.rate_bps as f64 / 8.0 * 0.135;
+    let load = bytes as f64 / capacity;
+    eprintln!(
+        "{} flows, mean {mean:.0} B vs {dist_mean:.0} B ({:+.2}%), load {load:.4} ({:+.2}%)",
+        flows.len(),
+        100.0 * (mean / dist_mean - 1.0),
+        100.0 * (load / 0.7 - 1.0)
+    );
+    assert!(flows.len() > 90_000, "{} flows", flows.len());
+    assert!(
+        (mean / dist_mean - 1.0).abs() < 0.02,
+        "mean {mean} vs {dist_mean}"
+    );
+    assert!((load / 0.7 - 1.0).abs() < 0.02, "load {load}");
 }

@@ -15,7 +15,7 @@
 mod cols;
 mod fastroute;
 mod ofan;
-mod plot;
+pub mod plot;
 mod scen;
 mod table;
 

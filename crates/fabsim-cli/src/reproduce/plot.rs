@@ -1,6 +1,9 @@
-//! `plot.svg`: the experiment's y against x, one line per series, mean and one standard
-//! deviation over seeds, the legend beside the chart. plotters with its SVG backend only: text
-//! is written as SVG `<text>` elements (no font files are read).
+//! SVG plots: a [`Figure`] is series of (x, mean, sd) points on linear or log axes, drawn
+//! as lines with markers and error bars (or bare lines, e.g. CDFs), the legend beside the
+//! chart. `plot.svg` of `fabsim reproduce` is the experiment's y against x, one line per
+//! series, mean and one standard deviation over seeds; `fabsim plot` draws FCT CDFs and
+//! slowdowns. plotters with its SVG backend only: text is written as SVG `<text>` elements
+//! (no font files are read).
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -104,23 +107,30 @@ const LEGEND_X: u32 = 780;
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-/// Draws the axes, markers, lines and error bars on `area` with x and y coordinates `x`, `y`
-/// (linear or logarithmic ranges).
-fn chart<X, Y>(
-    area: &Area,
-    x: X,
-    y: Y,
-    exp: &Experiment,
-    cats: &[String],
-    series: &[Series],
-) -> Result<(), String>
+/// What one SVG shows.
+pub struct Figure<'a> {
+    pub title: String,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub x_log: bool,
+    pub y_log: bool,
+    /// The x categories (empty when x is numeric: then x is the value itself).
+    pub cats: Vec<String>,
+    pub series: Vec<Series>,
+    /// A marker at every point (else bare lines, for dense series such as CDFs).
+    pub markers: bool,
+}
+
+/// Draws the axes, markers, lines and error bars of `f` on `area` with x and y coordinates
+/// `x`, `y` (linear or logarithmic ranges).
+fn chart<X, Y>(area: &Area, x: X, y: Y, f: &Figure) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let p = &exp.plot;
+    let (cats, series) = (&f.cats, &f.series);
     let mut chart = ChartBuilder::on(area)
         .margin(14)
         .x_label_area_size(48)
@@ -140,8 +150,8 @@ where
     };
     let fmt_y = |v: &f64| fmt_num(*v);
     let mut mesh = chart.configure_mesh();
-    mesh.x_desc(p.x_label)
-        .y_desc(p.y_label)
+    mesh.x_desc(f.x_label)
+        .y_desc(f.y_label)
         .x_label_formatter(&fmt_x)
         .y_label_formatter(&fmt_y)
         .label_style(("sans-serif", 13));
@@ -158,9 +168,11 @@ where
                 .draw_series(LineSeries::new(xy.clone(), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?;
         }
-        chart
-            .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
-            .map_err(|e| e.to_string())?;
+        if f.markers {
+            chart
+                .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
+                .map_err(|e| e.to_string())?;
+        }
         chart
             .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
                 ErrorBar::new_vertical(x, bar_low(m, sd), m, m + sd, color.stroke_width(1), 8)
@@ -188,44 +200,50 @@ fn legend(area: &Area, series: &[Series]) -> Result<(), String> {
     Ok(())
 }
 
-/// Renders the plot as an SVG document.
+/// Renders an experiment's plot as an SVG document.
 pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
     let p = &exp.plot;
     let (cats, series) = series(exp, table);
-    let xl = p.x_log && cats.is_empty();
-    let pts = || series.iter().flat_map(|s| s.points.iter());
-    let xr = if cats.is_empty() {
+    render_figure(&Figure {
+        title: format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title),
+        x_label: p.x_label,
+        y_label: p.y_label,
+        x_log: p.x_log,
+        y_log: p.y_log,
+        cats,
+        series,
+        markers: true,
+    })
+}
+
+/// Renders a figure as an SVG document.
+pub fn render_figure(f: &Figure) -> Result<String, String> {
+    let xl = f.x_log && f.cats.is_empty();
+    let pts = || f.series.iter().flat_map(|s| s.points.iter());
+    let xr = if f.cats.is_empty() {
         range(pts().map(|&(x, _, _)| x), xl)
     } else {
-        -0.5..(cats.len() as f64 - 0.5)
+        -0.5..(f.cats.len() as f64 - 0.5)
     };
     let yr = range(
         pts().flat_map(|&(_, m, sd)| [bar_low(m, sd), m + sd]),
-        p.y_log,
+        f.y_log,
     );
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let title = format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title);
         let root = root
-            .titled(&title, ("sans-serif", 18))
+            .titled(&f.title, ("sans-serif", 18))
             .map_err(|e| e.to_string())?;
         let (plot_area, legend_area) = root.split_horizontally(LEGEND_X);
-        match (xl, p.y_log) {
-            (false, false) => chart(&plot_area, xr, yr, exp, &cats, &series),
-            (true, false) => chart(&plot_area, xr.log_scale(), yr, exp, &cats, &series),
-            (false, true) => chart(&plot_area, xr, yr.log_scale(), exp, &cats, &series),
-            (true, true) => chart(
-                &plot_area,
-                xr.log_scale(),
-                yr.log_scale(),
-                exp,
-                &cats,
-                &series,
-            ),
+        match (xl, f.y_log) {
+            (false, false) => chart(&plot_area, xr, yr, f),
+            (true, false) => chart(&plot_area, xr.log_scale(), yr, f),
+            (false, true) => chart(&plot_area, xr, yr.log_scale(), f),
+            (true, true) => chart(&plot_area, xr.log_scale(), yr.log_scale(), f),
         }?;
-        legend(&legend_area, &series)?;
+        legend(&legend_area, &f.series)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)

@@ -8,7 +8,7 @@
 //! `metrics::report`, and add one row to `columns!` below (new columns go last, so existing
 //! CSV columns keep their positions).
 
-use super::RunReport;
+use super::{FlowRecord, RunReport, TraceRecord};
 
 /// A column, by name. Report columns are the constants of this module; [`Col::stage`] names
 /// one per-stage column; [`Col::key`] a swept scenario key (e.g. `workload.load`), which
@@ -61,22 +61,36 @@ pub mod stage {
     pub const CORE_DOWN: StageName = StageName("core-down");
 }
 
-/// How a column's cells are read.
-#[derive(Clone, Copy)]
-pub enum Getter {
-    /// One cell (empty when the report has no value).
-    One(fn(&RunReport) -> Option<String>),
+/// How a column's cells are read from a row (a [`RunReport`], or a [`FlowRecord`]).
+pub enum Getter<R: 'static = RunReport> {
+    /// One cell (empty when the row has no value).
+    One(fn(&R) -> Option<String>),
     /// One cell per stage name.
-    PerStage(fn(&RunReport) -> Vec<(&str, String)>),
+    PerStage(fn(&R) -> Vec<(&str, String)>),
 }
 
-/// One entry of [`COLUMNS`].
-#[derive(Clone, Copy)]
-pub struct Column {
+impl<R> Clone for Getter<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Getter<R> {}
+
+/// One entry of [`COLUMNS`] (or [`FLOW_COLUMNS`]).
+pub struct Column<R: 'static = RunReport> {
     pub name: &'static str,
     pub unit: &'static str,
-    pub get: Getter,
+    pub get: Getter<R>,
 }
+
+impl<R> Clone for Column<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Column<R> {}
 
 fn text<T: ToString>(x: T) -> Option<String> {
     Some(x.to_string())
@@ -151,6 +165,126 @@ columns! {
     RECONFIGURATIONS: One "reconfigurations" "" |r| text(r.reconfigurations);
     PORTS_MOVED: One "ports_moved" "" |r| text(r.ports_moved);
     DARK_US: One "dark_us" "µs" |r| text(r.dark_us);
+}
+
+/// Every column of a per-flow row (`fabsim run --flows`, the Python package's flow
+/// table), in CSV order. Times are µs from the run's time 0; empty cells: the flow did not
+/// start or did not complete, or belongs to no collective.
+pub const FLOW_COLUMNS: &[Column<FlowRecord>] = &[
+    flow_col("seed", "", |f| text(f.seed)),
+    flow_col("flow", "", |f| text(f.flow)),
+    flow_col("src", "host", |f| text(f.src)),
+    flow_col("dst", "host", |f| text(f.dst)),
+    flow_col("size_bytes", "B", |f| text(f.size_bytes)),
+    flow_col("start_us", "µs", |f| opt(f.start_us)),
+    flow_col("finish_us", "µs", |f| opt(f.finish_us)),
+    flow_col("fct_us", "µs", |f| opt(f.fct_us)),
+    flow_col("ideal_fct_us", "µs", |f| text(f.ideal_fct_us)),
+    flow_col("slowdown", "", |f| opt(f.slowdown)),
+    flow_col("retransmits", "packets", |f| text(f.retransmits)),
+    flow_col("timeouts", "", |f| text(f.timeouts)),
+    flow_col("collective", "", |f| f.collective.clone()),
+    flow_col("step", "", |f| opt(f.step)),
+];
+
+/// Every column of a trace row (`fabsim run --trace`), in CSV order.
+pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
+    Column {
+        name: "seed",
+        unit: "",
+        get: Getter::One(|t| text(t.seed)),
+    },
+    Column {
+        name: "time_us",
+        unit: "µs",
+        get: Getter::One(|t| text(t.time_us)),
+    },
+    Column {
+        name: "port",
+        unit: "",
+        get: Getter::One(|t| text(t.port)),
+    },
+    Column {
+        name: "stage",
+        unit: "",
+        get: Getter::One(|t| text(t.stage)),
+    },
+    Column {
+        name: "queue_bytes",
+        unit: "B",
+        get: Getter::One(|t| text(t.queue_bytes)),
+    },
+    Column {
+        name: "utilization",
+        unit: "fraction",
+        get: Getter::One(|t| text(t.utilization)),
+    },
+];
+
+const fn flow_col(
+    name: &'static str,
+    unit: &'static str,
+    get: fn(&FlowRecord) -> Option<String>,
+) -> Column<FlowRecord> {
+    Column {
+        name,
+        unit,
+        get: Getter::One(get),
+    }
+}
+
+/// Lays out rows as a table: the header, then one row each, every cell text. The first
+/// column is `index` (each row's run index), then the swept keys (`labels[run]`, the same
+/// keys for every run), then `columns`, per-stage families widened to every stage any row
+/// has (an empty cell where a row lacks one). `emit` receives the header first, then each
+/// row; the CSV writers and the Python package's tables are built on it.
+pub fn table<'r, R: 'r>(
+    index: &str,
+    columns: &[Column<R>],
+    labels: &[Vec<(String, String)>],
+    rows: impl Iterator<Item = (usize, &'r R)> + Clone,
+    mut emit: impl FnMut(&[String]),
+) {
+    let families: Vec<Vec<String>> = columns
+        .iter()
+        .map(|c| {
+            let Getter::PerStage(get) = c.get else {
+                return vec![];
+            };
+            let set: std::collections::BTreeSet<String> = rows
+                .clone()
+                .flat_map(|(_, r)| get(r).into_iter().map(|x| x.0.to_string()))
+                .collect();
+            set.into_iter().collect()
+        })
+        .collect();
+    let mut cells: Vec<String> = vec![index.into()];
+    cells.extend(labels.first().into_iter().flatten().map(|(k, _)| k.clone()));
+    for (c, st) in columns.iter().zip(&families) {
+        match c.get {
+            Getter::One(_) => cells.push(c.name.into()),
+            Getter::PerStage(_) => cells.extend(st.iter().map(|s| format!("{}.{s}", c.name))),
+        }
+    }
+    emit(&cells);
+    for (i, r) in rows {
+        cells.clear();
+        cells.push(i.to_string());
+        cells.extend(labels[i].iter().map(|(_, v)| v.clone()));
+        for (c, st) in columns.iter().zip(&families) {
+            match c.get {
+                Getter::One(get) => cells.push(get(r).unwrap_or_default()),
+                Getter::PerStage(get) => {
+                    let have = get(r);
+                    cells.extend(st.iter().map(|s| {
+                        let cell = have.iter().find(|(k, _)| k == s);
+                        cell.map_or(String::new(), |x| x.1.clone())
+                    }));
+                }
+            }
+        }
+        emit(&cells);
+    }
 }
 
 impl Stages {

@@ -8,7 +8,9 @@
 //! every stage, host NICs included.
 
 pub mod columns;
+mod flows;
 pub mod stats;
+mod trace;
 
 use std::collections::BTreeMap;
 
@@ -18,11 +20,13 @@ use crate::engine::Time;
 use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
-use crate::sim::{simulate, RunOutcome};
+use crate::sim::{simulate_traced, RunOutcome};
 use crate::theory::{ack_return_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
+pub use flows::{flow_records, FlowRecord};
 use stats::{mean, quantile};
+pub use trace::{trace_records, TraceRecord};
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -57,8 +61,8 @@ pub struct RunReport {
     pub fct_p99_us: Option<f64>,
     #[serde(default)]
     pub fct_p50_us: Option<f64>,
-    /// FCTs of the completed flows by size bucket (`<10KB`, `10KB-100KB`, `100KB-1MB`,
-    /// `>=1MB`; only buckets with flows).
+    /// FCTs of the completed flows by size bucket (`run.fct_buckets`, by default `<10KB`,
+    /// `10KB-100KB`, `100KB-1MB`, `>=1MB`; only buckets with flows).
     #[serde(default)]
     pub fct_by_size: BTreeMap<String, FctStats>,
     /// Mean over started flows of payload acknowledged / (finish or stop - start).
@@ -124,13 +128,34 @@ pub struct FctStats {
     pub p99_us: f64,
 }
 
-/// Size buckets for [`RunReport::fct_by_size`]: upper bounds (exclusive) and names.
-const SIZE_BUCKETS: [(u64, &str); 4] = [
-    (10_000, "<10KB"),
-    (100_000, "10KB-100KB"),
-    (1_000_000, "100KB-1MB"),
-    (u64::MAX, ">=1MB"),
-];
+/// The size buckets of ascending `boundaries`: (lower bound, upper bound (exclusive), name),
+/// e.g. `<10KB`, `10KB-100KB`, `>=100KB` for `[10000, 100000]`.
+pub fn size_buckets(boundaries: &[u64]) -> Vec<(u64, u64, String)> {
+    let name = |b: u64| match b {
+        _ if b.is_multiple_of(1_000_000_000) => format!("{}GB", b / 1_000_000_000),
+        _ if b.is_multiple_of(1_000_000) => format!("{}MB", b / 1_000_000),
+        _ if b.is_multiple_of(1_000) => format!("{}KB", b / 1_000),
+        _ => format!("{b}B"),
+    };
+    let mut out = Vec::with_capacity(boundaries.len() + 1);
+    let mut lower = 0;
+    for &b in boundaries {
+        let label = if lower == 0 {
+            format!("<{}", name(b))
+        } else {
+            format!("{}-{}", name(lower), name(b))
+        };
+        out.push((lower, b, label));
+        lower = b;
+    }
+    let last = if lower == 0 {
+        "all".to_string()
+    } else {
+        format!(">={}", name(lower))
+    };
+    out.push((lower, u64::MAX, last));
+    out
+}
 
 fn fct_stats(sorted: &[f64]) -> FctStats {
     FctStats {
@@ -177,15 +202,67 @@ pub struct Perf {
 
 /// Runs the simulation and reports it.
 pub fn run(params: &SimParams) -> RunReport {
+    run_with(params, Extras::default()).report
+}
+
+/// What a run returns besides its report, when asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras {
+    /// Per-flow rows ([`FlowRecord`]).
+    pub flows: bool,
+    /// Per-port samples every `trace_interval_ps` ([`TraceRecord`]).
+    pub trace: bool,
+}
+
+/// A run's report, and its flows and trace when asked for.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub report: RunReport,
+    pub flows: Option<Vec<FlowRecord>>,
+    pub trace: Option<Vec<TraceRecord>>,
+}
+
+/// Runs the simulation and reports it, with the `extras` asked for (the report is the same
+/// with or without them).
+pub fn run_with(params: &SimParams, extras: Extras) -> RunResult {
     let start = std::time::Instant::now();
-    let outcome = simulate(params);
+    let trace = extras.trace.then_some(params.trace_interval_ps);
+    let outcome = simulate_traced(params, trace);
     let wall_s = start.elapsed().as_secs_f64();
     let mut report = report(params, &outcome);
     report.perf = Perf {
         wall_s,
         packet_hops_per_s: outcome.counters.packet_hops as f64 / wall_s.max(1e-9),
     };
-    report
+    RunResult {
+        report,
+        flows: extras.flows.then(|| flow_records(params, &outcome)),
+        trace: extras.trace.then(|| trace_records(params, &outcome)),
+    }
+}
+
+/// Runs every one of `runs` on a pool of `jobs` threads (`None`: one per core), keeping the
+/// input order (`fabsim run`, the Python package); `done` is called after each run.
+pub fn run_parallel(
+    runs: &[&SimParams],
+    jobs: Option<usize>,
+    extras: Extras,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<RunResult>, String> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    Ok(pool.install(|| {
+        runs.par_iter()
+            .map(|p| {
+                let r = run_with(p, extras);
+                done();
+                r
+            })
+            .collect()
+    }))
 }
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
@@ -472,8 +549,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let mut fcts: Vec<f64> = o.fct_ps.iter().flatten().map(|t| t.as_us_f64()).collect();
     fcts.sort_by(f64::total_cmp);
     let mut fct_by_size = BTreeMap::new();
-    let mut lower = 0;
-    for (upper, name) in SIZE_BUCKETS {
+    for (lower, upper, name) in size_buckets(&params.fct_buckets) {
         let mut xs: Vec<f64> = o
             .flows
             .iter()
@@ -481,12 +557,11 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .filter(|(f, _)| (lower..upper).contains(&f.bytes))
             .filter_map(|(_, t)| t.map(Time::as_us_f64))
             .collect();
-        lower = upper;
         if xs.is_empty() {
             continue;
         }
         xs.sort_by(f64::total_cmp);
-        fct_by_size.insert(name.to_string(), fct_stats(&xs));
+        fct_by_size.insert(name, fct_stats(&xs));
     }
     let asic = o.asic.clone().unwrap_or_default();
     let sample_ps = params.arch.sample_ps;
@@ -549,5 +624,27 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         combining: o.combining,
         stalled: o.stalled.clone(),
         perf: Perf::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_buckets;
+
+    #[test]
+    fn size_bucket_names() {
+        let names =
+            |b: &[u64]| -> Vec<String> { size_buckets(b).into_iter().map(|(_, _, n)| n).collect() };
+        // run.fct_buckets' default: the names the reports always had.
+        assert_eq!(
+            names(&[10_000, 100_000, 1_000_000]),
+            ["<10KB", "10KB-100KB", "100KB-1MB", ">=1MB"]
+        );
+        assert_eq!(
+            names(&[1500, 2_000_000_000]),
+            ["<1500B", "1500B-2GB", ">=2GB"]
+        );
+        let b = size_buckets(&[1500]);
+        assert_eq!((b[0].0, b[0].1, b[1].0, b[1].1), (0, 1500, 1500, u64::MAX));
     }
 }

@@ -1,14 +1,14 @@
 //! Scenarios: the TOML schema, validation with clear errors, and sweep expansion.
 //!
 //! A scenario file has sections `[topology]`, `[link]`, `[packet]`, `[switch]`, `[host]`,
-//! `[workload]`, `[failures]` and `[run]`. Any value may be a list: the scenario then sweeps
+//! `[workload]`, `[failures]`, `[run]` and `[trace]`. Any value may be a list: the scenario then sweeps
 //! the cartesian product of all lists (keys later in the schema vary fastest). `run.seeds = N`
 //! repeats every point with seeds `run.seed, run.seed + 1, ...`. `--set KEY=VALUE` overrides
 //! apply on top of the file.
 //!
 //! Each domain owns its keys (a [`Key`] row each: type, range, default, meaning) and its
 //! parser, one file each: `topology`, `link` (link and packet), `switch`, `arch` (multi-ASIC),
-//! `host`, `workload`, `failures`, `run`. Every value given is checked against its row
+//! `host`, `workload`, `failures`, `run`, `trace`. Every value given is checked against its row
 //! whether or not the run reads it; then the domain parsers build [`SimParams`], checking
 //! what depends on other keys. Errors name the source of the value (file, `--set` or the
 //! built-in default), the key, the offending value and what is allowed.
@@ -23,6 +23,7 @@ mod profile;
 mod run;
 mod switch;
 mod topology;
+mod trace;
 mod workload;
 
 use std::collections::BTreeMap;
@@ -48,6 +49,7 @@ pub const SCHEMA: &[&[Key]] = &[
     workload::KEYS,
     failures::KEYS,
     run::KEYS,
+    trace::KEYS,
 ];
 
 /// Every key, in schema order.
@@ -222,9 +224,11 @@ impl Scenario {
             return Err(message + " (`fabsim keys` lists every key)");
         };
         let values = match value {
-            // A list of link names is one failure set.
+            // A list of link names is one failure set; a list of numbers one set of FCT
+            // bucket boundaries.
             Value::Array(items)
-                if k.name == "failures.links" && items.iter().all(|v| v.is_str()) =>
+                if (k.name == "failures.links" && items.iter().all(|v| v.is_str()))
+                    || (k.name == "run.fct_buckets" && !items.iter().any(|v| v.is_array())) =>
             {
                 vec![Value::Array(items)]
             }
@@ -346,6 +350,7 @@ impl Scenario {
                         WorkloadSpec::Htsim { file, .. } => (name, Value::String(file.clone())),
                         _ => (name, v.clone()),
                     },
+                    "workload.cdf" => (name, workload::cdf_value(v, dir)),
                     _ => (name, v.clone()),
                 })
                 .collect();
@@ -425,6 +430,8 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         stop_ps,
         failures,
         pace,
+        fct_buckets: run::fct_buckets(k),
+        trace_interval_ps: trace::interval(k),
         seed: 0,
     };
     run::check_cost(k, &p)?;

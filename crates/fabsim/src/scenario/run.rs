@@ -1,6 +1,6 @@
 //! `run.*`: seeds and the run length.
 
-use super::keys::{int, positive, Key, Keys, ScenarioError};
+use super::keys::{int, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
 use crate::params::SimParams;
 use crate::workload::WorkloadSpec;
 
@@ -43,7 +43,41 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "refuse a run whose estimated packet-hops exceed this (default 1e10: about half an hour of CPU)",
     },
+    Key {
+        name: "run.fct_buckets",
+        kind: Kind::Other {
+            allowed: "a list of 1 to 16 ascending integers from 1 to 2^40 bytes (a list of lists sweeps)",
+            check: buckets,
+        },
+        default: Some("[10000, 100000, 1000000]"),
+        unit: "",
+        meaning: "boundaries of the size buckets of the report's fct_by_size (N boundaries: N + 1 buckets)",
+    },
 ];
+
+/// Most FCT bucket boundaries.
+const MAX_BUCKETS: usize = 16;
+
+fn buckets(v: &toml::Value) -> bool {
+    let Some(items) = v.as_array() else {
+        return false;
+    };
+    let bytes: Vec<Option<i64>> = items.iter().map(toml::Value::as_integer).collect();
+    (1..=MAX_BUCKETS).contains(&items.len())
+        && bytes
+            .iter()
+            .all(|b| b.is_some_and(|b| (1..=MAX_BYTES as i64).contains(&b)))
+        && bytes.windows(2).all(|w| w[0] < w[1])
+}
+
+/// `run.fct_buckets` (checked).
+pub fn fct_buckets(k: &Keys) -> Vec<u64> {
+    let v = k.get("run.fct_buckets").and_then(toml::Value::as_array);
+    v.expect("run.fct_buckets has a default")
+        .iter()
+        .map(|b| b.as_integer().expect("checked bucket") as u64)
+        .collect()
+}
 
 const DEFAULT_MAX_MEMORY_GIB: f64 = 16.0;
 const DEFAULT_MAX_PACKET_HOPS: f64 = 1e10;

@@ -427,3 +427,100 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
         (0, 0, false)
     );
 }
+
+#[test]
+fn fct_buckets_are_one_list_and_a_list_of_lists_sweeps() {
+    let buckets = |set: &str| -> Result<Vec<Vec<u64>>, ScenarioError> {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ofan").unwrap();
+        s.set(set)?;
+        Ok(s.expand()?
+            .into_iter()
+            .map(|r| r.params.fct_buckets)
+            .collect())
+    };
+    assert_eq!(
+        buckets("run.seeds=1").unwrap(),
+        [vec![10_000, 100_000, 1_000_000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=[1000, 5000]").unwrap(),
+        [vec![1000, 5000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=1000,5000").unwrap(),
+        [vec![1000, 5000]]
+    );
+    assert_eq!(
+        buckets("run.fct_buckets=[[1000], [2000, 3000]]").unwrap(),
+        [vec![1000], vec![2000, 3000]]
+    );
+    for bad in ["[5000, 1000]", "[0]", "\"big\"", "[1.5]", "[[]]"] {
+        let e = buckets(&format!("run.fct_buckets={bad}")).unwrap_err();
+        assert_eq!(e.key, "run.fct_buckets", "{bad}");
+        assert!(e.message.contains("ascending integers"), "{bad}: {e}");
+    }
+    // A run spec written as TOML keeps the list as one value.
+    let mut s = Scenario::default_scenario();
+    s.set("run.fct_buckets=[1000, 5000]").unwrap();
+    let toml = s.expand().unwrap()[0].to_toml().unwrap();
+    let again = Scenario::parse(&toml, "spec.toml")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params.fct_buckets, [1000, 5000]);
+}
+
+#[test]
+fn cdf_files_are_found_beside_the_scenario_and_errors_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("fabsim-cdf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sizes.csv"), "1000,0\n2000,0.5\n3000,1\n").unwrap();
+    std::fs::write(dir.join("bad.txt"), "1000 10\n2000 50\n1500 100\n").unwrap();
+    let scenario = dir.join("s.toml");
+    let text = "[topology]\ntiers = 2\nk = 4\n[workload]\nkind = \"hadoop\"\ncdf = \"sizes.csv\"\n[run]\nduration_us = 100\n";
+    let runs = Scenario::parse(text, scenario.to_str().unwrap())
+        .unwrap()
+        .expand()
+        .unwrap();
+    let WorkloadSpec::Fastroute(w) = &runs[0].params.workload else {
+        panic!("hadoop is a Fastroute workload");
+    };
+    assert_eq!(w.sizes().mean(), 2000.0);
+    assert_eq!(w.intra_rack, 0.14, "the kind keeps its intra-rack default");
+    // A run spec names the file by its absolute path; a shipped name stays a name.
+    let spec = runs[0].to_toml().unwrap();
+    let abs = std::fs::canonicalize(dir.join("sizes.csv")).unwrap();
+    assert!(
+        spec.contains(&format!("cdf = {:?}", abs.display().to_string())),
+        "{spec}"
+    );
+    let again = Scenario::parse(&spec, "elsewhere/spec.toml")
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(again[0].params, runs[0].params);
+    let mut s = Scenario::parse(text, scenario.to_str().unwrap()).unwrap();
+    s.set("workload.cdf=websearch").unwrap();
+    assert!(s.expand().unwrap()[0]
+        .to_toml()
+        .unwrap()
+        .contains("cdf = \"websearch\""));
+    // Errors: the file, the line and what was expected; unknown names get a suggestion.
+    for (value, words) in [
+        (
+            "bad.txt",
+            &["`workload.cdf`", "bad.txt: line 3", "ascending sizes"][..],
+        ),
+        (
+            "datamning",
+            &["datamning", "allowed: a path or one of", "`datamining`"][..],
+        ),
+    ] {
+        let mut s = Scenario::parse(text, scenario.to_str().unwrap()).unwrap();
+        s.set(&format!("workload.cdf={value}")).unwrap();
+        let e = s.expand().unwrap_err().to_string();
+        assert!(words.iter().all(|w| e.contains(w)), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,9 +3,10 @@
 use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use crate::engine::Time;
 use crate::net::TopologySpec;
+use crate::workload::cdf::BUILT_IN;
 use crate::workload::fsdp::LLAMA3_405B;
 use crate::workload::{
-    Algorithm, CollectiveKind, FastrouteWorkload, Group, HtsimMatrix, ModelShape, Pattern,
+    Algorithm, CollectiveKind, FastrouteWorkload, Group, HtsimMatrix, ModelShape, Pattern, SizeCdf,
     WorkloadSpec,
 };
 
@@ -205,6 +206,16 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "htsim: the connection matrix (relative to the working directory or the scenario file)",
     },
+    Key {
+        name: "workload.cdf",
+        kind: Kind::Other {
+            allowed: "a shipped distribution (fb-web, fb-hadoop, websearch, datamining) or a path to a flow-size CDF file",
+            check: path,
+        },
+        default: None,
+        unit: "",
+        meaning: "web/hadoop: flow sizes from this CDF instead of the kind's Facebook one (the kind still sets the default intra_rack); a file has `BYTES CDF` lines, CDF as fractions or percentages, spaces or commas (Homa's files, HPCC's traffic_gen files, CSVs): interpolated linearly, or sampled at its points when its first line is the mean (Homa's); websearch and datamining: pFabric's (opera-sim CSVs); relative to the working directory or the scenario file",
+    },
 ];
 
 pub fn parse(
@@ -219,6 +230,10 @@ pub fn parse(
     let htsim = k
         .get("workload.file")
         .map(|_| htsim(k, hosts, scenario_dir))
+        .transpose()?;
+    let cdf = k
+        .get("workload.cdf")
+        .map(|_| size_cdf(k, scenario_dir))
         .transpose()?;
     let message_bytes = k.int("workload.message_bytes");
     let algorithm = k
@@ -303,6 +318,7 @@ pub fn parse(
             topology,
             rate_bps,
             stop_ps,
+            cdf,
         )?),
     })
 }
@@ -328,6 +344,7 @@ fn fastroute(
     topology: &TopologySpec,
     rate_bps: u64,
     duration_ps: Option<Time>,
+    cdf: Option<SizeCdf>,
 ) -> Result<FastrouteWorkload, ScenarioError> {
     let pattern = match name {
         "stride" => Pattern::Stride,
@@ -367,7 +384,53 @@ fn fastroute(
             .opt_float("workload.intra_rack")
             .unwrap_or(pattern.default_intra_rack()),
         skew,
+        cdf: cdf.filter(|_| matches!(pattern, Pattern::Web | Pattern::Hadoop)),
     })
+}
+
+/// A file key's path: as given (relative to the working directory) if it exists there, else
+/// relative to the scenario file's directory if it exists there, else as given.
+fn find_file(file: &str, scenario_dir: Option<&std::path::Path>) -> std::path::PathBuf {
+    let path = std::path::PathBuf::from(file);
+    match scenario_dir {
+        Some(dir) if !path.exists() && dir.join(file).exists() => dir.join(file),
+        _ => path,
+    }
+}
+
+/// `workload.cdf` as a run spec writes it: a shipped name as is, a file as its absolute
+/// path (so a spec written elsewhere finds it).
+pub fn cdf_value(v: &toml::Value, scenario_dir: Option<&std::path::Path>) -> toml::Value {
+    match v.as_str() {
+        Some(s) if !BUILT_IN.iter().any(|(n, _)| *n == s) => {
+            let path = find_file(s, scenario_dir);
+            let path = std::fs::canonicalize(&path).unwrap_or(path);
+            toml::Value::String(path.display().to_string())
+        }
+        _ => v.clone(),
+    }
+}
+
+/// Reads and parses `workload.cdf`: a shipped distribution by name, else a file.
+fn size_cdf(k: &Keys, scenario_dir: Option<&std::path::Path>) -> Result<SizeCdf, ScenarioError> {
+    let key = "workload.cdf";
+    let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
+    if let Some(cdf) = SizeCdf::built_in(file) {
+        return Ok(cdf);
+    }
+    let path = find_file(file, scenario_dir);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        let mut m = format!(
+            "cannot read flow-size CDF file {file:?}: {e}; allowed: a path or one of {}",
+            names.join(", ")
+        );
+        if let Some(best) = super::keys::suggest(file, names) {
+            m += &format!("; did you mean `{best}`?");
+        }
+        k.err(key, m)
+    })?;
+    SizeCdf::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))
 }
 
 /// Reads and parses `workload.file` (relative to the working directory, else to the scenario
@@ -379,14 +442,7 @@ fn htsim(
 ) -> Result<WorkloadSpec, ScenarioError> {
     let key = "workload.file";
     let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
-    let mut path = std::path::PathBuf::from(file);
-    if !path.exists() {
-        if let Some(dir) = scenario_dir {
-            if dir.join(file).exists() {
-                path = dir.join(file);
-            }
-        }
-    }
+    let path = find_file(file, scenario_dir);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| k.err(key, format!("cannot read htsim file {file:?}: {e}")))?;
     let matrix = HtsimMatrix::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))?;

@@ -302,6 +302,7 @@ impl<A: Chassis> Sim<'_, A> {
         if f.syn_pending && f.last_progress_ps + rto <= self.now {
             // The SYN or its SYN-ACK was lost.
             self.c.timeouts += 1;
+            f.timeouts += 1;
             f.rtt.backoff(&rule);
             self.send_syn(flow);
             return;
@@ -317,6 +318,7 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         self.c.timeouts += 1;
+        f.timeouts += 1;
         self.host_lb.on_timeout(flow, self.now);
         let (src, sent) = (f.src, f.next_seq);
         let mut lost = 0;
@@ -377,6 +379,7 @@ impl<A: Chassis> Sim<'_, A> {
         let seq = match retransmit {
             Some(seq) => {
                 self.c.retransmits += 1;
+                f.retransmits += 1;
                 seq
             }
             None => {

@@ -5,6 +5,7 @@
 //! to the last ACK received. Collectives, FSDP, MoE and htsim files also give flows
 //! dependencies ([`deps`]): a flow may wait for other flows to complete.
 
+pub mod cdf;
 pub mod collective;
 pub mod deps;
 pub mod fastroute;
@@ -12,6 +13,7 @@ pub mod fsdp;
 pub mod htsim;
 pub mod moe;
 
+pub use cdf::SizeCdf;
 pub use collective::{Algorithm, Collective, CollectiveKind, Group, Traffic, TrafficBuilder};
 pub use fastroute::{FastrouteWorkload, Pattern};
 pub use fsdp::ModelShape;

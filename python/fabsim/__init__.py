@@ -1,0 +1,83 @@
+"""fabsim from Python: run scenarios, get the reports and per-flow tables.
+
+>>> import fabsim
+>>> reports, flows = fabsim.run(set={"switch.lb": "ofan", "topology.k": 4}, flows=True)
+>>> reports[0]["cct_us"], len(flows)
+
+The simulator is the same code as the ``fabsim`` command: ``run`` returns what
+``fabsim run --json`` and ``fabsim run --flows`` write, and bad input raises
+:class:`ScenarioError` with the message ``fabsim run`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+
+from ._fabsim import ScenarioError
+from ._fabsim import run as _run
+
+__all__ = ["run", "ScenarioError"]
+
+Scenario = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
+
+
+def _is_toml_text(s: str) -> bool:
+    """A string holding TOML (a key assignment, a section or several lines), not a path."""
+    return "\n" in s or "=" in s or s.lstrip().startswith("[")
+
+
+def run(
+    scenario: Scenario = None,
+    *,
+    set: Optional[Mapping[str, Any]] = None,
+    flows: bool = False,
+    trace: bool = False,
+    jobs: Optional[int] = None,
+    **overrides: Any,
+) -> Union[List[Dict[str, Any]], Tuple[Any, ...]]:
+    """Runs a scenario (every run of its sweep, in parallel) and returns the run reports.
+
+    ``scenario``: a TOML file (a path), TOML text (a string with ``=``, ``[`` or a line
+    break), a dict (sections of keys, ``{"switch": {"lb": "ofan"}}``, or dotted keys,
+    ``{"switch.lb": "ofan"}``), or ``None`` for the built-in default (Ofan Fig. 1).
+
+    Overrides apply on top, like ``fabsim run --set KEY=VALUE``: ``set={"switch.lb":
+    "ofan"}`` or keyword arguments (``**{"switch.lb": "ofan"}``). A ``str`` value is read as
+    the command line reads it (``"ofan,ecmp"`` sweeps both, ``"8"`` is the integer 8);
+    other values as TOML (a list sweeps).
+
+    ``jobs``: worker threads (default: one per core); the runs release the GIL.
+
+    Returns the reports, one dict per run in sweep order, the objects of ``fabsim run
+    --json``'s ``runs``. With ``flows=True`` and/or ``trace=True``, returns a tuple:
+    ``(reports, flows)``, ``(reports, trace)`` or ``(reports, flows, trace)``, each table
+    every run's rows with the columns of ``fabsim run --flows`` / ``--trace`` (``run``
+    indexes ``reports``; the trace samples every ``trace.interval_us``), a
+    ``pandas.DataFrame`` if pandas is installed, else a dict of lists (``None`` where the
+    CSV has an empty cell).
+
+    Raises :class:`ScenarioError` (a ``ValueError``) on bad input.
+    """
+    sets: Dict[str, Any] = dict(set or {})
+    sets.update(overrides)
+    path = text = table = None
+    if isinstance(scenario, Mapping):
+        table = dict(scenario)
+    elif isinstance(scenario, str) and _is_toml_text(scenario):
+        text = scenario
+    elif scenario is not None:
+        path = os.fspath(scenario)
+    reports_json, (flow_columns, trace_columns) = _run(
+        path=path, text=text, table=table, sets=sets, flows=flows, trace=trace, jobs=jobs
+    )
+    reports = json.loads(reports_json)
+    tables = [t for t in (flow_columns, trace_columns) if t is not None]
+    if not tables:
+        return reports
+    try:
+        import pandas
+    except ImportError:
+        return (reports, *tables)
+    return (reports, *(pandas.DataFrame(t) for t in tables))

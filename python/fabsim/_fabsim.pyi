@@ -1,0 +1,17 @@
+"""Type stubs of the native module (see ``fabsim.run`` for the API)."""
+
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+class ScenarioError(ValueError):
+    """Bad input (scenario, key, value, file): the message ``fabsim run`` prints for it."""
+
+def run(
+    path: Optional[str] = None,
+    text: Optional[str] = None,
+    table: Optional[Mapping[str, Any]] = None,
+    sets: Optional[Mapping[str, Any]] = None,
+    flows: bool = False,
+    trace: bool = False,
+    jobs: Optional[int] = None,
+) -> Tuple[str, Tuple[Optional[Dict[str, List[Any]]], Optional[Dict[str, List[Any]]]]]:
+    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None))."""

@@ -1,0 +1,187 @@
+"""The Python package against the CLI: same reports, same flow rows, same errors."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import fabsim
+
+REPO = Path(__file__).resolve().parents[2]
+
+# A small lossy sweep: 2 schemes x 2 seeds of Poisson web flows on an 8-host leaf-spine with
+# 12 KB drop-tail buffers (retransmits, timeouts, flows unfinished at the stop time).
+LOSSY = {
+    "topology": {"tiers": 2, "k": 4},
+    "link": {"rate_gbps": 100},
+    "switch": {"lb": ["ecmp", "ofan"], "buffer_bytes": 12000},
+    "workload": {"kind": "web", "load": 0.9},
+    "run": {"duration_us": 300, "seeds": 2},
+}
+LOSSY_SET = [
+    "topology.tiers=2",
+    "topology.k=4",
+    "link.rate_gbps=100",
+    "switch.lb=ecmp,ofan",
+    "switch.buffer_bytes=12000",
+    "workload.kind=web",
+    "workload.load=0.9",
+    "run.duration_us=300",
+    "run.seeds=2",
+]
+
+
+def cli():
+    """The fabsim binary: $FABSIM_BIN, else the one cargo built in the target directory."""
+    if "FABSIM_BIN" in os.environ:
+        return os.environ["FABSIM_BIN"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    for profile in ["debug", "release"]:
+        if (target / profile / "fabsim").exists():
+            return str(target / profile / "fabsim")
+    raise AssertionError("no fabsim binary: run `cargo build` or set FABSIM_BIN")
+
+
+def cli_run(*args):
+    return subprocess.run([cli(), "run", *args], capture_output=True, text=True)
+
+
+def without_perf(reports):
+    return [{k: v for k, v in r.items() if k != "perf"} for r in reports]
+
+
+def test_reports_equal_the_cli_json():
+    sets = [a for s in LOSSY_SET for a in ("--set", s)]
+    out = cli_run(*sets, "--json", "-")
+    assert out.returncode == 0, out.stderr
+    cli_reports = json.loads(out.stdout)["runs"]
+    reports = fabsim.run(LOSSY)
+    assert len(reports) == 4
+    assert without_perf(reports) == without_perf(cli_reports)
+
+
+def test_every_scenario_form_gives_the_same_runs(tmp_path):
+    toml = "[topology]\ntiers = 2\nk = 4\n[switch]\nlb = [\"ecmp\", \"ofan\"]\n"
+    path = tmp_path / "s.toml"
+    path.write_text(toml)
+    forms = [
+        fabsim.run(path),
+        fabsim.run(str(path)),
+        fabsim.run(toml),
+        fabsim.run({"topology": {"tiers": 2, "k": 4}, "switch.lb": ["ecmp", "ofan"]}),
+        fabsim.run({"topology.tiers": 2}, set={"topology.k": 4, "switch.lb": "ecmp,ofan"}),
+        fabsim.run({"topology.tiers": 2}, **{"topology.k": 4, "switch.lb": ["ecmp", "ofan"]}),
+    ]
+    first = without_perf(forms[0])
+    assert [r["lb"] for r in first] == ["ecmp", "ofan"]
+    for f in forms[1:]:
+        assert without_perf(f) == first
+
+
+def test_flow_rows_reproduce_the_reports_and_the_cli_csv(tmp_path):
+    reports, flows = fabsim.run(LOSSY, flows=True, jobs=2)
+    pd = pytest.importorskip("pandas")
+    assert isinstance(flows, pd.DataFrame)
+    assert list(flows.columns[:3]) == ["run", "switch.lb", "seed"]
+    for i, r in enumerate(reports):
+        f = flows[flows["run"] == i]
+        assert len(f) == r["flows_total"]
+        assert (f["switch.lb"] == r["lb"]).all()
+        fct = sorted(f["fct_us"].dropna().tolist())
+        assert len(fct) == r["flows_completed"] < r["flows_total"]
+        # Exactly the report's numbers: sequential sum in ascending order, nearest rank.
+        assert sum(fct) / len(fct) == r["fct_mean_us"]
+        assert fct[-(-len(fct) * 99 // 100) - 1] == r["fct_p99_us"]
+        assert int(f["retransmits"].sum()) == r["retransmits"] > 0
+        assert int(f["timeouts"].sum()) == r["timeouts"] > 0
+    # The same rows as `fabsim run --flows`.
+    csv = tmp_path / "flows.csv"
+    out = cli_run(*[a for s in LOSSY_SET for a in ("--set", s)], "--flows", str(csv))
+    assert out.returncode == 0, out.stderr
+    cli_flows = pd.read_csv(csv)
+    # Columns with no value at all (collective, step) are None here, NaN from the CSV.
+    ours = flows.apply(lambda c: c.astype(float) if c.isna().all() else c)
+    pd.testing.assert_frame_equal(ours, cli_flows, check_dtype=False)
+
+
+def test_trace_equals_the_cli_csv_and_changes_no_report(tmp_path):
+    pd = pytest.importorskip("pandas")
+    plain = fabsim.run(LOSSY)
+    reports, flows, trace = fabsim.run(LOSSY, flows=True, trace=True)
+    assert without_perf(reports) == without_perf(plain)
+    assert len(flows) == sum(r["flows_total"] for r in reports)
+    assert list(trace.columns) == [
+        "run", "switch.lb", "seed", "time_us", "port", "stage", "queue_bytes", "utilization"
+    ]
+    assert trace["utilization"].between(0, 1).all()
+    csv = tmp_path / "trace.csv"
+    out = cli_run(*[a for s in LOSSY_SET for a in ("--set", s)], "--trace", str(csv))
+    assert out.returncode == 0, out.stderr
+    pd.testing.assert_frame_equal(trace, pd.read_csv(csv), check_dtype=False)
+
+
+def test_flows_without_pandas_are_a_dict_of_lists(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    reports, flows = fabsim.run(
+        set={"topology.k": 4, "switch.lb": "ofan", "workload.kind": "all-gather"},
+        flows=True,
+    )
+    assert isinstance(flows, dict)
+    assert len(flows["flow"]) == reports[0]["flows_total"] == 15 * 16
+    assert flows["collective"][0] == "all-gather"
+    assert flows["step"][-1] == 14
+    assert all(isinstance(x, int) for x in flows["size_bytes"])
+    assert all(isinstance(x, float) for x in flows["slowdown"])
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [
+        ["switch.lb=ofna"],
+        ["topology.kk=4"],
+        ["workload.kind=web"],
+        ["workload.cdf=nosuchfile.txt", "workload.kind=web", "run.duration_us=10"],
+    ],
+)
+def test_errors_carry_the_cli_message(sets):
+    out = cli_run(*[a for s in sets for a in ("--set", s)])
+    assert out.returncode == 2
+    message = out.stderr.strip().splitlines()[-1].removeprefix("error: ")
+    overrides = dict(s.split("=", 1) for s in sets)
+    with pytest.raises(fabsim.ScenarioError) as e:
+        fabsim.run(set=overrides)
+    assert str(e.value) == message
+    assert isinstance(e.value, ValueError)
+
+
+def test_bad_files_and_values_raise_scenario_errors(tmp_path):
+    bad = tmp_path / "bad.cdf"
+    bad.write_text("100 0.5\n200 zz\n")
+    with pytest.raises(fabsim.ScenarioError, match=r"bad.cdf: line 2: expected `BYTES CDF`"):
+        fabsim.run(LOSSY, **{"workload.cdf": str(bad)})
+    with pytest.raises(fabsim.ScenarioError, match="cannot read"):
+        fabsim.run(tmp_path / "missing.toml")
+    with pytest.raises(fabsim.ScenarioError, match="malformed TOML"):
+        fabsim.run("[topology\nk = 4")
+    with pytest.raises(fabsim.ScenarioError, match="not a scenario value"):
+        fabsim.run(set={"topology.k": object()})
+    with pytest.raises(fabsim.ScenarioError, match="jobs"):
+        fabsim.run(jobs=0)
+
+
+def test_concurrent_calls_from_threads_agree():
+    results = [None, None]
+
+    def work(i):
+        results[i] = without_perf(fabsim.run(LOSSY))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == results[1] and len(results[0]) == 4
