@@ -268,6 +268,8 @@ enum Far<I> {
 struct Sim<'a, A: Chassis> {
     p: &'a SimParams,
     fabric: Fabric,
+    /// Every flow's `[sender, receiver]`: packets do not carry their source.
+    ends: Vec<[u32; 2]>,
     ports: Ports,
     /// The switches' egress choice (every scheme's state, CONGA's included).
     lb: SwitchLb,
@@ -402,6 +404,7 @@ fn simulate_with<A: Chassis>(
         .collect();
     let mut sim = Sim {
         p,
+        ends: specs.iter().map(|f| [f.src, f.dst]).collect(),
         ports,
         lb,
         host_lb,
@@ -684,6 +687,7 @@ impl<A: Chassis> Sim<'_, A> {
     fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let view = View {
             fabric: &self.fabric,
+            ends: &self.ends,
             ports: &self.ports,
             failures: self.failures.as_ref(),
             now: self.now,
@@ -783,7 +787,7 @@ mod tests {
     use super::*;
 
     fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
-        Packet::for_test(0, 1, seq, bytes, kind)
+        Packet::for_test(1, seq, bytes, kind)
     }
 
     #[test]

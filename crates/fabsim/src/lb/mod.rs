@@ -86,6 +86,8 @@ pub const AR_REFERENCE_BUFFER_BYTES: u64 = 800_000;
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     pub fabric: &'a Fabric,
+    /// Every flow's `[sender, receiver]` (a packet's source: [`Packet::src`]).
+    pub ends: &'a [[u32; 2]],
     pub ports: &'a Ports,
     pub failures: Option<&'a Failures>,
     pub now: Time,
@@ -264,7 +266,7 @@ impl SwitchLb {
                     match info.tier {
                         Tier::Core => conga.at_spine(info.port_base + l, p, v.now),
                         _ if in_local >= info.down => {
-                            conga.at_destination_leaf(sw, v.fabric.edge_of(p.src), p)
+                            conga.at_destination_leaf(sw, v.fabric.edge_of(p.src(v.ends)), p)
                         }
                         _ => {}
                     }
@@ -427,6 +429,7 @@ mod tests {
         for kind in SwitchLbKind::ALL {
             let (fabric, ports, mut lb) = setup(kind);
             let v = View {
+                ends: &[],
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
@@ -435,7 +438,7 @@ mod tests {
             let leaf = fabric.switches[0];
             for seq in 0..8 {
                 // Host 0 to host 2 (the other leaf): one of the leaf's uplinks.
-                let mut p = Packet::for_test(0, 2, seq, 4160, PacketKind::Data);
+                let mut p = Packet::for_test(2, seq, 4160, PacketKind::Data);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert!(
                     (leaf.down..leaf.ports).contains(&out),
@@ -443,7 +446,7 @@ mod tests {
                     kind.name()
                 );
                 // Host 0 to host 1 (same leaf): its downlink.
-                let mut p = Packet::for_test(0, 1, seq, 4160, PacketKind::Data);
+                let mut p = Packet::for_test(1, seq, 4160, PacketKind::Data);
                 assert_eq!(lb.egress(v, 0, 0, &mut p), 1, "{}", kind.name());
             }
         }
@@ -454,13 +457,14 @@ mod tests {
         for kind in SwitchLbKind::ALL {
             let (fabric, ports, mut lb) = setup(kind);
             let v = View {
+                ends: &[],
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
                 now: Time::ZERO,
             };
             for u in 0..4 {
-                let mut p = Packet::for_test(0, 3, 0, 4160, PacketKind::Data);
+                let mut p = Packet::for_test(3, 0, 4160, PacketKind::Data);
                 p.up = UpPath::new(u, 0);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert_eq!(out, fabric.switches[0].down + u, "{}", kind.name());

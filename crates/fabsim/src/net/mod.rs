@@ -25,8 +25,9 @@ pub enum PacketKind {
 pub struct Packet {
     pub flow: u32,
     pub seq: u32,
-    /// Source and destination host of this packet (an ACK goes from the flow's receiver back).
-    pub src: u32,
+    /// Destination host of this packet (an ACK goes back to the flow's sender). The source is
+    /// the flow's other end ([`Packet::src`]): not stored, the packet (and each link's ring
+    /// of packets in flight) stays 32 bytes.
     pub dst: u32,
     /// Bytes on the wire (payload plus header, or the ACK size).
     pub bytes: u32,
@@ -61,14 +62,27 @@ pub struct CongaTag {
     pub fb_metric: u8,
 }
 
+impl Packet {
+    /// The packet's source host: of its flow's two ends (`ends[flow] = [sender, receiver]`),
+    /// the one it does not go to.
+    #[inline]
+    pub fn src(&self, ends: &[[u32; 2]]) -> u32 {
+        let [s, d] = ends[self.flow as usize];
+        if self.dst == d {
+            s
+        } else {
+            d
+        }
+    }
+}
+
 #[cfg(test)]
 impl Packet {
     /// A fresh packet of flow 0 for unit tests: no entropy, up path, marks or overlay.
-    pub fn for_test(src: u32, dst: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
+    pub fn for_test(dst: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
         Packet {
             flow: 0,
             seq,
-            src,
             dst,
             bytes,
             kind,
@@ -115,5 +129,25 @@ impl UpPath {
             Tier::Edge => self.edge(),
             _ => self.agg(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packets fill every link's ring of packets in flight (most of a large run's memory):
+    /// a field more than fits in the padding makes every run bigger.
+    #[test]
+    fn a_packet_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Packet>(), 32);
+    }
+
+    #[test]
+    fn a_packets_source_is_the_other_end_of_its_flow() {
+        let ends = [[3, 7]];
+        let data = Packet::for_test(7, 0, 4160, PacketKind::Data);
+        let ack = Packet::for_test(3, 0, 64, PacketKind::Ack);
+        assert_eq!((data.src(&ends), ack.src(&ends)), (3, 7));
     }
 }

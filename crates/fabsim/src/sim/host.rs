@@ -61,8 +61,7 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 self.c.created += 1;
                 let ack = Packet {
-                    src: host,
-                    dst: p.src,
+                    dst: self.flows[p.flow as usize].src,
                     // Per-packet ACKs name their packet; coalesced ones the log's length.
                     seq: acked,
                     bytes: self.p.link.ack_bytes,
@@ -144,11 +143,7 @@ impl<A: Chassis> Sim<'_, A> {
                 if host == f.dst {
                     // The receiver answers every SYN (a resent one too).
                     self.c.created += 1;
-                    let syn_ack = Packet {
-                        src: host,
-                        dst: p.src,
-                        ..p
-                    };
+                    let syn_ack = Packet { dst: f.src, ..p };
                     self.transmit(host, syn_ack, self.p.nic_fifo);
                 } else if f.syn_pending {
                     f.syn_pending = false;
@@ -194,7 +189,6 @@ impl<A: Chassis> Sim<'_, A> {
         let syn = Packet {
             flow,
             seq: 0,
-            src,
             dst,
             bytes: self.p.link.ack_bytes,
             kind: PacketKind::Syn,
@@ -416,7 +410,6 @@ impl<A: Chassis> Sim<'_, A> {
         let pkt = Packet {
             flow: fid,
             seq,
-            src: host,
             dst,
             bytes: wire,
             kind: PacketKind::Data,
