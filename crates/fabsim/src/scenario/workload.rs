@@ -214,7 +214,7 @@ pub const KEYS: &[Key] = &[
         },
         default: None,
         unit: "",
-        meaning: "web/hadoop: flow sizes from this CDF instead of the kind's Facebook one (the kind still sets the default intra_rack); a file has `BYTES CDF` lines, CDF as fractions or percentages, spaces or commas (Homa's files, HPCC's traffic_gen files, CSVs): interpolated linearly, or sampled at its points when its first line is the mean (Homa's); websearch and datamining: pFabric's (opera-sim CSVs); relative to the working directory or the scenario file",
+        meaning: "web/hadoop: flow sizes from this CDF instead of the kind's Facebook one (the kind still sets the default intra_rack); a file has `BYTES CDF` lines, CDF as fractions or percentages, spaces or commas (Homa's files, HPCC's traffic_gen files, CSVs), or ns-2 pFabric's `PACKETS _ CDF` lines (1460-byte packets): interpolated linearly, or sampled at its points when its first line is the mean (Homa's); websearch and datamining: pFabric's (opera-sim CSVs); relative to the working directory or the scenario file",
     },
 ];
 

@@ -13,7 +13,8 @@
 //! - CSVs of the pFabric web search and data mining distributions (opera-sim's
 //!   `websearch.csv`, `datamining.csv`): `bytes,fraction`.
 //!
-//! Not read: ns-2's three-column pFabric files (`value count cdf`, sizes in packets).
+//! - ns-2's pFabric files (`CDF_search.tcl`, `CDF_dctcp.tcl`): three columns, `PACKETS
+//!   IGNORED CDF`, sizes in packets of [`PFABRIC_MSS`] bytes.
 //! Files without a mean line are interpolated linearly between points, as HPCC's generator
 //! samples them (the probability at or below the first point is that point's size).
 
@@ -36,6 +37,9 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../../../data/flow-sizes/datamining.csv"),
     ),
 ];
+
+/// Bytes per packet of ns-2's pFabric CDF files (their sizes count 1460-byte packets).
+pub const PFABRIC_MSS: f64 = 1460.0;
 
 /// An empirical CDF of flow sizes (validated; CDF values as fractions).
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +70,9 @@ impl SizeCdf {
         let mut linear = true;
         let mut last_line = 0;
         let mut first = true;
+        // Columns per point: 2 (bytes, CDF) or 3 (pFabric: packets, ignored, CDF), as the
+        // first point has them.
+        let mut columns = None;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -83,19 +90,23 @@ impl SizeCdf {
                 linear = false;
                 continue;
             }
-            let (Some(bytes), Some(cdf), 2) = (
+            let cols = *columns.get_or_insert(fields.len());
+            let all_numbers = fields.iter().all(|s| number(s).is_some());
+            let (Some(size), Some(cdf), true) = (
                 fields.first().and_then(|s| number(s)),
-                fields.get(1).and_then(|s| number(s)),
-                fields.len(),
+                fields.last().and_then(|s| number(s)),
+                all_numbers && fields.len() == cols && (cols == 2 || cols == 3),
             ) else {
                 return Err(err(
                     n,
                     format!(
                         "expected `BYTES CDF`: two numbers >= 0 separated by spaces or a comma \
-                         (a size in bytes, then its cumulative fraction or percentage); found {raw:?}"
+                         (a size in bytes, then its cumulative fraction or percentage), or three \
+                         on every line as pFabric's `PACKETS _ CDF`; found {raw:?}"
                     ),
                 ));
             };
+            let bytes = if cols == 3 { size * PFABRIC_MSS } else { size };
             if let Some(&(b, c)) = points.last() {
                 if bytes < b {
                     return Err(err(
@@ -240,10 +251,19 @@ mod tests {
     }
 
     #[test]
+    fn pfabric_files_count_packets_of_1460_bytes() {
+        let c = SizeCdf::parse("1 1 0\n1 1 0.5\n3 1 1\n").unwrap();
+        assert_eq!(c.quantile(0.5), PFABRIC_MSS);
+        assert_eq!(c.quantile(1.0), 3.0 * PFABRIC_MSS);
+        assert!((c.mean() - 1.5 * PFABRIC_MSS).abs() < 1.0, "{}", c.mean());
+    }
+
+    #[test]
     fn bad_files_name_the_line_and_what_was_expected() {
         let cases = [
             ("100 0.5\n200 x\n", 2, "expected `BYTES CDF`"),
-            ("100 0.5 7\n", 1, "two numbers"),
+            ("100 0.5 7 1\n", 1, "two numbers"),
+            ("1 1 0.5\n2 1\n", 2, "three"),
             ("100 0.5\n50 1\n", 2, "ascending sizes"),
             ("100 0.5\n200 0.4\n300 1\n", 2, "non-decreasing"),
             ("100 0.5\n\n200 0.9\n\n", 3, "ends at 0.9"),
