@@ -15,6 +15,7 @@
 //!
 //! - ns-2's pFabric files (`CDF_search.tcl`, `CDF_dctcp.tcl`): three columns, `PACKETS
 //!   IGNORED CDF`, sizes in packets of [`PFABRIC_MSS`] bytes.
+//!
 //! Files without a mean line are interpolated linearly between points, as HPCC's generator
 //! samples them (the probability at or below the first point is that point's size).
 
