@@ -204,17 +204,27 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
+        let at: String = spec
+            .label
+            .iter()
+            .map(|(k, v)| format!(" {k}={v}"))
+            .collect();
         if let Some(why) = &r.stalled {
-            let at = spec
-                .label
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>();
-            eprintln!(
-                "warning: run {} (seed {}) stopped: {why}",
-                at.join(" "),
-                r.seed
-            );
+            eprintln!("warning: run{at} (seed {}) stopped: {why}", r.seed);
+        }
+        if let Some(c) = spec.params.arch.circuit.as_ref() {
+            let first_us = (c.interval_ps + c.compute_delay_ps).as_us_f64();
+            if r.cct_us.is_some_and(|t| t < first_us) {
+                eprintln!(
+                    "warning: run{at} (seed {}): every flow ended ({} us) before Fastroute's \
+                     first mapping could apply ({} us = switch.reconfig_interval_us + \
+                     switch.compute_delay_us): it measures the initial mapping; use longer \
+                     messages or a shorter interval",
+                    r.seed,
+                    r.cct_us.unwrap_or_default(),
+                    first_us
+                );
+            }
         }
     }
     let table = table(&specs, &reports);

@@ -324,3 +324,31 @@ fn bench_suite_reports_each_case() {
     let o = fabsim(&["bench", "--suite", "--case", "k128"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A Fastroute run whose flows all end before the controller's first mapping applies says
+/// so: it measured the initial mapping, not the circuit layer.
+#[test]
+fn fastroute_runs_too_short_for_the_controller_are_flagged() {
+    let args = |bytes: &str| {
+        vec![
+            "run".to_string(),
+            "../../scenarios/fastroute-small.toml".into(),
+            "--set".into(),
+            "switch.arch=fastroute".into(),
+            "--set".into(),
+            format!("workload.message_bytes={bytes}"),
+        ]
+    };
+    let short: Vec<String> = args("100000");
+    let o = fabsim(&short.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("before Fastroute's first mapping could apply (110 us"),
+        "{}",
+        stderr(&o)
+    );
+    let long: Vec<String> = args("4000000");
+    let o = fabsim(&long.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("first mapping"), "{}", stderr(&o));
+}

@@ -290,3 +290,54 @@ fn inter_asic_buffers_trim_with_trimming_on() {
     assert_eq!((r.drops, r.inter_asic_drops), (0, 0));
     assert_eq!(r.flows_completed, r.flows_total);
 }
+
+/// Inter-ASIC bytes count what crossed: with drops in the inter-ASIC buffers (line-rate
+/// senders, no CC, drop-tail) the utilization never exceeds the links' capacity.
+#[test]
+fn inter_asic_bytes_count_only_what_crossed() {
+    let r = arch(
+        "oversubscribed",
+        &[
+            "workload.kind=stride",
+            "host.cc=none",
+            "switch.overflow=drop",
+            "workload.message_bytes=2000000",
+        ],
+    );
+    assert!(
+        r.inter_asic_drops > 0,
+        "the scenario must drop inside the switch"
+    );
+    let max = r.inter_asic_util.iter().copied().fold(0.0, f64::max);
+    assert!(max <= 1.0 + 1e-9, "utilization {max}");
+}
+
+/// The controller stops with the traffic: once the last flow ended it no longer runs, even
+/// while retransmission timers are still pending. With a 100 ms timer on every flow the
+/// run's events exceed those of the same run without timers only by the timers themselves
+/// (one per flow), not by a controller event every interval for the 100 ms.
+#[test]
+fn the_controller_stops_when_the_traffic_does() {
+    let with_rto = |rto: &str| {
+        run(&params(&[
+            "switch.arch=fastroute",
+            "workload.kind=stride",
+            "workload.message_bytes=4000000",
+            "run.duration_us=100000",
+            &format!("host.rto_us={rto}"),
+        ]))
+    };
+    let (off, timers) = (with_rto("off"), with_rto("100000"));
+    assert_eq!(timers.flows_completed, timers.flows_total);
+    assert!(
+        timers.reconfigurations > 0,
+        "the traffic outlasts the first interval"
+    );
+    assert_eq!(timers.reconfigurations, off.reconfigurations);
+    assert!(
+        timers.events <= off.events + timers.flows_total,
+        "{} events with timers, {} without",
+        timers.events,
+        off.events
+    );
+}

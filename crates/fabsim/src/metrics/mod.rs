@@ -73,7 +73,8 @@ pub struct RunReport {
     pub arch: String,
     #[serde(default)]
     pub port_gbps: f64,
-    /// Bytes that crossed to another ASIC inside a switch (once per packet and switch).
+    /// Bytes that crossed to another ASIC inside a switch (once per packet and switch; a
+    /// packet dropped on the way does not count).
     #[serde(default)]
     pub inter_asic_bytes: u64,
     /// Packets dropped by full inter-ASIC buffers (included in `drops`).

@@ -341,6 +341,18 @@ impl Asics {
         Some((id, self.hold.stats[gin as usize].busy_until > now))
     }
 
+    /// A packet of `bytes` finished crossing between ASICs at `now` (the inter-ASIC bytes and
+    /// their time series count what crossed, not what was offered).
+    #[inline]
+    pub fn count_crossed(&mut self, bytes: u32, now: Time) {
+        self.stats.inter_asic_bytes += bytes as u64;
+        let bucket = (now / self.p.sample_ps) as usize;
+        if self.stats.series_bytes.len() <= bucket {
+            self.stats.series_bytes.resize(bucket + 1, 0);
+        }
+        self.stats.series_bytes[bucket] += bytes as u64;
+    }
+
     /// The switch of switch port `g` and its local index.
     pub fn owner(&self, g: u32) -> (u32, u32) {
         let sw = self.owner[g as usize];
@@ -350,7 +362,7 @@ impl Asics {
     /// A packet of `bytes` entered switch `sw` at port `gin` (global) for egress `gout`:
     /// counts it for the controller and says whether it must cross ASICs.
     #[inline]
-    pub fn route(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32, now: Time) -> Hop {
+    pub fn route(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32) -> Hop {
         let pa = self.per_asic[sw as usize];
         let to = (gout - self.port_base[sw as usize]) / pa;
         if !self.tm.is_empty() {
@@ -360,12 +372,6 @@ impl Asics {
         if from == to {
             return Hop::Direct;
         }
-        self.stats.inter_asic_bytes += bytes as u64;
-        let bucket = (now / self.p.sample_ps) as usize;
-        if self.stats.series_bytes.len() <= bucket {
-            self.stats.series_bytes.resize(bucket + 1, 0);
-        }
-        self.stats.series_bytes[bucket] += bytes as u64;
         Hop::Internal(Link {
             id: self.base + self.link_first[sw as usize] + from,
             sw,

@@ -83,7 +83,7 @@ impl Chassis for Asics {
 
     #[inline(never)]
     fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet) {
-        match sim.asic.route(sw, gin, gout, p.bytes, sim.now) {
+        match sim.asic.route(sw, gin, gout, p.bytes) {
             Hop::Direct => sim.transmit(gout, p, true),
             Hop::Internal(link) => cross(sim, link, gin, gout, p),
         }
@@ -116,7 +116,11 @@ impl Chassis for Asics {
             }
             Internal::Link(link) => match sim.asic.link_arrival(link) {
                 (gout, gin, Some(down)) => cross(sim, down, gin, gout, pkt),
-                (gout, _, None) => sim.transmit(gout, pkt, true),
+                (gout, _, None) => {
+                    // Across: counted now, so a packet dropped on the way is not.
+                    sim.asic.count_crossed(pkt.bytes, sim.now);
+                    sim.transmit(gout, pkt, true)
+                }
             },
         }
     }
@@ -139,8 +143,9 @@ impl Chassis for Asics {
             sim.queue
                 .push(sim.now + c.compute_delay_ps, Event::Circuit { apply: true });
         }
-        // The controller runs while anything else may still happen.
-        if !sim.queue.is_empty() {
+        // The controller runs while traffic may still come: not after the last flow ended
+        // (timers still pending then would keep it reconfiguring an idle switch).
+        if sim.completed < sim.flows.len() as u64 && !sim.queue.is_empty() {
             sim.queue
                 .push(sim.now + c.interval_ps, Event::Circuit { apply: false });
         }
