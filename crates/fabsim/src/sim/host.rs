@@ -7,7 +7,7 @@ use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{CongaTag, Packet, PacketKind, UpPath};
-use crate::transport::{AckInfo, LossRecovery, DUPTHRESH};
+use crate::transport::{AckInfo, LossRecovery, RtoRule, DUPTHRESH};
 use crate::workload::deps::{Csr, Deps};
 
 impl<A: Chassis> Sim<'_, A> {
@@ -316,7 +316,12 @@ impl<A: Chassis> Sim<'_, A> {
         self.host_lb.on_timeout(flow, self.now);
         let (src, sent) = (f.src, f.next_seq);
         let mut lost = 0;
-        for seq in 0..sent {
+        // The retransmission list is taken from its end: under RFC 6298 the oldest hole goes
+        // first, as TCP resends after a timeout; the fixed timer keeps its old order (newest
+        // first) so that earlier results reproduce.
+        let oldest_first = rule.rule == RtoRule::Rfc6298;
+        for i in 0..sent {
+            let seq = if oldest_first { sent - 1 - i } else { i };
             let f = &mut self.flows[flow as usize];
             if f.outstanding.get(seq) {
                 f.outstanding.set(seq, false);
