@@ -173,7 +173,8 @@ pub fn experiments() -> Vec<Experiment> {
                             &[(col::WORKLOAD, "web"), (key::LOAD, "1.0")],
                         )
                     },
-                    differs: "fabsim's throughput is the mean over completed flows; most Web \
+                    differs: "fabsim's throughput is the mean over the flows that started (an \
+                              unfinished one counts its bytes acknowledged over its time so far); most Web \
                               flows are < 10 KB and latency-bound, and at 100% load Ideal \
                               itself is overloaded (it completes about 93% of the flows), which \
                               compresses the ratio; the paper's exact definition is not stated",

@@ -244,7 +244,7 @@ pub fn experiments() -> Vec<Experiment> {
                     fabsim: |t| cc_ratio(t, "ar", "dctcp"),
                     differs: "DCTCP's slowdown depends on the ECN threshold and the message \
                               length in RTTs, neither stated for this figure; fabsim's 30 KB \
-                              threshold and 1 MiB messages (about 20 base RTTs) slow AR by \
+                              threshold and 1 MiB messages (about 1.7 base RTTs of serialization) slow AR by \
                               about 3% (REPS 5%) at the --quick size: its marks cut windows \
                               that the next RTTs regrow within the message",
                 },
