@@ -53,6 +53,35 @@ fn table3(_: &Ctx) -> Table {
     long(rows)
 }
 
+/// Fig. 2's quantities per ASIC count (2 to 8): the usable bandwidth of State-of-the-Art and
+/// Fastroute switches from the same ASICs, and what the larger radix buys in fat-tree hosts.
+fn fig2(_: &Ctx) -> Table {
+    let m = PowerModel::default();
+    let mut rows = vec![];
+    for n in 2..=8 {
+        rows.extend([
+            (n, "State-of-the-Art Tb/s", m.sota_throughput_tbps(n)),
+            (n, "Fastroute Tb/s", m.fastroute_throughput_tbps(n)),
+            (n, "bandwidth gain %", 100.0 * m.bandwidth_gain(n)),
+            (n, "2-layer hosts gain %", 100.0 * m.host_gain(n, 2)),
+            (n, "3-layer hosts gain %", 100.0 * m.host_gain(n, 3)),
+        ]);
+    }
+    long(rows)
+}
+
+/// The smallest and largest of `quantity` over 2 to 4 ASICs (the paper's "2-4 ASIC regime").
+fn range_2_to_4(t: &Table, quantity: &str) -> Result<(f64, f64), String> {
+    let v = ["2", "3", "4"]
+        .into_iter()
+        .map(|n| value(t, n, quantity))
+        .collect::<Result<Vec<f64>, String>>()?;
+    Ok((
+        v.iter().copied().fold(f64::INFINITY, f64::min),
+        v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    ))
+}
+
 fn value(t: &Table, asics: &str, quantity: &str) -> Result<f64, String> {
     t.mean(
         &[(computed::ASICS, asics), (computed::QUANTITY, quantity)],
@@ -227,6 +256,77 @@ pub fn experiments() -> Vec<Experiment> {
         series: solver_series,
     };
     vec![
+        Experiment {
+            id: "fastroute-fig2",
+            paper: Paper::Fastroute,
+            figure: "Fig. 2",
+            title:
+                "usable bandwidth and radix of multi-ASIC switches, and the fat-tree hosts it buys",
+            varies: "number of ASICs (2 to 8)",
+            setup: "The model of `portmap::power` (also `fabsim power`): State-of-the-Art \
+                    spends ASIC capacity on a non-blocking internal fabric, Fastroute on an \
+                    oversubscribed one; at the same port speed the radix is proportional to \
+                    the usable bandwidth, and a fat tree of radix R holds R^2/2 hosts in 2 \
+                    layers and R^3/4 in 3. Tolerance: 1 pp on the stated ranges (they are \
+                    rounded to whole percent), 5 pp on the intro's \"around 30%\".",
+            source: Source::Compute(fig2),
+            plot: Plot {
+                x: computed::ASICS,
+                x_label: "ASICs per switch",
+                x_log: false,
+                y: |r| {
+                    r.get(computed::QUANTITY)?
+                        .ends_with('%')
+                        .then(|| r.num(computed::VALUE))?
+                },
+                y_label: "Fastroute over State-of-the-Art [%]",
+                y_log: false,
+                series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
+            },
+            claims: vec![
+                Claim {
+                    text: "Fastroute extracts around 30% more bandwidth and radix from the \
+                           same ASICs (2 ASICs)",
+                    paper: 30.0,
+                    unit: "%",
+                    tol: Tol::Abs(5.0),
+                    fabsim: |t| value(t, "2", "bandwidth gain %"),
+                    differs: "",
+                },
+                Claim {
+                    text: "2-4 ASICs: a 2-layer fat tree holds at least 30% more hosts",
+                    paper: 30.0,
+                    unit: "%",
+                    tol: Tol::Abs(1.0),
+                    fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.0),
+                    differs: "",
+                },
+                Claim {
+                    text: "2-4 ASICs: a 2-layer fat tree holds up to 78% more hosts",
+                    paper: 78.0,
+                    unit: "%",
+                    tol: Tol::Abs(1.0),
+                    fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.1),
+                    differs: "",
+                },
+                Claim {
+                    text: "2-4 ASICs: a 3-layer fat tree holds at least 49% more hosts",
+                    paper: 49.0,
+                    unit: "%",
+                    tol: Tol::Abs(1.0),
+                    fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.0),
+                    differs: "",
+                },
+                Claim {
+                    text: "2-4 ASICs: a 3-layer fat tree holds up to 138% more hosts",
+                    paper: 138.0,
+                    unit: "%",
+                    tol: Tol::Abs(1.0),
+                    fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.1),
+                    differs: "",
+                },
+            ],
+        },
         Experiment {
             id: "fastroute-table2",
             paper: Paper::Fastroute,
@@ -554,4 +654,50 @@ pub fn experiments() -> Vec<Experiment> {
             ],
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fig. 2's claims can fail: the model's table makes them hold, the same table with
+    /// every gain halved makes each of them differ.
+    #[test]
+    fn fig2_claims_hold_on_the_model_and_fail_on_halved_gains() {
+        let exps = experiments();
+        let exp = exps.iter().find(|e| e.id == "fastroute-fig2").unwrap();
+        let model = fig2(&Ctx::default());
+        let mut halved = fig2(&Ctx::default());
+        let (q, v) = (
+            halved
+                .header
+                .iter()
+                .position(|h| h == computed::QUANTITY.name())
+                .unwrap(),
+            halved
+                .header
+                .iter()
+                .position(|h| h == computed::VALUE.name())
+                .unwrap(),
+        );
+        for row in &mut halved.rows {
+            if row[q].ends_with('%') {
+                row[v] = (row[v].parse::<f64>().unwrap() / 2.0).to_string();
+            }
+        }
+        for c in &exp.claims {
+            assert_eq!(
+                crate::reproduce::evaluate(c, &model).verdict,
+                "holds",
+                "{}",
+                c.text
+            );
+            assert_eq!(
+                crate::reproduce::evaluate(c, &halved).verdict,
+                "differs",
+                "{}",
+                c.text
+            );
+        }
+    }
 }
