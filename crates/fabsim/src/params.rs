@@ -16,6 +16,9 @@ pub struct SimParams {
     pub link: LinkModel,
     pub buffer_bytes: Option<u64>,
     pub overflow: Overflow,
+    /// With trimming, a full port cuts its queue's last waiting data packet instead of the
+    /// arriving one at even odds (`switch.trim_victim = "random"`, as htsim).
+    pub trim_tail: bool,
     pub lb: SwitchLbKind,
     /// Per-tier and upgraded-switch load balancers (incremental deployment).
     pub deployment: Deployment,

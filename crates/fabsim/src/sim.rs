@@ -280,6 +280,8 @@ struct Sim<'a, A: Chassis> {
     /// Per port of `wire`: its far end.
     far: Vec<Far<A::Internal>>,
     ecn_rng: Rng,
+    /// `switch.trim_victim = "random"`: the coin per trimmed arrival.
+    trim_rng: Rng,
     queue: TimingWheel<Event>,
     /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
     wire: Vec<VecDeque<(Time, u64, Packet)>>,
@@ -412,6 +414,7 @@ fn simulate_with<A: Chassis>(
         wire: vec![VecDeque::new(); far.len()],
         far,
         ecn_rng: Rng::stream(p.seed, "ecn"),
+        trim_rng: Rng::stream(p.seed, "trim"),
         queue: TimingWheel::default(),
         flows: Vec::with_capacity(specs.len()),
         tx: vec![Vec::new(); hosts],
@@ -749,6 +752,15 @@ impl<A: Chassis> Sim<'_, A> {
             Enqueue::Overflow => {
                 if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
                 {
+                    if self.p.trim_tail && self.trim_rng.below(2) == 0 && self.trim_tail(port) {
+                        // The tail made room; if it was not enough, the arriving packet is
+                        // cut too (one coin per arrival).
+                        if self.ports.backlog_bytes(port, self.now) + pkt.bytes as u64
+                            <= self.p.buffer_bytes.unwrap_or(u64::MAX)
+                        {
+                            return self.transmit(port, pkt, bounded);
+                        }
+                    }
                     pkt.trimmed = true;
                     pkt.bytes = self.p.link.header_bytes;
                     self.c.trims += 1;
@@ -759,6 +771,33 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
         }
+    }
+
+    /// `switch.trim_victim = "random"`: cuts the last packet waiting at `port` to its header
+    /// and sends the header on in the priority class, if that packet is data still waiting
+    /// for the serializer (never the ring's head, whose event is queued). Returns whether it
+    /// did.
+    fn trim_tail(&mut self, port: u32) -> bool {
+        let wire = &self.wire[port as usize];
+        let Some(&(arrive, _, mut q)) = wire.back() else {
+            return false;
+        };
+        if wire.len() < 2 || q.kind != PacketKind::Data || q.trimmed {
+            return false;
+        }
+        let ser = self.ports.serialization(q.bytes);
+        if arrive - self.ports.delay_ps() - ser <= self.now {
+            return false;
+        }
+        self.wire[port as usize].pop_back();
+        self.ports.unqueue_tail(port, ser, self.now);
+        q.trimmed = true;
+        q.bytes = self.p.link.header_bytes;
+        self.c.trims += 1;
+        // Still the same hop: `transmit` counts it again.
+        self.c.packet_hops -= 1;
+        self.transmit(port, q, false);
+        true
     }
 
     /// ECN: mark a data packet by the `backlog` bytes it finds (RED-like ramp from kmin to

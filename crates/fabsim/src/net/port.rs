@@ -133,6 +133,17 @@ impl Ports {
         Enqueue::Arrives(done + self.delay_ps)
     }
 
+    /// Takes the waiting packet at the tail of `port`'s FIFO (`ser`: its serialization time)
+    /// out at `now`: the serializer is free that much earlier.
+    pub fn unqueue_tail(&mut self, port: u32, ser: Time, now: Time) {
+        let s = &mut self.stats[port as usize];
+        debug_assert!(s.busy_until >= now + ser, "the tail is still waiting");
+        s.backlog_integral += drained_area(s.busy_until.saturating_sub(s.last_ps), now - s.last_ps);
+        s.last_ps = now;
+        s.busy_until = s.busy_until - ser;
+        s.busy_ps = s.busy_ps - ser;
+    }
+
     /// Propagation delay of every link.
     #[inline]
     pub fn delay_ps(&self) -> Time {

@@ -411,6 +411,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         link,
         buffer_bytes: sw.buffer_bytes,
         overflow: sw.overflow,
+        trim_tail: sw.trim_tail,
         lb: sw.lb,
         deployment: sw.deployment,
         ofan_dynamic_first: sw.ofan_dynamic_first,

@@ -45,6 +45,7 @@ impl Profile {
                 ("host.ack_every_bytes", "16384"),
                 ("host.path_labels", "64"),
                 ("host.nscc_rules", "\"htsim\""),
+                ("switch.trim_victim", "\"random\""),
             ],
             // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS of 1,380 B,
             // ssthresh 30 MSS, receive window 65,535 B, RTO from 300 us by RFC 6298, fast

@@ -113,6 +113,13 @@ pub const KEYS: &[Key] = &[
         meaning: "what a full port does with a data packet: drop it, or trim it to its header (served in strict priority)",
     },
     Key {
+        name: "switch.trim_victim",
+        kind: Kind::Choice(|| vec!["arriving", "random"]),
+        default: Some("\"arriving\""),
+        unit: "",
+        meaning: "with trimming, which data packet a full port cuts to its header: the arriving one, or (random, as htsim) at even odds the queue's last waiting data packet instead, the arriving one then taking its place",
+    },
+    Key {
         name: "switch.ecn_kmin_bytes",
         kind: int(0, MAX_BYTES),
         default: None,
@@ -137,6 +144,7 @@ pub struct SwitchParams {
     pub combining: Option<u32>,
     pub buffer_bytes: Option<u64>,
     pub overflow: Overflow,
+    pub trim_tail: bool,
     pub ecn: Option<(u64, u64)>,
 }
 
@@ -166,6 +174,7 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         combining: combining.then(|| k.u32("switch.pipeline_width")),
         buffer_bytes: buffer_bytes.map(|b| b as u64),
         overflow: k.choice("switch.overflow"),
+        trim_tail: k.get("switch.trim_victim").and_then(|v| v.as_str()) == Some("random"),
         ecn: ecn(k)?,
     })
 }
