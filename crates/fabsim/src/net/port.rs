@@ -211,4 +211,23 @@ mod tests {
         let expected = (2_000_000u128 + 1_500_000) * 500_000 / 2 + 2_500_000u128 * 2_500_000 / 2;
         assert_eq!(s.backlog_integral, expected);
     }
+
+    #[test]
+    fn unqueueing_the_tail_frees_the_serializer_and_keeps_the_statistics_exact() {
+        // 8 Gb/s: one byte per ns; three 1000 B packets at t = 0 end at 1, 2 and 3 us.
+        let mut p = Ports::new(1, 8_000_000_000, ps(500_000));
+        for _ in 0..3 {
+            p.enqueue(0, 1000, Time::ZERO, None);
+        }
+        // At 0.5 us the third packet still waits: take it out.
+        p.unqueue_tail(0, ps(1_000_000), ps(500_000));
+        assert_eq!(p.stats[0].busy_until, ps(2_000_000));
+        assert_eq!(p.backlog_bytes(0, ps(500_000)), 1500);
+        p.finish(ps(10_000_000));
+        let s = p.stats[0];
+        assert_eq!(s.busy_ps, ps(2_000_000));
+        // Backlog 3 us draining to 2.5 us over the first 0.5 us, then 1.5 us draining to 0.
+        let expected = (3_000_000u128 + 2_500_000) * 500_000 / 2 + 1_500_000u128 * 1_500_000 / 2;
+        assert_eq!(s.backlog_integral, expected);
+    }
 }
