@@ -752,14 +752,14 @@ impl<A: Chassis> Sim<'_, A> {
             Enqueue::Overflow => {
                 if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
                 {
-                    if self.p.trim_tail && self.trim_rng.below(2) == 0 && self.trim_tail(port) {
-                        // The tail made room; if it was not enough, the arriving packet is
-                        // cut too (one coin per arrival).
-                        if self.ports.backlog_bytes(port, self.now) + pkt.bytes as u64
-                            <= self.p.buffer_bytes.unwrap_or(u64::MAX)
-                        {
-                            return self.transmit(port, pkt, bounded);
-                        }
+                    // The tail made room; if it was not enough, the arriving packet is cut
+                    // too (one coin per arrival).
+                    if self.p.trim_tail
+                        && self.trim_rng.below(2) == 0
+                        && self.trim_tail(port)
+                        && self.ports.fits(port, pkt.bytes, self.now, limit)
+                    {
+                        return self.transmit(port, pkt, bounded);
                     }
                     pkt.trimmed = true;
                     pkt.bytes = self.p.link.header_bytes;

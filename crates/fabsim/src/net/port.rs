@@ -29,6 +29,17 @@ pub struct PortStats {
     pub last_ps: Time,
 }
 
+impl PortStats {
+    /// Integrates the backlog up to `now`: it drained linearly since `last_ps`.
+    #[inline]
+    fn advance(&mut self, now: Time) {
+        debug_assert!(now >= self.last_ps, "time went backwards at a port");
+        let busy = self.busy_until.saturating_sub(self.last_ps);
+        self.backlog_integral += drained_area(busy, now - self.last_ps);
+        self.last_ps = now;
+    }
+}
+
 /// Outcome of offering a packet to a port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enqueue {
@@ -93,6 +104,12 @@ impl Ports {
         self.stats[port as usize].busy_until.saturating_sub(now)
     }
 
+    /// Whether `bytes` more fit in `port`'s buffer of `limit` bytes (`None`: unbounded) at `now`.
+    #[inline]
+    pub fn fits(&self, port: u32, bytes: u32, now: Time, limit: Option<u64>) -> bool {
+        limit.is_none_or(|l| self.backlog_bytes(port, now) + bytes as u64 <= l)
+    }
+
     /// Backlog of `port` at `now` in bytes (rounded down).
     #[inline]
     pub fn backlog_bytes(&self, port: u32, now: Time) -> u64 {
@@ -116,17 +133,13 @@ impl Ports {
     // hop cost the plain switch 5% of its instructions.
     #[inline(always)]
     pub fn enqueue(&mut self, port: u32, bytes: u32, now: Time, limit: Option<u64>) -> Enqueue {
-        let p = port as usize;
-        let busy = self.stats[p].busy_until;
-        if limit.is_some_and(|l| self.bytes_in(busy.saturating_sub(now)) + bytes as u64 > l) {
+        if !self.fits(port, bytes, now, limit) {
             return Enqueue::Overflow;
         }
         let ser = self.serialization(bytes);
-        let s = &mut self.stats[p];
-        debug_assert!(now >= s.last_ps, "time went backwards at port {port}");
-        s.backlog_integral += drained_area(busy.saturating_sub(s.last_ps), now - s.last_ps);
-        s.last_ps = now;
-        let done = busy.max(now) + ser;
+        let s = &mut self.stats[port as usize];
+        s.advance(now);
+        let done = s.busy_until.max(now) + ser;
         s.busy_until = done;
         s.busy_ps += ser;
         s.max_backlog_ps = s.max_backlog_ps.max(done - now);
@@ -138,8 +151,7 @@ impl Ports {
     pub fn unqueue_tail(&mut self, port: u32, ser: Time, now: Time) {
         let s = &mut self.stats[port as usize];
         debug_assert!(s.busy_until >= now + ser, "the tail is still waiting");
-        s.backlog_integral += drained_area(s.busy_until.saturating_sub(s.last_ps), now - s.last_ps);
-        s.last_ps = now;
+        s.advance(now);
         s.busy_until = s.busy_until - ser;
         s.busy_ps = s.busy_ps - ser;
     }
@@ -167,9 +179,7 @@ impl Ports {
     pub fn finish(&mut self, end: Time) {
         for s in &mut self.stats {
             if end > s.last_ps {
-                let busy = s.busy_until;
-                s.backlog_integral += drained_area(busy.saturating_sub(s.last_ps), end - s.last_ps);
-                s.last_ps = end;
+                s.advance(end);
             }
         }
     }
