@@ -6,7 +6,7 @@ mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
-pub use port::{Enqueue, Overflow, PortStats, Ports};
+pub use port::{Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
 /// What a packet is. ACKs are their own size class under Ofan.

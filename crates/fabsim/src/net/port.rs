@@ -58,6 +58,25 @@ pub enum Overflow {
     Trim,
 }
 
+/// Which data packet a full trimming port cuts (`switch.trim_victim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrimVictim {
+    Arriving,
+    /// At even odds the queue's last waiting data packet instead (htsim).
+    Random,
+}
+
+impl TrimVictim {
+    pub const ALL: [TrimVictim; 2] = [TrimVictim::Arriving, TrimVictim::Random];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TrimVictim::Arriving => "arriving",
+            TrimVictim::Random => "random",
+        }
+    }
+}
+
 impl Overflow {
     pub fn name(self) -> &'static str {
         match self {

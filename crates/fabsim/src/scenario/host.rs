@@ -9,8 +9,8 @@ use crate::net::asic::ArchParams;
 use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{
-    CcKind, CcParams, DctcpParams, DctcpRules, LossRecovery, NsccParams, NsccRules, Rto, RtoRule,
-    SwiftParams, MAX_MEDIAN_SAMPLES,
+    CcKind, CcParams, DctcpParams, DctcpRules, LossRecovery, Nic, NsccParams, NsccRules, Rto,
+    RtoRule, SwiftParams, MAX_MEDIAN_SAMPLES,
 };
 
 /// The largest RTO accepted (1 s).
@@ -52,7 +52,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "host.nic",
-        kind: Kind::Choice(|| vec!["pull", "fifo"]),
+        kind: Kind::Choice(names::<Nic>),
         default: Some("\"pull\""),
         unit: "",
         meaning: "pull: the NIC takes a data packet when free, round-robin over its flows, ACKs wait only for the packet in service; fifo: flows push packets into one NIC queue as their windows open, ACKs queue behind, with the switch ports' buffer and ECN marking (Netbench)",
@@ -290,7 +290,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
             .unwrap_or(LossRecovery::Rto),
         ack_every_bytes: k.u32("host.ack_every_bytes"),
         handshake: k.bool("host.handshake"),
-        nic_fifo: k.get("host.nic").and_then(|v| v.as_str()) == Some("fifo"),
+        nic_fifo: k.choice::<Nic>("host.nic") == Nic::Fifo,
     })
 }
 

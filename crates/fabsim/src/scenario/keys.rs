@@ -61,6 +61,8 @@ named!(
     crate::transport::RtoRule,
     crate::transport::DctcpRules,
     crate::transport::NsccRules,
+    crate::transport::Nic,
+    crate::net::TrimVictim,
     crate::workload::Algorithm,
     super::profile::Profile
 );

@@ -3,7 +3,7 @@
 
 use super::keys::{int, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
-use crate::net::Overflow;
+use crate::net::{Overflow, TrimVictim};
 use crate::theory::LinkModel;
 
 impl Named for Overflow {
@@ -114,7 +114,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "switch.trim_victim",
-        kind: Kind::Choice(|| vec!["arriving", "random"]),
+        kind: Kind::Choice(names::<TrimVictim>),
         default: Some("\"arriving\""),
         unit: "",
         meaning: "with trimming, which data packet a full port cuts to its header: the arriving one, or (random, as htsim) at even odds the queue's last waiting data packet instead, the arriving one then taking its place",
@@ -174,7 +174,7 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         combining: combining.then(|| k.u32("switch.pipeline_width")),
         buffer_bytes: buffer_bytes.map(|b| b as u64),
         overflow: k.choice("switch.overflow"),
-        trim_tail: k.get("switch.trim_victim").and_then(|v| v.as_str()) == Some("random"),
+        trim_tail: k.choice::<TrimVictim>("switch.trim_victim") == TrimVictim::Random,
         ecn: ecn(k)?,
     })
 }

@@ -61,6 +61,26 @@ pub enum LossRecovery {
     Dupack,
 }
 
+/// How a host's NIC takes its flows' data (`host.nic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nic {
+    /// One data packet when the NIC is free, round-robin over the host's flows.
+    Pull,
+    /// Flows push packets into one FIFO as their windows open (Netbench's sockets).
+    Fifo,
+}
+
+impl Nic {
+    pub const ALL: [Nic; 2] = [Nic::Pull, Nic::Fifo];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Nic::Pull => "pull",
+            Nic::Fifo => "fifo",
+        }
+    }
+}
+
 /// ACKs of later packets that make a missing packet lost under [`LossRecovery::Dupack`].
 pub const DUPTHRESH: u32 = 3;
 
