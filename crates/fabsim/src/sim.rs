@@ -203,6 +203,17 @@ impl Flow {
         self.next_seq < self.pkts || !self.retx.is_empty()
     }
 
+    /// Starts the retransmission timer if the run has one and it is not running: returns
+    /// when it fires.
+    fn arm_timer(&mut self, p: &SimParams, now: Time) -> Option<Time> {
+        if p.rto.is_none() || self.timer_armed {
+            return None;
+        }
+        self.timer_armed = true;
+        self.last_progress_ps = now;
+        Some(now + self.rtt.rto())
+    }
+
     /// May send one more packet now: the window has room (a flow with nothing in flight may
     /// always send one, so a window below one packet cannot stall it).
     fn window_open(&self, payload_bytes: u32) -> bool {

@@ -179,11 +179,8 @@ impl<A: Chassis> Sim<'_, A> {
         let f = &mut self.flows[flow as usize];
         f.syn_pending = true;
         let (src, dst) = (f.src, f.dst);
-        if self.p.rto.is_some() && !f.timer_armed {
-            f.timer_armed = true;
-            f.last_progress_ps = self.now;
-            self.queue
-                .push(self.now + f.rtt.rto(), Event::Timeout { flow });
+        if let Some(at) = f.arm_timer(self.p, self.now) {
+            self.queue.push(at, Event::Timeout { flow });
         }
         self.c.created += 1;
         let syn = Packet {
@@ -397,11 +394,8 @@ impl<A: Chassis> Sim<'_, A> {
             && (retransmit.is_some()
                 || f.next_seq == f.pkts
                 || f.inflight_bytes + payload_bytes as u64 > f.cc.window());
-        if self.p.rto.is_some() && !f.timer_armed {
-            f.timer_armed = true;
-            f.last_progress_ps = self.now;
-            self.queue
-                .push(self.now + f.rtt.rto(), Event::Timeout { flow: fid });
+        if let Some(at) = f.arm_timer(self.p, self.now) {
+            self.queue.push(at, Event::Timeout { flow: fid });
         }
         if !f.has_data() {
             list.remove(i);

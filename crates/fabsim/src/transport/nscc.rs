@@ -186,13 +186,11 @@ impl Nscc {
         if self.p.rules == NsccRules::Htsim {
             return self.on_ack_htsim(bytes as f64, ecn, rtt_ps, inflight as f64, now);
         }
-        if bytes as f64 >= self.mtu && rtt_ps < self.base_ps {
-            self.base_ps = rtt_ps;
-            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
+        if bytes as f64 >= self.mtu {
+            self.lower_base(rtt_ps);
         }
         let delay = rtt_ps.saturating_sub(self.base_ps);
-        let g = DELAY_EWMA_GAIN;
-        self.avg_delay_ps = g * delay.as_ps_f64() + (1.0 - g) * self.avg_delay_ps;
+        self.feed_delay(delay.as_ps_f64());
         let cut = self.quick_adapt(now);
         self.achieved_bytes += bytes as f64;
         let sent_ps = now.saturating_sub(rtt_ps);
@@ -210,6 +208,20 @@ impl Nscc {
             }
         }
         self.clamp();
+    }
+
+    /// A smaller RTT sample lowers the flow's base RTT, and its BDP cap with it.
+    fn lower_base(&mut self, rtt_ps: Time) {
+        if rtt_ps < self.base_ps {
+            self.base_ps = rtt_ps;
+            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
+        }
+    }
+
+    /// One queueing-delay sample into the average (htsim's `_delay_alpha` EWMA).
+    fn feed_delay(&mut self, sample_ps: f64) {
+        self.avg_delay_ps =
+            DELAY_EWMA_GAIN * sample_ps + (1.0 - DELAY_EWMA_GAIN) * self.avg_delay_ps;
     }
 
     fn quadrant(&mut self, bytes: f64, ecn: bool, delay: Time, now: Time) {
@@ -255,10 +267,7 @@ impl Nscc {
     }
 
     fn on_ack_htsim(&mut self, bytes: f64, ecn: bool, rtt_ps: Time, inflight: f64, now: Time) {
-        if rtt_ps < self.base_ps {
-            self.base_ps = rtt_ps;
-            self.max_wnd = (self.p.max_bdp * self.bytes_per_ps * rtt_ps.as_ps_f64()).max(self.mtu);
-        }
+        self.lower_base(rtt_ps);
         let target = self.p.target_ps;
         let delay = if rtt_ps >= self.base_ps {
             let d = rtt_ps - self.base_ps;
@@ -267,8 +276,7 @@ impl Nscc {
             } else {
                 d.as_ps_f64()
             };
-            self.avg_delay_ps =
-                DELAY_EWMA_GAIN * sample + (1.0 - DELAY_EWMA_GAIN) * self.avg_delay_ps;
+            self.feed_delay(sample);
             d
         } else {
             Time::from_ps(self.avg_delay_ps as u64)
@@ -366,8 +374,7 @@ impl Nscc {
         if self.p.rules == NsccRules::Htsim {
             self.ignored += bytes as f64;
             let sample = self.network_rtt_ps.as_ps_f64();
-            self.avg_delay_ps =
-                DELAY_EWMA_GAIN * sample + (1.0 - DELAY_EWMA_GAIN) * self.avg_delay_ps;
+            self.feed_delay(sample);
             self.loss_seen = true;
             if !self.quick_adapt_htsim(true, false, inflight as f64, now) {
                 self.cwnd -= bytes as f64;
