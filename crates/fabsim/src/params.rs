@@ -37,6 +37,9 @@ pub struct SimParams {
     /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
     /// probability rises linearly from 0 at kmin to 1 at kmax.
     pub ecn: Option<(u64, u64)>,
+    /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
+    /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
+    pub ecn_dequeue: bool,
     /// Congestion control of every flow (`host.cc`).
     pub cc: CcParams,
     /// Retransmission timer (`host.rto_us`, `host.rto`, `host.rto_min_us`); `None`: no timer
@@ -47,6 +50,9 @@ pub struct SimParams {
     /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
     /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
     pub ack_every_bytes: u32,
+    /// With coalescing, a held ACK leaves at the latest this long after the first packet it
+    /// covers (`host.ack_delay_us`); `None`: no timer.
+    pub ack_delay_ps: Option<Time>,
     /// Flows open with a SYN and its SYN-ACK before the data (`host.handshake`), inside the
     /// FCT.
     pub handshake: bool,

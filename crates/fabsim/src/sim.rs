@@ -11,7 +11,10 @@
 //!   wait at most for the packet in service.
 //! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
 //!   gates it waits for fired: see `workload::deps`).
-//! - `Timeout { flow }`: the flow's retransmission timer; `Circuit`: Fastroute's controller.
+//! - `Timeout { flow }`: the flow's retransmission timer; `AckTimer { flow }`: its
+//!   receiver's delayed-ACK timer; `Circuit`: Fastroute's controller.
+//! - `Dequeue { port }`: with `switch.ecn_at = "dequeue"`, a data packet's last bit leaves
+//!   the serializer: its ECN mark is decided by the data queued behind it.
 //! - `Sample`: with a trace, every port's queue and the link time it served since the last
 //!   sample (`fabsim run --trace`). It changes nothing: it does not count as an event, does
 //!   not advance the clock, and is not rescheduled once nothing else is left.
@@ -57,6 +60,10 @@ enum Event {
     Timeout {
         flow: u32,
     },
+    /// The flow's receiver's delayed-ACK timer (`host.ack_delay_us`).
+    AckTimer {
+        flow: u32,
+    },
     /// Fastroute's controller reads the traffic matrices (`apply = false`) or applies the
     /// mappings it computed (`apply = true`).
     Circuit {
@@ -64,6 +71,21 @@ enum Event {
     },
     /// Records a [`PortSample`] of every fabric port.
     Sample,
+    /// `switch.ecn_at = "dequeue"`: the last bit of `port`'s next undecided data packet
+    /// leaves; its mark is decided by the data waiting behind it.
+    Dequeue {
+        port: u32,
+    },
+}
+
+/// `switch.ecn_at = "dequeue"`, per egress port: of the data packets in its ring (FIFO among
+/// themselves), the first `decided` have left the serializer and had their mark decided, the
+/// next `undecided` wait for it; `armed`: a `Dequeue` event is pending (at most one).
+#[derive(Clone, Copy, Default)]
+struct DequeueMarks {
+    decided: u32,
+    undecided: u32,
+    armed: bool,
 }
 
 /// One port at one sample time: its queue (bytes not yet on the wire) and the link time it
@@ -151,6 +173,9 @@ struct Flow {
     rx_logged: u32,
     tx_log_read: u32,
     rx_unacked_bytes: u32,
+    /// `host.ack_delay_us`: the last packet a held ACK answers, and the timer is pending.
+    rx_held: Packet,
+    ack_timer_armed: bool,
     /// `host.handshake`: the SYN is out and its SYN-ACK not back yet.
     syn_pending: bool,
     /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
@@ -291,6 +316,8 @@ struct Sim<'a, A: Chassis> {
     /// Per port of `wire`: its far end.
     far: Vec<Far<A::Internal>>,
     ecn_rng: Rng,
+    /// Per fabric port, with `switch.ecn_at = "dequeue"` and ECN (empty otherwise).
+    dequeue_marks: Vec<DequeueMarks>,
     /// `switch.trim_victim = "random"`: the coin per trimmed arrival.
     trim_rng: Rng,
     queue: TimingWheel<Event>,
@@ -425,6 +452,11 @@ fn simulate_with<A: Chassis>(
         wire: vec![VecDeque::new(); far.len()],
         far,
         ecn_rng: Rng::stream(p.seed, "ecn"),
+        dequeue_marks: if p.ecn_dequeue && p.ecn.is_some() {
+            vec![DequeueMarks::default(); fabric.ports()]
+        } else {
+            Vec::new()
+        },
         trim_rng: Rng::stream(p.seed, "trim"),
         queue: TimingWheel::default(),
         flows: Vec::with_capacity(specs.len()),
@@ -476,6 +508,8 @@ fn simulate_with<A: Chassis>(
             rx_logged: 0,
             tx_log_read: 0,
             rx_unacked_bytes: 0,
+            rx_held: Packet::NONE,
+            ack_timer_armed: false,
             syn_pending: false,
             waiting: sim.deps.waits[i],
             recvd: 0,
@@ -601,6 +635,9 @@ impl<A: Chassis> Sim<'_, A> {
             }
             match ev {
                 Event::Arrive { port } => {
+                    if !self.dequeue_marks.is_empty() {
+                        self.dequeue_arrival(port);
+                    }
                     let wire = &mut self.wire[port as usize];
                     let (_, _, pkt) = wire.pop_front().expect("an arrival has a packet");
                     // The link's next packet takes the event's place in the queue.
@@ -642,9 +679,18 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     self.timeout(flow);
                 }
+                Event::AckTimer { flow } => {
+                    self.queue.pop();
+                    self.ack_timer(flow);
+                }
                 Event::Circuit { apply } => {
                     self.queue.pop();
                     A::circuit(self, apply);
+                }
+                Event::Dequeue { port } => {
+                    self.queue.pop();
+                    self.dequeue_marks[port as usize].armed = false;
+                    self.decide_dequeue_marks(port);
                 }
                 Event::Sample => unreachable!("samples are taken before the clock moves"),
             }
@@ -750,7 +796,9 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             None
         };
-        if bounded && pkt.kind == PacketKind::Data && self.p.ecn.is_some() {
+        let ecn = bounded && pkt.kind == PacketKind::Data && self.p.ecn.is_some();
+        let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed;
+        if ecn && !at_dequeue {
             let backlog = self.ports.backlog_bytes(port, self.now);
             self.mark_ecn(backlog, &mut pkt);
         }
@@ -759,6 +807,15 @@ impl<A: Chassis> Sim<'_, A> {
                 self.lb.on_transmit(port, pkt.bytes, self.now);
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
+                if at_dequeue {
+                    let m = &mut self.dequeue_marks[port as usize];
+                    m.undecided += 1;
+                    if !m.armed {
+                        m.armed = true;
+                        let leaves = t - self.ports.delay_ps();
+                        self.queue.push(leaves, Event::Dequeue { port });
+                    }
+                }
             }
             Enqueue::Overflow => {
                 if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
@@ -801,6 +858,10 @@ impl<A: Chassis> Sim<'_, A> {
             return false;
         }
         self.wire[port as usize].pop_back();
+        if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
+            // Still waiting, so undecided (and data, so counted if this port marks).
+            m.undecided = m.undecided.saturating_sub(1);
+        }
         self.ports.unqueue_tail(port, ser, self.now);
         q.trimmed = true;
         q.bytes = self.p.link.header_bytes;
@@ -809,6 +870,78 @@ impl<A: Chassis> Sim<'_, A> {
         self.c.packet_hops -= 1;
         self.transmit(port, q, false);
         true
+    }
+
+    /// `switch.ecn_at = "dequeue"`: decides the marks of `port`'s data packets whose last bit
+    /// has left by now, in ring order, each by the data waiting behind it (with trimming, the
+    /// priority class waiting right behind it is not data and is not counted); then waits for
+    /// the next one. Control packets that jumped ahead of waiting data delay it, so an event
+    /// may find its packet not done yet and wait again.
+    fn decide_dequeue_marks(&mut self, port: u32) {
+        let delay = self.ports.delay_ps();
+        let priority = self.p.overflow == Overflow::Trim;
+        loop {
+            let m = self.dequeue_marks[port as usize];
+            if m.undecided == 0 {
+                return;
+            }
+            let wire = &self.wire[port as usize];
+            let is_data = |p: &Packet| p.kind == PacketKind::Data && !p.trimmed;
+            let i = wire
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| is_data(&e.2))
+                .nth(m.decided as usize)
+                .map(|(i, _)| i)
+                .expect("an undecided data packet is in the ring");
+            let leaves = wire[i].0 - delay;
+            if leaves > self.now {
+                let m = &mut self.dequeue_marks[port as usize];
+                if !m.armed {
+                    m.armed = true;
+                    self.queue.push(leaves, Event::Dequeue { port });
+                }
+                return;
+            }
+            let behind: u64 = if priority {
+                wire.range(i + 1..)
+                    .take_while(|e| is_control(&e.2))
+                    .map(|e| e.2.bytes as u64)
+                    .sum()
+            } else {
+                0
+            };
+            let waiting = self
+                .ports
+                .backlog_bytes(port, self.now)
+                .saturating_sub(behind);
+            let mut pkt = wire[i].2;
+            self.mark_ecn(waiting, &mut pkt);
+            self.wire[port as usize][i].2 = pkt;
+            let m = &mut self.dequeue_marks[port as usize];
+            m.decided += 1;
+            m.undecided -= 1;
+        }
+    }
+
+    /// Before `port`'s ring head arrives: its mark is decided (with zero propagation delay
+    /// the arrival may come before its `Dequeue` event), and it leaves the decided count.
+    #[inline]
+    fn dequeue_arrival(&mut self, port: u32) {
+        let Some(&(_, _, head)) = self.wire[port as usize].front() else {
+            return;
+        };
+        if head.kind != PacketKind::Data || head.trimmed {
+            return;
+        }
+        let Some(&m) = self.dequeue_marks.get(port as usize) else {
+            return;
+        };
+        if m.decided == 0 && m.undecided > 0 {
+            self.decide_dequeue_marks(port);
+        }
+        let m = &mut self.dequeue_marks[port as usize];
+        m.decided = m.decided.saturating_sub(1);
     }
 
     /// ECN: mark a data packet by the `backlog` bytes it finds (RED-like ramp from kmin to

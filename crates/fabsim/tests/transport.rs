@@ -395,6 +395,8 @@ fn coalesced_acks_cover_every_packet_with_a_quarter_of_the_acks() {
             "host.lb=rps",
             "host.cc=nscc",
             &format!("host.ack_every_bytes={every}"),
+            // Longer than any round trip here: the timer only ends stalls.
+            "host.ack_delay_us=50",
         ]);
         let o = simulate(&p);
         assert_eq!(o.flows_completed, o.flows_total, "{every}");
@@ -408,4 +410,103 @@ fn coalesced_acks_cover_every_packet_with_a_quarter_of_the_acks() {
         acks * 10 < data * 4 && acks * 10 > data * 2,
         "{acks} ACKs for {data} data packets"
     );
+}
+
+/// `switch.ecn_at = "dequeue"`: without congestion control the marks do not change the
+/// traffic, and for a FIFO whose queue starts and ends empty every arrival that finds `q`
+/// packets is matched by a departure that leaves `q` behind (level crossings up and down
+/// pair off), so a step threshold marks as many packets at dequeue as at enqueue; the two
+/// differ only by the part of the packet in service an arrival also counts.
+#[test]
+fn dequeue_marking_marks_as_many_packets_as_enqueue_marking_without_cc() {
+    for senders in ["workload.senders=2", "workload.senders=8"] {
+        let marks = |at: &str| {
+            run(&params(
+                &[&INCAST[..], &["host.cc=none", senders, at]].concat(),
+            ))
+            .ecn_marks
+        };
+        let (enq, deq) = (
+            marks("switch.ecn_at=enqueue"),
+            marks("switch.ecn_at=dequeue"),
+        );
+        assert!(enq > 1_000, "{senders}: {enq} marks");
+        assert!(
+            (deq as f64 - enq as f64).abs() <= 0.002 * enq as f64,
+            "{senders}: {enq} marks at enqueue, {deq} at dequeue"
+        );
+    }
+}
+
+/// Marking at dequeue tells the sender about the queue a queueing delay sooner than marking
+/// on arrival: DCTCP's incast queue peaks lower.
+#[test]
+fn dequeue_marking_feeds_dctcp_back_sooner() {
+    for senders in ["workload.senders=2", "workload.senders=8"] {
+        let peak = |at: &str| {
+            run(&params(
+                &[&INCAST[..], &["host.cc=dctcp", senders, at]].concat(),
+            ))
+            .max_queue_bytes["edge-down"]
+        };
+        let (enq, deq) = (peak("switch.ecn_at=enqueue"), peak("switch.ecn_at=dequeue"));
+        assert!(
+            deq < enq,
+            "{senders}: peak queue {enq} B at enqueue, {deq} at dequeue"
+        );
+    }
+}
+
+/// A coalescing receiver holds its ACK until more data comes; a sender whose window shrank
+/// (NACKs, marks) below the packets in flight sends none. In this incast (32 x 256 KiB into
+/// one host, htsim's stack, trimming, no retransmission timer) some flow ends up holding one
+/// unrequested packet's ACK at each end: the delayed-ACK timer ends that stall, and a run
+/// with neither timer is refused.
+#[test]
+fn the_delayed_ack_timer_ends_a_coalescing_stall() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../reference/htsim/incast128_32to1_256KiB.cm"
+    );
+    let base = [
+        "host.profile=htsim",
+        "host.rto_us=off",
+        "topology.k=8",
+        "link.rate_gbps=100",
+        "packet.payload_bytes=4096",
+        "packet.header_bytes=64",
+        "switch.lb=ecmp",
+        "switch.overflow=trim",
+        "switch.buffer_bytes=178880",
+        "switch.ecn_kmin_bytes=37440",
+        "switch.ecn_kmax_bytes=145600",
+        "host.lb=reps",
+        "host.cc=nscc",
+        "workload.kind=htsim",
+    ];
+    let mut s = Scenario::default_scenario();
+    for a in base {
+        s.set(a).unwrap();
+    }
+    s.set(&format!("workload.file=\"{file}\"")).unwrap();
+    let err = s.expand().unwrap_err().to_string();
+    assert!(
+        err.contains("host.ack_every_bytes") && err.contains("host.ack_delay_us"),
+        "{err}"
+    );
+    // With a 5 us timer every seed ends near the receiver link's 671 us; with a 100 ms one
+    // some seed's stall shows.
+    let ccts = |delay: &str| -> Vec<f64> {
+        let mut s = s.clone();
+        s.set(&format!("host.ack_delay_us={delay}")).unwrap();
+        s.set("run.seeds=3").unwrap();
+        s.expand()
+            .unwrap()
+            .iter()
+            .map(|r| run(&r.params).cct_us.expect("every flow completes"))
+            .collect()
+    };
+    let (short, long) = (ccts("5"), ccts("100000"));
+    assert!(short.iter().all(|&c| c < 1_000.0), "{short:?}");
+    assert!(long.iter().any(|&c| c > 100_000.0), "{long:?}");
 }

@@ -6,7 +6,7 @@ mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
-pub use port::{Enqueue, Overflow, PortStats, Ports, TrimVictim};
+pub use port::{EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
 /// What a packet is. ACKs are their own size class under Ofan.
@@ -63,6 +63,27 @@ pub struct CongaTag {
 }
 
 impl Packet {
+    /// A placeholder for a slot a real packet fills before it is read.
+    pub const NONE: Packet = Packet {
+        flow: 0,
+        seq: 0,
+        dst: 0,
+        bytes: 0,
+        kind: PacketKind::Data,
+        trimmed: false,
+        entropy: 0,
+        up: UpPath::NONE,
+        ecn: false,
+        ack_req: false,
+        sent_ps: 0,
+        conga: CongaTag {
+            tag: 0,
+            ce: 0,
+            fb_tag: 0,
+            fb_metric: 0,
+        },
+    };
+
     /// The packet's source host: of its flow's two ends (`ends[flow] = [sender, receiver]`),
     /// the one it does not go to.
     #[inline]

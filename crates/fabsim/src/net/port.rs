@@ -77,6 +77,26 @@ impl TrimVictim {
     }
 }
 
+/// When a port decides a data packet's ECN mark (`switch.ecn_at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnAt {
+    /// On arrival, by the backlog the packet finds.
+    Enqueue,
+    /// When its last bit leaves, by the data still waiting behind it (htsim).
+    Dequeue,
+}
+
+impl EcnAt {
+    pub const ALL: [EcnAt; 2] = [EcnAt::Enqueue, EcnAt::Dequeue];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EcnAt::Enqueue => "enqueue",
+            EcnAt::Dequeue => "dequeue",
+        }
+    }
+}
+
 impl Overflow {
     pub fn name(self) -> &'static str {
         match self {

@@ -51,6 +51,13 @@ pub const KEYS: &[Key] = &[
         meaning: "receivers ACK once this many wire bytes arrived unacknowledged, and at once on an ECN mark, the sender's request (last packet, retransmission, full window), the first packet or a duplicate; an ACK covers all packets since the last; 0: every packet (htsim: 16384)",
     },
     Key {
+        name: "host.ack_delay_us",
+        kind: positive(MAX_RTO_US),
+        default: None,
+        unit: "us",
+        meaning: "with host.ack_every_bytes, a receiver holding an ACK sends it at the latest this long after the first packet it covers arrived (TCP's delayed-ACK timer); default: no timer (then coalescing needs host.rto_us, which ends a stall when a window shrinks below the packets whose ACK waits)",
+    },
+    Key {
         name: "host.nic",
         kind: Kind::Choice(names::<Nic>),
         default: Some("\"pull\""),
@@ -217,6 +224,7 @@ pub struct HostParams {
     pub rto: Option<Rto>,
     pub loss_recovery: LossRecovery,
     pub ack_every_bytes: u32,
+    pub ack_delay_ps: Option<Time>,
     pub handshake: bool,
     pub nic_fifo: bool,
 }
@@ -280,6 +288,13 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         rule: k.choice("host.rto"),
         min: k.opt_us("host.rto_min_us").unwrap_or(base_rtt_ps),
     });
+    let ack_every_bytes = k.u32("host.ack_every_bytes");
+    if ack_every_bytes > 0 && rto.is_none() && k.get("host.ack_delay_us").is_none() {
+        return Err(k.invalid(
+            "host.ack_every_bytes",
+            "0 when the run has no retransmission timer: a receiver holding an ACK waits for more data, and a sender whose window shrank below its packets in flight waits for that ACK; set host.rto_us or host.ack_delay_us",
+        ));
+    }
     Ok(HostParams {
         lb,
         path_labels,
@@ -288,7 +303,8 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         loss_recovery: k
             .opt_choice("host.loss_recovery")
             .unwrap_or(LossRecovery::Rto),
-        ack_every_bytes: k.u32("host.ack_every_bytes"),
+        ack_every_bytes,
+        ack_delay_ps: k.opt_us("host.ack_delay_us"),
         handshake: k.bool("host.handshake"),
         nic_fifo: k.choice::<Nic>("host.nic") == Nic::Fifo,
     })

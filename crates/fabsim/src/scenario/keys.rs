@@ -63,6 +63,7 @@ named!(
     crate::transport::NsccRules,
     crate::transport::Nic,
     crate::net::TrimVictim,
+    crate::net::EcnAt,
     crate::workload::Algorithm,
     super::profile::Profile
 );

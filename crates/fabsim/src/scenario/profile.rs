@@ -40,12 +40,16 @@ impl Profile {
         match self {
             Profile::Fabsim => &[],
             // uec.cpp's sink ACKs every 16,384 B (and at once on a mark, a request, the first
-            // packet); main_uec.cpp's default of 64 entropies per flow.
+            // packet); main_uec.cpp's default of 64 entropies per flow; compositequeue.cpp marks
+            // on dequeue by the data queue and trims the arriving packet or the tail; its
+            // sources always run a retransmission timer (100 us, DEFAULT_UEC_RTO_MIN).
             Profile::Htsim => &[
                 ("host.ack_every_bytes", "16384"),
                 ("host.path_labels", "64"),
                 ("host.nscc_rules", "\"htsim\""),
                 ("switch.trim_victim", "\"random\""),
+                ("switch.ecn_at", "\"dequeue\""),
+                ("host.rto_us", "100"),
             ],
             // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS of 1,380 B,
             // ssthresh 30 MSS, receive window 65,535 B, RTO from 300 us by RFC 6298, fast

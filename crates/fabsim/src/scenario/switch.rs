@@ -3,7 +3,7 @@
 
 use super::keys::{int, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
-use crate::net::{Overflow, TrimVictim};
+use crate::net::{EcnAt, Overflow, TrimVictim};
 use crate::theory::LinkModel;
 
 impl Named for Overflow {
@@ -133,6 +133,13 @@ pub const KEYS: &[Key] = &[
         unit: "bytes",
         meaning: "ECN marks every data packet from this backlog on (>= ecn_kmin_bytes)",
     },
+    Key {
+        name: "switch.ecn_at",
+        kind: Kind::Choice(names::<EcnAt>),
+        default: Some("\"enqueue\""),
+        unit: "",
+        meaning: "when an egress port decides a data packet's ECN mark: on arrival by the backlog it finds, or (dequeue, as htsim) when its last bit leaves by the data waiting behind it (with trimming the priority class is not counted); internal links of multi-ASIC switches mark on arrival",
+    },
 ];
 
 /// What the switch keys set.
@@ -146,6 +153,7 @@ pub struct SwitchParams {
     pub overflow: Overflow,
     pub trim_tail: bool,
     pub ecn: Option<(u64, u64)>,
+    pub ecn_dequeue: bool,
 }
 
 pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> {
@@ -176,6 +184,7 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         overflow: k.choice("switch.overflow"),
         trim_tail: k.choice::<TrimVictim>("switch.trim_victim") == TrimVictim::Random,
         ecn: ecn(k)?,
+        ecn_dequeue: k.choice::<EcnAt>("switch.ecn_at") == EcnAt::Dequeue,
     })
 }
 

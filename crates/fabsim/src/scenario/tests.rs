@@ -40,7 +40,7 @@ fn lists_sweep_the_cartesian_product_with_seeds() {
 #[test]
 fn each_run_written_as_toml_expands_to_exactly_that_run() {
     let mut s = Scenario::parse(
-        "[topology]\ntiers = 2\nk = [4, 6]\nuplinks = 2\n[link]\nrate_gbps = 0.1\ndelay_ns = [0.3, 7]\n",
+        "[topology]\ntiers = 2\nk = [4, 6]\nuplinks = 2\n[link]\nrate_gbps = 10.5\ndelay_ns = [0.3, 7]\n",
         "t.toml",
     )
     .unwrap();

@@ -56,28 +56,18 @@ impl<A: Chassis> Sim<'_, A> {
                         self.signal(|d| &d.recv_done, p.flow);
                     }
                 }
-                if !ack_now {
-                    return;
+                if ack_now {
+                    self.send_ack(host, &p, acked);
+                } else if let Some(delay) = self.p.ack_delay_ps {
+                    // The held ACK will answer this packet (its entropy, path and send time).
+                    let f = &mut self.flows[p.flow as usize];
+                    f.rx_held = p;
+                    if !f.ack_timer_armed {
+                        f.ack_timer_armed = true;
+                        self.queue
+                            .push(self.now + delay, Event::AckTimer { flow: p.flow });
+                    }
                 }
-                self.c.created += 1;
-                let ack = Packet {
-                    dst: self.flows[p.flow as usize].src,
-                    // Per-packet ACKs name their packet; coalesced ones the log's length.
-                    seq: acked,
-                    bytes: self.p.link.ack_bytes,
-                    kind: if p.trimmed {
-                        PacketKind::Nack
-                    } else {
-                        PacketKind::Ack
-                    },
-                    trimmed: false,
-                    ack_req: false,
-                    // A source-routed packet's ACK retraces its path: in a fat tree the same
-                    // uplink indices from the receiver's edge reach the same core (or
-                    // aggregation switch), so ACKs are spread exactly like the data.
-                    ..p
-                };
-                self.transmit(host, ack, self.p.nic_fifo);
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
@@ -165,6 +155,42 @@ impl<A: Chassis> Sim<'_, A> {
                 self.arm_nic(host);
             }
         }
+    }
+
+    /// Sends the ACK (or NACK, if `p` was trimmed) of data packet `p` from its receiver
+    /// `host`: per-packet ACKs name their packet (`seq`), coalesced ones the log's length.
+    fn send_ack(&mut self, host: u32, p: &Packet, seq: u32) {
+        self.c.created += 1;
+        let ack = Packet {
+            dst: self.flows[p.flow as usize].src,
+            seq,
+            bytes: self.p.link.ack_bytes,
+            kind: if p.trimmed {
+                PacketKind::Nack
+            } else {
+                PacketKind::Ack
+            },
+            trimmed: false,
+            ack_req: false,
+            // A source-routed packet's ACK retraces its path: in a fat tree the same uplink
+            // indices from the receiver's edge reach the same core (or aggregation switch),
+            // so ACKs are spread exactly like the data.
+            ..*p
+        };
+        self.transmit(host, ack, self.p.nic_fifo);
+    }
+
+    /// `host.ack_delay_us`: the receiver's delayed-ACK timer of `flow` fired; an ACK still
+    /// held goes out now, covering every packet logged (answering the last one).
+    pub(super) fn ack_timer(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        f.ack_timer_armed = false;
+        if f.rx_unacked_bytes == 0 {
+            return;
+        }
+        f.rx_unacked_bytes = 0;
+        let (held, seq, dst) = (f.rx_held, f.rx_logged, f.dst);
+        self.send_ack(dst, &held, seq);
     }
 
     /// `flow` may send: onto its host's send list.
