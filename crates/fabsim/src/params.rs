@@ -49,6 +49,9 @@ pub struct SimParams {
     pub loss_recovery: LossRecovery,
     /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
     /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
+    /// Bytes a packet counts in its window beyond its payload: its header with
+    /// `host.window_bytes = "wire"`, else 0.
+    pub window_header_bytes: u32,
     pub ack_every_bytes: u32,
     /// With coalescing, a held ACK leaves at the latest this long after the first packet it
     /// covers (`host.ack_delay_us`); `None`: no timer.

@@ -149,7 +149,8 @@ struct Flow {
     /// Sequence numbers NACKed and waiting for retransmission.
     retx: Vec<u32>,
     cc: Cc,
-    /// Payload bytes sent and not yet ACKed or NACKed.
+    /// Bytes (as the window counts them, `host.window_bytes`) sent and not yet ACKed or
+    /// NACKed.
     inflight_bytes: u64,
     /// An ACK for this sequence number or later closes the congestion window's round.
     window_end: u32,
@@ -223,6 +224,12 @@ impl Flow {
         (self.bytes - seq as u64 * p).min(p)
     }
 
+    /// Bytes packet `seq` counts in the window (`host.window_bytes`).
+    #[inline]
+    fn charge(&self, seq: u32, p: &SimParams) -> u64 {
+        self.payload(seq, p.link.payload_bytes) + p.window_header_bytes as u64
+    }
+
     /// Has data to send (new or to retransmit).
     fn has_data(&self) -> bool {
         self.next_seq < self.pkts || !self.retx.is_empty()
@@ -239,10 +246,11 @@ impl Flow {
         Some(now + self.rtt.rto())
     }
 
-    /// May send one more packet now: the window has room (a flow with nothing in flight may
-    /// always send one, so a window below one packet cannot stall it).
-    fn window_open(&self, payload_bytes: u32) -> bool {
-        self.inflight_bytes == 0 || self.inflight_bytes + payload_bytes as u64 <= self.cc.window()
+    /// May send one more packet of `bytes` (as the window counts them) now: the window has
+    /// room (a flow with nothing in flight may always send one, so a window below one packet
+    /// cannot stall it).
+    fn window_open(&self, bytes: u32) -> bool {
+        self.inflight_bytes == 0 || self.inflight_bytes + bytes as u64 <= self.cc.window()
     }
 }
 

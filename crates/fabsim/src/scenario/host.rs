@@ -10,7 +10,7 @@ use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{
     CcKind, CcParams, DctcpParams, DctcpRules, LossRecovery, Nic, NsccParams, NsccRules, Rto,
-    RtoRule, SwiftParams, MAX_MEDIAN_SAMPLES,
+    RtoRule, SwiftParams, WindowBytes, MAX_MEDIAN_SAMPLES,
 };
 
 /// The largest RTO accepted (1 s).
@@ -84,6 +84,13 @@ pub const KEYS: &[Key] = &[
         default: None,
         unit: "bytes",
         meaning: "initial window of dctcp, swift, mswift (default: 1.5 bandwidth-delay products of the longest path)",
+    },
+    Key {
+        name: "host.window_bytes",
+        kind: Kind::Choice(names::<WindowBytes>),
+        default: Some("\"payload\""),
+        unit: "",
+        meaning: "what windows count: payload bytes in flight, or wire bytes (payload plus header; the MSS is then a whole packet), as htsim's UEC sources do",
     },
     Key {
         name: "host.dctcp_rules",
@@ -223,6 +230,7 @@ pub struct HostParams {
     pub cc: CcParams,
     pub rto: Option<Rto>,
     pub loss_recovery: LossRecovery,
+    pub window_header_bytes: u32,
     pub ack_every_bytes: u32,
     pub ack_delay_ps: Option<Time>,
     pub handshake: bool,
@@ -242,6 +250,10 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     let link = c.link;
     let base_rtt_ps = link.base_rtt_ps(c.hops);
     let bdp_bytes = link.bdp_bytes(c.hops);
+    let window_header_bytes = match k.choice("host.window_bytes") {
+        WindowBytes::Payload => 0,
+        WindowBytes::Wire => link.header_bytes,
+    };
     let cc =
         CcParams {
             kind: k.choice("host.cc"),
@@ -250,7 +262,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
             init_window_bytes: k
                 .opt_int("host.init_window_bytes")
                 .unwrap_or(CcParams::default_init_window_bytes(bdp_bytes)),
-            mss_bytes: link.payload_bytes as u64,
+            mss_bytes: (link.payload_bytes + window_header_bytes) as u64,
             dctcp: DctcpParams {
                 rules: k.choice("host.dctcp_rules"),
                 g: k.float("host.dctcp_g"),
@@ -303,6 +315,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         loss_recovery: k
             .opt_choice("host.loss_recovery")
             .unwrap_or(LossRecovery::Rto),
+        window_header_bytes,
         ack_every_bytes,
         ack_delay_ps: k.opt_us("host.ack_delay_us"),
         handshake: k.bool("host.handshake"),

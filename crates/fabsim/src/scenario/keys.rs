@@ -62,6 +62,7 @@ named!(
     crate::transport::DctcpRules,
     crate::transport::NsccRules,
     crate::transport::Nic,
+    crate::transport::WindowBytes,
     crate::net::TrimVictim,
     crate::net::EcnAt,
     crate::workload::Algorithm,

@@ -421,6 +421,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         path_labels: host.path_labels,
         rto: host.rto,
         loss_recovery: host.loss_recovery,
+        window_header_bytes: host.window_header_bytes,
         ack_every_bytes: host.ack_every_bytes,
         ack_delay_ps: host.ack_delay_ps,
         handshake: host.handshake,

@@ -47,6 +47,8 @@ impl Profile {
                 ("host.ack_every_bytes", "16384"),
                 ("host.path_labels", "64"),
                 ("host.nscc_rules", "\"htsim\""),
+                ("host.dctcp_rules", "\"htsim\""),
+                ("host.window_bytes", "\"wire\""),
                 ("switch.trim_victim", "\"random\""),
                 ("switch.ecn_at", "\"dequeue\""),
                 ("host.rto_us", "100"),

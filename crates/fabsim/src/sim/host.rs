@@ -142,13 +142,12 @@ impl<A: Chassis> Sim<'_, A> {
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
-                let payload_bytes = self.p.link.payload_bytes;
                 let f = &mut self.flows[p.flow as usize];
                 if f.acked_seqs.get(p.seq) || !f.outstanding.set(p.seq, false) {
                     // Already ACKed, or already given up on by a timeout.
                     return;
                 }
-                let bytes = f.payload(p.seq, payload_bytes);
+                let bytes = f.charge(p.seq, self.p);
                 f.inflight_bytes -= bytes;
                 f.cc.on_loss(bytes, f.inflight_bytes, self.now);
                 self.requeue(p.flow, p.seq);
@@ -226,13 +225,12 @@ impl<A: Chassis> Sim<'_, A> {
         self.transmit(src, syn, self.p.nic_fifo);
     }
 
-    /// The sender learns that `seq` of `flow` arrived: returns its payload bytes if that is
-    /// news, 0 if it was ACKed before (then only a copy resent after the first ACK, when a
-    /// timeout raced it, leaves flight).
+    /// The sender learns that `seq` of `flow` arrived: returns the bytes it counted in the
+    /// window if that is news, 0 if it was ACKed before (then only a copy resent after the
+    /// first ACK, when a timeout raced it, leaves flight).
     fn ack_seq(&mut self, flow: u32, seq: u32) -> u64 {
-        let payload_bytes = self.p.link.payload_bytes;
         let f = &mut self.flows[flow as usize];
-        let bytes = f.payload(seq, payload_bytes);
+        let bytes = f.charge(seq, self.p);
         let out = f.outstanding.set(seq, false);
         if out {
             f.inflight_bytes -= bytes;
@@ -274,7 +272,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// at least [`DUPTHRESH`] below it lost; each is resent once (a lost retransmission is
     /// left to the RTO). The scan only moves up, so it costs O(1) per packet.
     fn repair_holes(&mut self, flow: u32, acked: u32) {
-        let payload_bytes = self.p.link.payload_bytes;
+        let p = self.p;
         let f = &mut self.flows[flow as usize];
         let end = acked.saturating_sub(DUPTHRESH - 1);
         if f.hole_scan >= end {
@@ -285,7 +283,7 @@ impl<A: Chassis> Sim<'_, A> {
             let f = &mut self.flows[flow as usize];
             if f.outstanding.get(seq) {
                 f.outstanding.set(seq, false);
-                lost += f.payload(seq, payload_bytes);
+                lost += f.charge(seq, p);
                 self.c.fast_retransmits += 1;
                 self.requeue(flow, seq);
             }
@@ -312,7 +310,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// packet still in flight is presumed lost and resent.
     pub(super) fn timeout(&mut self, flow: u32) {
         let rule = self.p.rto.expect("timers only run with an RTO");
-        let payload_bytes = self.p.link.payload_bytes;
+        let p = self.p;
         let f = &mut self.flows[flow as usize];
         let rto = f.rtt.rto();
         f.timer_armed = false;
@@ -348,7 +346,7 @@ impl<A: Chassis> Sim<'_, A> {
             let f = &mut self.flows[flow as usize];
             if f.outstanding.get(seq) {
                 f.outstanding.set(seq, false);
-                lost += f.payload(seq, payload_bytes);
+                lost += f.charge(seq, p);
                 self.requeue(flow, seq);
             }
         }
@@ -387,10 +385,11 @@ impl<A: Chassis> Sim<'_, A> {
         }
         // Round-robin over the host's flows, skipping those whose window is full.
         let payload_bytes = self.p.link.payload_bytes;
+        let next_bytes = payload_bytes + self.p.window_header_bytes;
         let start = self.cursor[h] as usize % list.len();
         let Some(i) = (0..list.len())
             .map(|j| (start + j) % list.len())
-            .find(|&j| self.flows[list[j] as usize].window_open(payload_bytes))
+            .find(|&j| self.flows[list[j] as usize].window_open(next_bytes))
         else {
             // Every flow waits for ACKs; an ACK re-arms the NIC.
             return;
@@ -412,14 +411,14 @@ impl<A: Chassis> Sim<'_, A> {
                 f.next_seq - 1
             }
         };
-        f.inflight_bytes += f.payload(seq, payload_bytes);
+        f.inflight_bytes += f.charge(seq, self.p);
         f.outstanding.set(seq, true);
         // With coalesced ACKs, ask for one where waiting for more data would stall: the last
         // new packet, a retransmission, a packet that fills the window (as UEC's AR flag).
         let ack_req = self.p.ack_every_bytes > 0
             && (retransmit.is_some()
                 || f.next_seq == f.pkts
-                || f.inflight_bytes + payload_bytes as u64 > f.cc.window());
+                || f.inflight_bytes + next_bytes as u64 > f.cc.window());
         if let Some(at) = f.arm_timer(self.p, self.now) {
             self.queue.push(at, Event::Timeout { flow: fid });
         }

@@ -13,6 +13,15 @@
 //! least 2 MSS) and the window to one MSS; a fast retransmit halves the flight into ssthresh
 //! and the window. The initial ssthresh and a window cap are keys of their own
 //! (`host.ssthresh_bytes`, `host.max_window_bytes`; Netbench: 30 MSS and 65,535 B).
+//!
+//! `host.dctcp_rules = "htsim"` runs it as htsim's `DCTCPSrc` over its `TcpSrc` does: alpha
+//! starts at 0 and is updated once the ACKs since the last update cover the window of then
+//! (the first after two packets); at each update with alpha > 0 the window is cut by
+//! `1 - alpha / 2` (floor: one MSS) and ssthresh follows it, marked or not. A marked ACK
+//! only ends slow start (ssthresh <- cwnd); every ACK grows the window as NewReno does (in
+//! slow start up to ssthresh). A fast retransmit sets ssthresh to half the window (at least
+//! 2 MSS) and the window to it; a timeout does the same to ssthresh and restarts from one
+//! MSS.
 
 use crate::engine::Time;
 
@@ -23,15 +32,18 @@ pub enum DctcpRules {
     Rfc8257,
     /// Netbench's NewReno DCTCP (module docs).
     Netbench,
+    /// htsim's DCTCP (module docs).
+    Htsim,
 }
 
 impl DctcpRules {
-    pub const ALL: [DctcpRules; 2] = [DctcpRules::Rfc8257, DctcpRules::Netbench];
+    pub const ALL: [DctcpRules; 3] = [DctcpRules::Rfc8257, DctcpRules::Netbench, DctcpRules::Htsim];
 
     pub fn name(self) -> &'static str {
         match self {
             DctcpRules::Rfc8257 => "rfc8257",
             DctcpRules::Netbench => "netbench",
+            DctcpRules::Htsim => "htsim",
         }
     }
 }
@@ -60,6 +72,8 @@ pub struct Dctcp {
     cut_this_window: bool,
     rules: DctcpRules,
     max_wnd: f64,
+    /// htsim: the window at the last alpha update (the ACKed bytes that close the next).
+    past_cwnd: f64,
 }
 
 impl Dctcp {
@@ -71,7 +85,7 @@ impl Dctcp {
             // RFC 8257: alpha starts at 1, so the first mark halves the window.
             alpha: match p.rules {
                 DctcpRules::Rfc8257 => 1.0,
-                DctcpRules::Netbench => 0.0,
+                DctcpRules::Netbench | DctcpRules::Htsim => 0.0,
             },
             g: p.g,
             mss: mss_bytes as f64,
@@ -80,6 +94,7 @@ impl Dctcp {
             cut_this_window: false,
             rules: p.rules,
             max_wnd,
+            past_cwnd: 2.0 * mss_bytes as f64,
         }
     }
 
@@ -95,6 +110,10 @@ impl Dctcp {
                 self.ssthresh = (inflight as f64 / 2.0).max(2.0 * self.mss);
                 self.cwnd = self.mss;
             }
+            DctcpRules::Htsim => {
+                self.on_loss(inflight, now);
+                self.cwnd = self.mss;
+            }
         }
     }
 
@@ -105,10 +124,16 @@ impl Dctcp {
     /// A loss (NACK of a trimmed packet) is a congestion signal as strong as a mark: cut
     /// once per window, like TCP's fast recovery.
     pub fn on_loss(&mut self, _bytes: u64, _now: Time) {
-        if self.rules == DctcpRules::Netbench {
+        if self.rules != DctcpRules::Rfc8257 {
             // NewReno's fast retransmit (without the window inflation of fast recovery).
             self.ssthresh = (self.cwnd / 2.0).max(2.0 * self.mss);
             self.cwnd = self.ssthresh;
+            if self.rules == DctcpRules::Htsim {
+                // deflate_window: a new observation window from here.
+                self.past_cwnd = self.cwnd;
+                self.acked_bytes = 0;
+                self.marked_bytes = 0;
+            }
             return;
         }
         if !self.cut_this_window {
@@ -119,6 +144,9 @@ impl Dctcp {
     }
 
     pub fn on_ack(&mut self, bytes: u64, ecn: bool, window_done: bool) {
+        if self.rules == DctcpRules::Htsim {
+            return self.on_ack_htsim(bytes, ecn);
+        }
         self.acked_bytes += bytes;
         if ecn {
             self.marked_bytes += bytes;
@@ -143,6 +171,34 @@ impl Dctcp {
             self.marked_bytes = 0;
             self.cut_this_window = false;
         }
+    }
+}
+
+impl Dctcp {
+    fn on_ack_htsim(&mut self, bytes: u64, ecn: bool) {
+        self.acked_bytes += bytes;
+        if ecn {
+            self.marked_bytes += bytes;
+            self.ssthresh = self.ssthresh.min(self.cwnd);
+        }
+        if self.acked_bytes as f64 >= self.past_cwnd {
+            let f = self.marked_bytes as f64 / self.acked_bytes as f64;
+            self.alpha = (1.0 - self.g) * self.alpha + self.g * f;
+            self.acked_bytes = 0;
+            self.marked_bytes = 0;
+            if self.alpha > 0.0 {
+                self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(self.mss);
+                self.ssthresh = self.cwnd;
+            }
+            self.past_cwnd = self.cwnd;
+        }
+        // TcpSrc: slow start up to ssthresh, then one MSS per window.
+        if self.cwnd < self.ssthresh {
+            self.cwnd = (self.cwnd + bytes as f64).min(self.ssthresh);
+        } else {
+            self.cwnd += self.mss * bytes as f64 / self.cwnd;
+        }
+        self.cwnd = self.cwnd.min(self.max_wnd);
     }
 }
 
@@ -219,5 +275,42 @@ mod tests {
         assert_eq!(d.window(), 20_000);
         d.on_ack(1_000, false, false);
         assert_eq!(d.window(), 20_050);
+    }
+
+    #[test]
+    fn htsim_rules_cut_once_per_window_while_alpha_lasts_and_marks_only_end_slow_start() {
+        let p = DctcpParams {
+            rules: DctcpRules::Htsim,
+            ..RFC
+        };
+        let mut d = Dctcp::new(10_000, 1_000, &p);
+        // A marked ACK in slow start does not cut: it ends slow start, and the window still
+        // grows (congestion avoidance now).
+        d.on_ack(1_000, true, false);
+        assert!(d.window() > 10_000 && d.window() < 10_200, "{}", d.window());
+        // The second ACK closes the first window (two packets): F = 1/2, alpha = 1/32, cut.
+        let before = d.window() as f64;
+        d.on_ack(1_000, false, false);
+        let a = d.alpha();
+        assert!((a - 0.5 / 16.0).abs() < 1e-12, "{a}");
+        let cut = before * (1.0 - a / 2.0);
+        assert!((d.window() as f64 - (cut + 1_000.0 * 1_000.0 / cut)).abs() < 1.0);
+        // Unmarked windows keep cutting while alpha decays above 0.
+        let w = d.window();
+        for _ in 0..11 {
+            d.on_ack(1_000, false, false);
+        }
+        assert!(d.alpha() < a, "alpha decays");
+        // Eleven ACKs of congestion avoidance add about 11 * 1000^2 / w; the cut at the
+        // window's end takes about alpha / 2 of w (> 100 B) back.
+        let grown = 11.0 * 1e6 / w as f64;
+        assert!(
+            (d.window() as f64) < w as f64 + grown - 100.0,
+            "still cut: {} from {w}",
+            d.window()
+        );
+        // A timeout halves ssthresh and restarts from one MSS.
+        d.on_timeout(20_000, Time::ZERO);
+        assert_eq!(d.window(), 1_000);
     }
 }

@@ -81,6 +81,26 @@ impl Nic {
     }
 }
 
+/// What a congestion window counts (`host.window_bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowBytes {
+    /// Payload bytes in flight.
+    Payload,
+    /// Wire bytes (payload plus header) in flight, as htsim's UEC sources count.
+    Wire,
+}
+
+impl WindowBytes {
+    pub const ALL: [WindowBytes; 2] = [WindowBytes::Payload, WindowBytes::Wire];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WindowBytes::Payload => "payload",
+            WindowBytes::Wire => "wire",
+        }
+    }
+}
+
 /// ACKs of later packets that make a missing packet lost under [`LossRecovery::Dupack`].
 pub const DUPTHRESH: u32 = 3;
 
