@@ -510,3 +510,27 @@ fn the_delayed_ack_timer_ends_a_coalescing_stall() {
     assert!(short.iter().all(|&c| c < 1_000.0), "{short:?}");
     assert!(long.iter().any(|&c| c > 100_000.0), "{long:?}");
 }
+
+/// htsim's UEC DCTCP (a third of each marked ACK's bytes off the window, capped at the
+/// start): two senders into one host keep a fraction of the queue no CC builds, and the
+/// link busy.
+#[test]
+fn htsim_dctcp_holds_the_incast_queue_down_and_the_link_busy() {
+    let none = run(&params(&[&INCAST[..], &["host.cc=none"]].concat()));
+    let r = run(&params(
+        &[&INCAST[..], &["host.cc=dctcp", "host.dctcp_rules=htsim"]].concat(),
+    ));
+    assert!(r.ecn_marks > 0);
+    assert!(
+        r.max_queue_bytes["edge-down"] * 2 < none.max_queue_bytes["edge-down"],
+        "{} vs {} B without CC",
+        r.max_queue_bytes["edge-down"],
+        none.max_queue_bytes["edge-down"]
+    );
+    let cct = r.cct_us.unwrap();
+    assert!(
+        cct < 1.15 * r.lower_bound_us,
+        "{cct} vs {}",
+        r.lower_bound_us
+    );
+}

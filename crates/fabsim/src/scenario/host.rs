@@ -97,7 +97,7 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Choice(names::<DctcpRules>),
         default: Some("\"rfc8257\""),
         unit: "",
-        meaning: "rfc8257: alpha from 1, one cut per window of marks, a loss halves once per window; netbench: alpha from 0, a cut on every marked ACK, a timeout restarts from one MSS (NewReno)",
+        meaning: "rfc8257: alpha from 1, one cut per window of marks, a loss halves once per window; netbench: alpha from 0, a cut on every marked ACK, a timeout restarts from one MSS (NewReno); htsim: UEC's sources, no alpha, a marked ACK takes a third of its bytes off the window, a NACK its packet, capped at the initial window",
     },
     Key {
         name: "host.ssthresh_bytes",
@@ -111,7 +111,7 @@ pub const KEYS: &[Key] = &[
         kind: int(1, MAX_BYTES),
         default: None,
         unit: "bytes",
-        meaning: "dctcp window cap, as a receive window (default: none; Netbench: 65535)",
+        meaning: "dctcp window cap, as a receive window (default: none, the initial window with dctcp_rules = htsim; Netbench: 65535)",
     },
     Key {
         name: "host.dctcp_g",

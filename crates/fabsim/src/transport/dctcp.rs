@@ -14,14 +14,12 @@
 //! and the window. The initial ssthresh and a window cap are keys of their own
 //! (`host.ssthresh_bytes`, `host.max_window_bytes`; Netbench: 30 MSS and 65,535 B).
 //!
-//! `host.dctcp_rules = "htsim"` runs it as htsim's `DCTCPSrc` over its `TcpSrc` does: alpha
-//! starts at 0 and is updated once the ACKs since the last update cover the window of then
-//! (the first after two packets); at each update with alpha > 0 the window is cut by
-//! `1 - alpha / 2` (floor: one MSS) and ssthresh follows it, marked or not. A marked ACK
-//! only ends slow start (ssthresh <- cwnd); every ACK grows the window as NewReno does (in
-//! slow start up to ssthresh). A fast retransmit sets ssthresh to half the window (at least
-//! 2 MSS) and the window to it; a timeout does the same to ssthresh and restarts from one
-//! MSS.
+//! `host.dctcp_rules = "htsim"` runs it as htsim's UEC sources do (`uec.cpp`,
+//! `-sender_cc_algo dctcp`, the transport the Ofan paper's spraying runs use): no alpha; each
+//! marked ACK takes a third of the bytes it acknowledges off the window, each unmarked one
+//! adds `mss * bytes / cwnd` (one MSS per window), a NACK takes the trimmed packet's bytes
+//! off; the window stays between one MSS and its start (the cap, `host.max_window_bytes`,
+//! defaults to the initial window), and a timeout leaves it as it is.
 
 use crate::engine::Time;
 
@@ -32,7 +30,7 @@ pub enum DctcpRules {
     Rfc8257,
     /// Netbench's NewReno DCTCP (module docs).
     Netbench,
-    /// htsim's DCTCP (module docs).
+    /// htsim's UEC DCTCP (module docs).
     Htsim,
 }
 
@@ -72,13 +70,16 @@ pub struct Dctcp {
     cut_this_window: bool,
     rules: DctcpRules,
     max_wnd: f64,
-    /// htsim: the window at the last alpha update (the ACKed bytes that close the next).
-    past_cwnd: f64,
 }
 
 impl Dctcp {
     pub fn new(init_window_bytes: u64, mss_bytes: u64, p: &DctcpParams) -> Self {
-        let max_wnd = p.max_window_bytes.map_or(f64::INFINITY, |w| w as f64);
+        let max_wnd = match (p.max_window_bytes, p.rules) {
+            (Some(w), _) => w as f64,
+            // htsim's sources start at their maximum window.
+            (None, DctcpRules::Htsim) => init_window_bytes.max(mss_bytes) as f64,
+            (None, _) => f64::INFINITY,
+        };
         Self {
             cwnd: (init_window_bytes.max(mss_bytes) as f64).min(max_wnd),
             ssthresh: p.ssthresh_bytes.map_or(f64::INFINITY, |b| b as f64),
@@ -94,7 +95,6 @@ impl Dctcp {
             cut_this_window: false,
             rules: p.rules,
             max_wnd,
-            past_cwnd: 2.0 * mss_bytes as f64,
         }
     }
 
@@ -110,10 +110,7 @@ impl Dctcp {
                 self.ssthresh = (inflight as f64 / 2.0).max(2.0 * self.mss);
                 self.cwnd = self.mss;
             }
-            DctcpRules::Htsim => {
-                self.on_loss(inflight, now);
-                self.cwnd = self.mss;
-            }
+            DctcpRules::Htsim => {}
         }
     }
 
@@ -123,18 +120,19 @@ impl Dctcp {
 
     /// A loss (NACK of a trimmed packet) is a congestion signal as strong as a mark: cut
     /// once per window, like TCP's fast recovery.
-    pub fn on_loss(&mut self, _bytes: u64, _now: Time) {
-        if self.rules != DctcpRules::Rfc8257 {
-            // NewReno's fast retransmit (without the window inflation of fast recovery).
-            self.ssthresh = (self.cwnd / 2.0).max(2.0 * self.mss);
-            self.cwnd = self.ssthresh;
-            if self.rules == DctcpRules::Htsim {
-                // deflate_window: a new observation window from here.
-                self.past_cwnd = self.cwnd;
-                self.acked_bytes = 0;
-                self.marked_bytes = 0;
+    pub fn on_loss(&mut self, bytes: u64, _now: Time) {
+        match self.rules {
+            DctcpRules::Netbench => {
+                // NewReno's fast retransmit (without the window inflation of fast recovery).
+                self.ssthresh = (self.cwnd / 2.0).max(2.0 * self.mss);
+                self.cwnd = self.ssthresh;
+                return;
             }
-            return;
+            DctcpRules::Htsim => {
+                self.cwnd = (self.cwnd - bytes as f64).max(self.mss);
+                return;
+            }
+            DctcpRules::Rfc8257 => {}
         }
         if !self.cut_this_window {
             self.cwnd = (self.cwnd / 2.0).max(self.mss);
@@ -176,29 +174,12 @@ impl Dctcp {
 
 impl Dctcp {
     fn on_ack_htsim(&mut self, bytes: u64, ecn: bool) {
-        self.acked_bytes += bytes;
-        if ecn {
-            self.marked_bytes += bytes;
-            self.ssthresh = self.ssthresh.min(self.cwnd);
-        }
-        if self.acked_bytes as f64 >= self.past_cwnd {
-            let f = self.marked_bytes as f64 / self.acked_bytes as f64;
-            self.alpha = (1.0 - self.g) * self.alpha + self.g * f;
-            self.acked_bytes = 0;
-            self.marked_bytes = 0;
-            if self.alpha > 0.0 {
-                self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(self.mss);
-                self.ssthresh = self.cwnd;
-            }
-            self.past_cwnd = self.cwnd;
-        }
-        // TcpSrc: slow start up to ssthresh, then one MSS per window.
-        if self.cwnd < self.ssthresh {
-            self.cwnd = (self.cwnd + bytes as f64).min(self.ssthresh);
+        let b = bytes as f64;
+        self.cwnd = if ecn {
+            (self.cwnd - b / 3.0).max(self.mss)
         } else {
-            self.cwnd += self.mss * bytes as f64 / self.cwnd;
-        }
-        self.cwnd = self.cwnd.min(self.max_wnd);
+            (self.cwnd + self.mss * b / self.cwnd).min(self.max_wnd)
+        };
     }
 }
 
@@ -278,39 +259,31 @@ mod tests {
     }
 
     #[test]
-    fn htsim_rules_cut_once_per_window_while_alpha_lasts_and_marks_only_end_slow_start() {
+    fn htsim_rules_cut_a_third_of_each_marked_ack_and_never_pass_the_start() {
         let p = DctcpParams {
             rules: DctcpRules::Htsim,
             ..RFC
         };
         let mut d = Dctcp::new(10_000, 1_000, &p);
-        // A marked ACK in slow start does not cut: it ends slow start, and the window still
-        // grows (congestion avoidance now).
-        d.on_ack(1_000, true, false);
-        assert!(d.window() > 10_000 && d.window() < 10_200, "{}", d.window());
-        // The second ACK closes the first window (two packets): F = 1/2, alpha = 1/32, cut.
-        let before = d.window() as f64;
-        d.on_ack(1_000, false, false);
-        let a = d.alpha();
-        assert!((a - 0.5 / 16.0).abs() < 1e-12, "{a}");
-        let cut = before * (1.0 - a / 2.0);
-        assert!((d.window() as f64 - (cut + 1_000.0 * 1_000.0 / cut)).abs() < 1.0);
-        // Unmarked windows keep cutting while alpha decays above 0.
-        let w = d.window();
-        for _ in 0..11 {
-            d.on_ack(1_000, false, false);
-        }
-        assert!(d.alpha() < a, "alpha decays");
-        // Eleven ACKs of congestion avoidance add about 11 * 1000^2 / w; the cut at the
-        // window's end takes about alpha / 2 of w (> 100 B) back.
-        let grown = 11.0 * 1e6 / w as f64;
-        assert!(
-            (d.window() as f64) < w as f64 + grown - 100.0,
-            "still cut: {} from {w}",
-            d.window()
+        d.on_ack(1_000, false, true);
+        assert_eq!(d.window(), 10_000, "the initial window is the cap");
+        d.on_ack(3_000, true, false);
+        assert_eq!(d.window(), 9_000);
+        d.on_ack(3_000, true, false);
+        assert_eq!(
+            d.window(),
+            8_000,
+            "every marked ACK cuts, no once-per-window rule"
         );
-        // A timeout halves ssthresh and restarts from one MSS.
-        d.on_timeout(20_000, Time::ZERO);
-        assert_eq!(d.window(), 1_000);
+        d.on_ack(1_000, false, false);
+        assert_eq!(d.window(), 8_125, "one MSS per window");
+        d.on_loss(4_000, Time::ZERO);
+        assert_eq!(d.window(), 4_125, "a NACK takes its bytes off");
+        d.on_timeout(4_000, Time::ZERO);
+        assert_eq!(d.window(), 4_125, "a timeout leaves the window");
+        for _ in 0..30 {
+            d.on_ack(3_000, true, false);
+        }
+        assert_eq!(d.window(), 1_000, "floor: one MSS");
     }
 }
