@@ -488,7 +488,7 @@ fn simulate_with<A: Chassis>(
         fabric,
     };
     for (i, f) in specs.iter().enumerate() {
-        let pkts = p.link.packet_sizes(f.bytes).count() as u32;
+        let pkts = p.link.packets(f.bytes) as u32;
         let hops = sim.fabric.hops(f.src, f.dst);
         sim.flows.push(Flow {
             src: f.src,
@@ -590,10 +590,15 @@ fn simulate_with<A: Chassis>(
             .flows
             .iter()
             .map(|f| {
-                (0..f.pkts)
-                    .filter(|&s| f.acked_seqs.get(s))
-                    .map(|s| f.payload(s, p.link.payload_bytes))
-                    .sum()
+                // Every packet is full but the last.
+                let last = f.pkts - 1;
+                let full = (f.acked - f.acked_seqs.get(last) as u32) as u64;
+                full * p.link.payload_bytes as u64
+                    + if f.acked_seqs.get(last) {
+                        f.payload(last, p.link.payload_bytes)
+                    } else {
+                        0
+                    }
             })
             .collect(),
         flow_start_ps: sim

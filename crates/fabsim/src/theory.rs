@@ -36,12 +36,21 @@ pub struct LinkModel {
 impl LinkModel {
     /// Wire sizes of the packets of a message of `bytes` (every packet full but the last).
     pub fn packet_sizes(&self, bytes: u64) -> impl Iterator<Item = u32> + '_ {
-        let p = self.payload_bytes as u64;
-        let n = bytes.div_ceil(p).max(1);
+        let (p, n) = (self.payload_bytes as u64, self.packets(bytes));
         (0..n).map(move |i| {
             let payload = if i + 1 == n { bytes - i * p } else { p };
             payload as u32 + self.header_bytes
         })
+    }
+
+    /// Number of packets of a message of `bytes` (at least one).
+    pub fn packets(&self, bytes: u64) -> u64 {
+        bytes.div_ceil(self.payload_bytes as u64).max(1)
+    }
+
+    /// Wire size of the last (the smallest) packet of a message of `bytes`.
+    pub fn last_packet_bytes(&self, bytes: u64) -> u32 {
+        (bytes - (self.packets(bytes) - 1) * self.payload_bytes as u64) as u32 + self.header_bytes
     }
 
     /// Round trip of a full data packet and its ACK over `hops` links, with no queueing.

@@ -404,13 +404,18 @@ fn nic_bound_ps(link: &LinkModel, f: &Fabric, flows: &[FlowSpec]) -> Time {
     let mut into = vec![0u64; f.hosts as usize];
     let mut min_data = u32::MAX;
     for fl in flows {
-        for size in link.packet_sizes(fl.bytes) {
-            out[fl.src as usize] += size as u64;
-            out[fl.dst as usize] += link.ack_bytes as u64;
-            into[fl.dst as usize] += size as u64;
-            into[fl.src as usize] += link.ack_bytes as u64;
-            min_data = min_data.min(size);
-        }
+        // Closed forms over the flow's packets (a Fastroute run schedules flows for far
+        // longer than it simulates: a loop over every packet cost a fifth of a slice).
+        let n = link.packets(fl.bytes);
+        let (wire, acks) = (
+            fl.bytes + n * link.header_bytes as u64,
+            n * link.ack_bytes as u64,
+        );
+        out[fl.src as usize] += wire;
+        out[fl.dst as usize] += acks;
+        into[fl.dst as usize] += wire;
+        into[fl.src as usize] += acks;
+        min_data = min_data.min(link.last_packet_bytes(fl.bytes));
     }
     let nic = out.into_iter().chain(into);
     let min_hops = flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();

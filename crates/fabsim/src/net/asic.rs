@@ -197,6 +197,10 @@ pub struct Asics {
     crossing_until: Vec<Time>,
     pub hold: Ports,
     hold_first: u32,
+    /// Per switch port: its hold FIFO may be busy or hold packets (set when a packet enters
+    /// it or the port moves, cleared once seen idle): the arrival path reads this byte
+    /// instead of the FIFO's state, which is almost always idle.
+    hold_live: Vec<bool>,
     /// Per switch: the mapping computed by the controller, waiting for its apply time.
     pending: Vec<Option<Vec<usize>>>,
     ws: Workspace,
@@ -316,6 +320,7 @@ impl Asics {
             },
             hold: Ports::new(if circuit { ports } else { 0 }, rate_bps, Time::ZERO),
             hold_first,
+            hold_live: vec![false; if circuit { ports } else { 0 }],
             pending: vec![None; fabric.switches.len()],
             ws: Workspace::new(),
             solved: Vec::new(),
@@ -332,11 +337,14 @@ impl Asics {
         &self.kinds
     }
 
-    /// The hold FIFO of switch port `gin`, if the switches have a circuit layer: its global
-    /// id and whether it is busy at `now` (dark, or draining).
+    /// The hold FIFO of switch port `gin`: its global id and whether it is busy at `now`
+    /// (dark, or draining); `None` without a circuit layer, or while it is known idle and
+    /// empty.
     #[inline]
     pub fn hold_of(&self, gin: u32, now: Time) -> Option<(u32, bool)> {
-        self.p.circuit.as_ref()?;
+        if !*self.hold_live.get(gin as usize)? {
+            return None;
+        }
         let id = self.base + self.hold_first + gin;
         Some((id, self.hold.stats[gin as usize].busy_until > now))
     }
@@ -428,9 +436,15 @@ impl Asics {
         (gout, gin, next)
     }
 
+    /// The hold FIFO of `gin` was seen idle and empty.
+    pub fn hold_idle(&mut self, gin: u32) {
+        self.hold_live[gin as usize] = false;
+    }
+
     /// Arrival of the first bit of a packet of `bytes` in the hold FIFO of `gin`.
     pub fn enqueue_hold(&mut self, gin: u32, bytes: u32, now: Time) -> Time {
         self.stats.held_packets += 1;
+        self.hold_live[gin as usize] = true;
         match self.hold.enqueue(gin, bytes, now, None) {
             super::Enqueue::Arrives(t) => t,
             super::Enqueue::Overflow => unreachable!("hold FIFOs are unbounded"),
@@ -500,6 +514,7 @@ impl Asics {
                 moved += 1;
                 self.mapping[g] = a as u8;
                 let open = (now + c.downtime_ps).max(self.crossing_until[g]);
+                self.hold_live[g] = true;
                 let busy = &mut self.hold.stats[g].busy_until;
                 let held_from = (*busy).max(now);
                 *busy = (*busy).max(open);

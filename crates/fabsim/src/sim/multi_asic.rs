@@ -98,6 +98,7 @@ impl Chassis for Asics {
             return false;
         };
         if !busy && sim.wire[id as usize].is_empty() {
+            sim.asic.hold_idle(gin);
             return false;
         }
         let t = sim.asic.enqueue_hold(gin, pkt.bytes, sim.now);
