@@ -329,8 +329,8 @@ struct Sim<'a, A: Chassis> {
     /// `switch.trim_victim = "random"`: the coin per trimmed arrival.
     trim_rng: Rng,
     queue: TimingWheel<Event>,
-    /// Per port: packets accepted and not yet arrived, with (arrival time, ticket).
-    wire: Vec<VecDeque<(Time, u64, Packet)>>,
+    /// Per port: packets accepted and not yet arrived.
+    wire: Vec<Ring>,
     flows: Vec<Flow>,
     /// Per host: flows with something to send, round-robin cursor, NicFree pending.
     tx: Vec<Vec<u32>>,
@@ -358,6 +358,58 @@ fn is_control(p: &Packet) -> bool {
     p.kind != PacketKind::Data || p.trimmed
 }
 
+/// A packet on a link's wire or in its queue: arrival time at the far end, the low 32 bits
+/// of its insertion ticket, the packet. 40 bytes: these are most of a large run's memory.
+type Slot = (Time, u32, Packet);
+
+/// One port's packets accepted and not yet arrived, in arrival order.
+///
+/// Slots keep only the low half of their tickets; the full one is read against `newest`
+/// (the last ticket pushed), exact while every slot's ticket is within 2^32 of it. `since`
+/// is a ticket no slot is older than (the first push after the ring was last empty, moved
+/// up to the oldest slot's whenever it falls 2^31 behind), so the bound is checked at every
+/// push, not assumed.
+#[derive(Clone, Default)]
+struct Ring {
+    slots: VecDeque<Slot>,
+    newest: u64,
+    since: u64,
+}
+
+impl Ring {
+    /// The full ticket of a slot's low half.
+    #[inline]
+    fn ticket(&self, low: u32) -> u64 {
+        self.newest - (self.newest as u32).wrapping_sub(low) as u64
+    }
+
+    /// Records that `ticket` is pushed next (before the slot goes in).
+    #[inline]
+    fn note_push(&mut self, ticket: u64) {
+        if self.slots.is_empty() {
+            self.since = ticket;
+        } else if ticket - self.since >= 1 << 31 {
+            self.refresh_since(ticket);
+        }
+        self.newest = ticket;
+    }
+
+    #[cold]
+    fn refresh_since(&mut self, ticket: u64) {
+        self.since = self
+            .slots
+            .iter()
+            .map(|&(_, low, _)| self.ticket(low))
+            .min()
+            .expect("a non-empty ring");
+        assert!(
+            ticket - self.since < 1 << 32,
+            "a packet waited on one link while 2^32 events were scheduled: more than a \
+             link's ring can order"
+        );
+    }
+}
+
 /// Strict priority for a control packet on a port whose wire ring already holds packets
 /// (`entry` carries its FIFO arrival time, as if it had queued behind all of them).
 ///
@@ -368,8 +420,8 @@ fn is_control(p: &Packet) -> bool {
 /// drain at the same rate), so only the ring is rearranged. The ring head is in service or
 /// on the wire, never waiting, so its queued event stays valid.
 fn jump_queue(
-    wire: &mut VecDeque<(Time, u64, Packet)>,
-    entry: (Time, u64, Packet),
+    wire: &mut VecDeque<Slot>,
+    entry: Slot,
     ser_ps: Time,
     now: Time,
     delay_ps: Time,
@@ -457,7 +509,7 @@ fn simulate_with<A: Chassis>(
         lb,
         host_lb,
         asic,
-        wire: vec![VecDeque::new(); far.len()],
+        wire: vec![Ring::default(); far.len()],
         far,
         ecn_rng: Rng::stream(p.seed, "ecn"),
         dequeue_marks: if p.ecn_dequeue && p.ecn.is_some() {
@@ -651,11 +703,12 @@ impl<A: Chassis> Sim<'_, A> {
                     if !self.dequeue_marks.is_empty() {
                         self.dequeue_arrival(port);
                     }
-                    let wire = &mut self.wire[port as usize];
-                    let (_, _, pkt) = wire.pop_front().expect("an arrival has a packet");
+                    let ring = &mut self.wire[port as usize];
+                    let (_, _, pkt) = ring.slots.pop_front().expect("an arrival has a packet");
                     // The link's next packet takes the event's place in the queue.
-                    match wire.front() {
-                        Some(&(t, ticket, _)) => {
+                    match ring.slots.front() {
+                        Some(&(t, low, _)) => {
+                            let ticket = ring.ticket(low);
                             self.queue.replace_min(t, ticket, Event::Arrive { port })
                         }
                         None => {
@@ -740,19 +793,17 @@ impl<A: Chassis> Sim<'_, A> {
     fn prefetch_next_arrival(&mut self) {
         #[cfg(target_arch = "x86_64")]
         if let Some((_, Event::Arrive { port })) = self.queue.peek() {
-            if let Some(entry) = self.wire[port as usize].front() {
+            if let Some(entry) = self.wire[port as usize].slots.front() {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 // SAFETY: a prefetch is a hint that never faults, and SSE is part of the
                 // x86_64 baseline.
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>((entry as *const (Time, u64, Packet)).cast())
-                };
+                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const Slot).cast()) };
             }
         }
     }
 
     fn pending_arrivals(&self) -> u64 {
-        self.wire.iter().map(|w| w.len() as u64).sum()
+        self.wire.iter().map(|w| w.slots.len() as u64).sum()
     }
 
     /// A switch routes a packet and offers it to the chosen egress port.
@@ -775,7 +826,10 @@ impl<A: Chassis> Sim<'_, A> {
     #[inline]
     fn push_wire(&mut self, port: u32, t: Time, pkt: Packet, control: bool) {
         let ticket = self.queue.ticket();
-        let wire = &mut self.wire[port as usize];
+        let ring = &mut self.wire[port as usize];
+        ring.note_push(ticket);
+        let wire = &mut ring.slots;
+        let slot = (t, ticket as u32, pkt);
         if wire.len() == wire.capacity() {
             // Rings keep their largest size (the sum over links is most of a large run's
             // memory): grow by half instead of doubling, a third less slack for a few more
@@ -784,16 +838,14 @@ impl<A: Chassis> Sim<'_, A> {
         }
         if wire.is_empty() {
             self.queue.push_ticketed(t, ticket, Event::Arrive { port });
-            wire.push_back((t, ticket, pkt));
+            wire.push_back(slot);
         } else if control {
             let ser = self.ports.serialization(pkt.bytes);
             let (ports, now) = (&mut self.ports, self.now);
             let delay = ports.delay_ps();
-            jump_queue(wire, (t, ticket, pkt), ser, now, delay, |b| {
-                ports.serialization(b)
-            });
+            jump_queue(wire, slot, ser, now, delay, |b| ports.serialization(b));
         } else {
-            wire.push_back((t, ticket, pkt));
+            wire.push_back(slot);
         }
     }
 
@@ -859,7 +911,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// for the serializer (never the ring's head, whose event is queued). Returns whether it
     /// did.
     fn trim_tail(&mut self, port: u32) -> bool {
-        let wire = &self.wire[port as usize];
+        let wire = &self.wire[port as usize].slots;
         let Some(&(arrive, _, mut q)) = wire.back() else {
             return false;
         };
@@ -870,7 +922,7 @@ impl<A: Chassis> Sim<'_, A> {
         if arrive - self.ports.delay_ps() - ser <= self.now {
             return false;
         }
-        self.wire[port as usize].pop_back();
+        self.wire[port as usize].slots.pop_back();
         if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
             // Still waiting, so undecided (and data, so counted if this port marks).
             m.undecided = m.undecided.saturating_sub(1);
@@ -898,7 +950,7 @@ impl<A: Chassis> Sim<'_, A> {
             if m.undecided == 0 {
                 return;
             }
-            let wire = &self.wire[port as usize];
+            let wire = &self.wire[port as usize].slots;
             let is_data = |p: &Packet| p.kind == PacketKind::Data && !p.trimmed;
             let i = wire
                 .iter()
@@ -930,7 +982,7 @@ impl<A: Chassis> Sim<'_, A> {
                 .saturating_sub(behind);
             let mut pkt = wire[i].2;
             self.mark_ecn(waiting, &mut pkt);
-            self.wire[port as usize][i].2 = pkt;
+            self.wire[port as usize].slots[i].2 = pkt;
             let m = &mut self.dequeue_marks[port as usize];
             m.decided += 1;
             m.undecided -= 1;
@@ -941,7 +993,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// the arrival may come before its `Dequeue` event), and it leaves the decided count.
     #[inline]
     fn dequeue_arrival(&mut self, port: u32) {
-        let Some(&(_, _, head)) = self.wire[port as usize].front() else {
+        let Some(&(_, _, head)) = self.wire[port as usize].slots.front() else {
             return;
         };
         if head.kind != PacketKind::Data || head.trimmed {
@@ -983,7 +1035,7 @@ mod tests {
     use super::*;
 
     fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
-        Packet::for_test(1, seq, bytes, kind)
+        Packet::for_test(0, seq, bytes, kind)
     }
 
     #[test]
@@ -993,11 +1045,11 @@ mod tests {
         let ps = Time::from_ps;
         let ser = |b: u32| ps(b as u64);
         let delay = ps(100);
-        let mut wire: VecDeque<(Time, u64, Packet)> = (0..3)
+        let mut wire: VecDeque<Slot> = (0..3)
             .map(|i| {
                 (
                     ps(1000 * (i + 1)) + delay,
-                    i,
+                    i as u32,
                     pkt(i as u32, 1000, PacketKind::Data),
                 )
             })

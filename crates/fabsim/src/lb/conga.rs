@@ -147,7 +147,7 @@ mod tests {
     use crate::net::{PacketKind, TopologySpec};
 
     fn packet() -> Packet {
-        Packet::for_test(5, 0, 4160, PacketKind::Data)
+        Packet::for_test(0, 0, 4160, PacketKind::Data)
     }
 
     #[test]

@@ -258,7 +258,7 @@ impl SwitchLb {
     #[inline(always)]
     pub fn egress(&mut self, v: View, sw: u32, in_local: u32, p: &mut Packet) -> u32 {
         let info = v.fabric.switches[sw as usize];
-        match v.fabric.route(sw, p.dst) {
+        match v.fabric.route(sw, p.dst(v.ends)) {
             Route::Down(l) => {
                 if let Scheme::Conga(conga) =
                     &mut self.schemes[self.scheme_of[sw as usize] as usize]
@@ -428,8 +428,9 @@ mod tests {
     fn every_scheme_sends_cross_leaf_packets_up_and_local_ones_down() {
         for kind in SwitchLbKind::ALL {
             let (fabric, ports, mut lb) = setup(kind);
+            // Flow 0 runs from host 0 to host 2 (the other leaf), flow 1 to host 1.
             let v = View {
-                ends: &[],
+                ends: &[[0, 2], [0, 1]],
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
@@ -438,7 +439,7 @@ mod tests {
             let leaf = fabric.switches[0];
             for seq in 0..8 {
                 // Host 0 to host 2 (the other leaf): one of the leaf's uplinks.
-                let mut p = Packet::for_test(2, seq, 4160, PacketKind::Data);
+                let mut p = Packet::for_test(0, seq, 4160, PacketKind::Data);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert!(
                     (leaf.down..leaf.ports).contains(&out),
@@ -457,14 +458,14 @@ mod tests {
         for kind in SwitchLbKind::ALL {
             let (fabric, ports, mut lb) = setup(kind);
             let v = View {
-                ends: &[],
+                ends: &[[0, 3]],
                 fabric: &fabric,
                 ports: &ports,
                 failures: None,
                 now: Time::ZERO,
             };
             for u in 0..4 {
-                let mut p = Packet::for_test(3, 0, 4160, PacketKind::Data);
+                let mut p = Packet::for_test(0, 0, 4160, PacketKind::Data);
                 p.up = UpPath::new(u, 0);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert_eq!(out, fabric.switches[0].down + u, "{}", kind.name());

@@ -16,8 +16,21 @@ pub enum PacketKind {
     Ack,
     /// Negative acknowledgement of a trimmed data packet.
     Nack,
-    /// Connection set-up (`host.handshake`): the SYN to the receiver and its SYN-ACK back.
+    /// Connection set-up (`host.handshake`): the SYN to the receiver.
     Syn,
+    /// The receiver's answer to a SYN.
+    SynAck,
+}
+
+impl PacketKind {
+    /// Goes from a flow's receiver back to its sender.
+    #[inline]
+    pub fn to_sender(self) -> bool {
+        matches!(
+            self,
+            PacketKind::Ack | PacketKind::Nack | PacketKind::SynAck
+        )
+    }
 }
 
 /// A packet in flight. Lives in the simulator's slab; events carry its `u32` index.
@@ -25,10 +38,6 @@ pub enum PacketKind {
 pub struct Packet {
     pub flow: u32,
     pub seq: u32,
-    /// Destination host of this packet (an ACK goes back to the flow's sender). The source is
-    /// the flow's other end ([`Packet::src`]): not stored, the packet (and each link's ring
-    /// of packets in flight) stays 32 bytes.
-    pub dst: u32,
     /// Bytes on the wire (payload plus header, or the ACK size).
     pub bytes: u32,
     pub kind: PacketKind,
@@ -67,7 +76,6 @@ impl Packet {
     pub const NONE: Packet = Packet {
         flow: 0,
         seq: 0,
-        dst: 0,
         bytes: 0,
         kind: PacketKind::Data,
         trimmed: false,
@@ -84,27 +92,28 @@ impl Packet {
         },
     };
 
-    /// The packet's source host: of its flow's two ends (`ends[flow] = [sender, receiver]`),
-    /// the one it does not go to.
+    /// The packet's destination host: of its flow's two ends (`ends[flow] = [sender,
+    /// receiver]`), the one its kind goes to. Neither end is stored: the packet (and each
+    /// link's ring of packets in flight) stays small.
+    #[inline]
+    pub fn dst(&self, ends: &[[u32; 2]]) -> u32 {
+        ends[self.flow as usize][!self.kind.to_sender() as usize]
+    }
+
+    /// The packet's source host: the other end of its flow.
     #[inline]
     pub fn src(&self, ends: &[[u32; 2]]) -> u32 {
-        let [s, d] = ends[self.flow as usize];
-        if self.dst == d {
-            s
-        } else {
-            d
-        }
+        ends[self.flow as usize][self.kind.to_sender() as usize]
     }
 }
 
 #[cfg(test)]
 impl Packet {
-    /// A fresh packet of flow 0 for unit tests: no entropy, up path, marks or overlay.
-    pub fn for_test(dst: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
+    /// A fresh packet of `flow` for unit tests: no entropy, up path, marks or overlay.
+    pub fn for_test(flow: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
         Packet {
-            flow: 0,
+            flow,
             seq,
-            dst,
             bytes,
             kind,
             trimmed: false,
@@ -160,15 +169,19 @@ mod tests {
     /// Packets fill every link's ring of packets in flight (most of a large run's memory):
     /// a field more than fits in the padding makes every run bigger.
     #[test]
-    fn a_packet_is_32_bytes() {
-        assert_eq!(std::mem::size_of::<Packet>(), 32);
+    fn a_packet_is_28_bytes() {
+        assert_eq!(std::mem::size_of::<Packet>(), 28);
     }
 
     #[test]
-    fn a_packets_source_is_the_other_end_of_its_flow() {
+    fn a_packets_ends_are_its_flows_by_its_kind() {
         let ends = [[3, 7]];
-        let data = Packet::for_test(7, 0, 4160, PacketKind::Data);
-        let ack = Packet::for_test(3, 0, 64, PacketKind::Ack);
-        assert_eq!((data.src(&ends), ack.src(&ends)), (3, 7));
+        let data = Packet::for_test(0, 0, 4160, PacketKind::Data);
+        let ack = Packet::for_test(0, 0, 64, PacketKind::Ack);
+        let syn = Packet::for_test(0, 0, 64, PacketKind::Syn);
+        let syn_ack = Packet::for_test(0, 0, 64, PacketKind::SynAck);
+        assert_eq!((data.src(&ends), data.dst(&ends)), (3, 7));
+        assert_eq!((ack.src(&ends), ack.dst(&ends)), (7, 3));
+        assert_eq!((syn.dst(&ends), syn_ack.dst(&ends)), (7, 3));
     }
 }

@@ -12,7 +12,7 @@ use crate::workload::deps::{Csr, Deps};
 
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
-        debug_assert_eq!(p.dst, host);
+        debug_assert_eq!(p.dst(&self.ends), host);
         match p.kind {
             PacketKind::Data => {
                 // ACK (or NACK, if trimmed) it, at once or coalesced; a duplicate is ACKed
@@ -128,14 +128,19 @@ impl<A: Chassis> Sim<'_, A> {
                 self.arm_nic(host);
             }
             PacketKind::Syn => {
+                // The receiver answers every SYN (a resent one too).
+                self.c.delivered += 1;
+                self.c.created += 1;
+                let syn_ack = Packet {
+                    kind: PacketKind::SynAck,
+                    ..p
+                };
+                self.transmit(host, syn_ack, self.p.nic_fifo);
+            }
+            PacketKind::SynAck => {
                 self.c.delivered += 1;
                 let f = &mut self.flows[p.flow as usize];
-                if host == f.dst {
-                    // The receiver answers every SYN (a resent one too).
-                    self.c.created += 1;
-                    let syn_ack = Packet { dst: f.src, ..p };
-                    self.transmit(host, syn_ack, self.p.nic_fifo);
-                } else if f.syn_pending {
+                if f.syn_pending {
                     f.syn_pending = false;
                     self.open(p.flow);
                 }
@@ -161,7 +166,6 @@ impl<A: Chassis> Sim<'_, A> {
     fn send_ack(&mut self, host: u32, p: &Packet, seq: u32) {
         self.c.created += 1;
         let ack = Packet {
-            dst: self.flows[p.flow as usize].src,
             seq,
             bytes: self.p.link.ack_bytes,
             kind: if p.trimmed {
@@ -203,7 +207,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn send_syn(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         f.syn_pending = true;
-        let (src, dst) = (f.src, f.dst);
+        let src = f.src;
         if let Some(at) = f.arm_timer(self.p, self.now) {
             self.queue.push(at, Event::Timeout { flow });
         }
@@ -211,7 +215,6 @@ impl<A: Chassis> Sim<'_, A> {
         let syn = Packet {
             flow,
             seq: 0,
-            dst,
             bytes: self.p.link.ack_bytes,
             kind: PacketKind::Syn,
             trimmed: false,
@@ -429,12 +432,11 @@ impl<A: Chassis> Sim<'_, A> {
             self.cursor[h] = i as u32 + 1;
         }
         let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
-        let (dst, hops) = (f.dst, f.hops);
+        let hops = f.hops;
         let (entropy, up) = self.host_lb.stamp(fid, hops, self.now);
         let pkt = Packet {
             flow: fid,
             seq,
-            dst,
             bytes: wire,
             kind: PacketKind::Data,
             trimmed: false,

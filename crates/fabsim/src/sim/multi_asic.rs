@@ -97,7 +97,7 @@ impl Chassis for Asics {
         let Some((id, busy)) = sim.asic.hold_of(gin, sim.now) else {
             return false;
         };
-        if !busy && sim.wire[id as usize].is_empty() {
+        if !busy && sim.wire[id as usize].slots.is_empty() {
             sim.asic.hold_idle(gin);
             return false;
         }
