@@ -273,6 +273,7 @@ mod tests {
                 series: |r| r.get(crate::reproduce::cols::LB).unwrap_or("?").to_string(),
             },
             claims: vec![],
+            synthetic: Table::default,
         }
     }
 
