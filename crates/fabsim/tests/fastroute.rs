@@ -341,3 +341,35 @@ fn the_controller_stops_when_the_traffic_does() {
         off.events
     );
 }
+
+/// `switch.remap_min_gain` (hysteresis): 0, the default, is the paper's controller (every
+/// mapping that lowers the interval's inter-ASIC bytes is applied: the same run as without
+/// the key); a higher minimum gain skips the small improvements (here: no more moved ports); 1
+/// keeps only mappings that localize everything, which this Web traffic never allows.
+#[test]
+fn remap_min_gain_skips_small_improvements() {
+    let w = [
+        "workload.kind=web",
+        "workload.load=0.8",
+        "run.duration_us=600",
+    ];
+    let default = arch("fastroute", &w);
+    let zero = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=0"]].concat(),
+    );
+    assert_eq!(default.ports_moved, zero.ports_moved);
+    assert_eq!(default.fct_by_size, zero.fct_by_size);
+    assert!(default.reconfigurations > 0);
+    let half = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=0.5"]].concat(),
+    );
+    assert!(half.ports_moved <= default.ports_moved);
+    let all = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=1"]].concat(),
+    );
+    assert_eq!(all.reconfigurations, 0, "{}", all.ports_moved);
+    assert!(all.inter_asic_bytes > default.inter_asic_bytes);
+}

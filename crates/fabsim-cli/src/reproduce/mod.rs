@@ -84,6 +84,8 @@ pub struct Sweep {
     pub name: String,
     pub scenario: String,
     pub quick: Vec<String>,
+    /// Left out of `--quick` (a point that needs a larger fabric than `--quick` runs).
+    pub full_only: bool,
 }
 
 /// Run-time options an experiment's points depend on.
@@ -408,8 +410,12 @@ fn results(
             Ok(t)
         }
         Source::Sim(sweeps) => {
+            let sweeps: Vec<&Sweep> = sweeps
+                .iter()
+                .filter(|s| !ctx.quick || !s.full_only)
+                .collect();
             let mut dirs = vec![];
-            for s in sweeps {
+            for s in &sweeps {
                 let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
                 if let Some(n) = ctx.seeds {
                     set.push(format!("run.seeds={n}"));
@@ -605,7 +611,9 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
                 sw.name,
                 sw.scenario.trim()
             );
-            if !sw.quick.is_empty() {
+            if sw.full_only {
+                let _ = writeln!(s, "Not run with `--quick`.\n");
+            } else if !sw.quick.is_empty() {
                 let _ = writeln!(s, "`--quick` overrides: `{}`\n", sw.quick.join("`, `"));
             }
         }

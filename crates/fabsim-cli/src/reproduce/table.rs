@@ -217,14 +217,14 @@ impl Table {
         slope(filter, self.mean_by(filter, x, metric)?)
     }
 
-    /// [`Table::loglog_slope`] of the median per x (timings: robust to a slow outlier).
-    pub fn loglog_slope_median(
+    /// The median of `metric` per value of column `x` (timings: robust to a slow outlier).
+    pub fn median_by(
         &self,
         filter: &Filter,
         x: Col,
         metric: Metric,
-    ) -> Result<f64, String> {
-        slope(filter, self.agg_by(filter, x, metric, median)?)
+    ) -> Result<Vec<(f64, f64)>, String> {
+        self.agg_by(filter, x, metric, median)
     }
 }
 

@@ -247,6 +247,19 @@ fn median_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f
     )
 }
 
+/// The log-log slope of `solver`'s median runtime between the two largest port counts at 8
+/// ASICs: the asymptotic class, without the small sizes' fixed costs.
+fn top_slope(t: &Table, solver: &str) -> Result<f64, String> {
+    let f = [(computed::SOLVER, solver), (computed::ASICS, "8")];
+    let pts = t.median_by(&f, computed::PORTS, runtime)?;
+    match pts[..] {
+        [.., (p0, r0), (p1, r1)] if r0 > 0.0 && r1 > 0.0 => Ok((r1 / r0).ln() / (p1 / p0).ln()),
+        _ => Err(format!(
+            "{solver}: a slope needs two port counts with positive runtimes"
+        )),
+    }
+}
+
 /// Adds 1 to `quantity` at `asics` ASICs (a printed number missed by more than its rounding).
 fn bump(t: &mut Table, asics: &str, quantity: &str) {
     let f = [(computed::ASICS, asics), (computed::QUANTITY, quantity)];
@@ -651,33 +664,22 @@ pub fn experiments() -> Vec<Experiment> {
                     contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 3.0)),
                 },
                 Claim {
-                    text:
-                        "the heuristic scales almost linearly with ports (log-log slope, 8 ASICs)",
+                    text: "the heuristic scales almost linearly with ports (log-log slope of \
+                           the median runtime between the two largest port counts, 8 ASICs)",
                     paper: 1.0,
                     unit: "",
                     tol: SLOPE,
-                    fabsim: |t| {
-                        t.loglog_slope_median(
-                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
-                            computed::PORTS,
-                            runtime,
-                        )
-                    },
+                    fabsim: |t| top_slope(t, "greedy"),
                     differs: "",
                     contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 4.0)),
                 },
                 Claim {
-                    text: "the optimal algorithm is Θ(p^3) (log-log slope, 8 ASICs)",
+                    text: "the optimal algorithm is Θ(p^3) (log-log slope of the median runtime \
+                           between the two largest port counts, 8 ASICs)",
                     paper: 3.0,
                     unit: "",
                     tol: SLOPE,
-                    fabsim: |t| {
-                        t.loglog_slope_median(
-                            &[(computed::SOLVER, "hungarian"), (computed::ASICS, "8")],
-                            computed::PORTS,
-                            runtime,
-                        )
-                    },
+                    fabsim: |t| top_slope(t, "hungarian"),
                     differs: "",
                     contra: Contra::Table(|t| slower(t, "hungarian", "8", "512", 4.0)),
                 },

@@ -6,7 +6,7 @@
 use fabsim::scenario::RunSpec;
 
 use super::cols::{self as col, computed, key, Col};
-use super::scen::{sweep, Scen};
+use super::scen::{full_only, sweep, Scen};
 use super::table::{grid, Filter};
 use super::{
     Claim, Contra, Ctx, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol, ABOUT_PCT,
@@ -119,6 +119,23 @@ fn quick(extra: &[&str]) -> Vec<String> {
         "run.seeds=2",
     ];
     small.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+/// `--quick` for the ASIC-count figures (13-15): 16-port switches (128 hosts), so that 4
+/// ASICs still hold 4 ports each (8 ASICs would need 32-port switches: full size only),
+/// one seed, and `extra`.
+fn quick16(extra: &[&str]) -> Vec<String> {
+    quick(&[&["topology.k=16", "run.seeds=1"], extra].concat())
+}
+
+/// The largest ASIC count in column `by` (8 at full size; 4 with --quick).
+fn most_asics(t: &Table, by: Col) -> Result<String, String> {
+    distinct(t, by)
+        .into_iter()
+        .filter_map(|v| Some((v.parse::<u32>().ok()?, v)))
+        .max()
+        .map(|x| x.1)
+        .ok_or_else(|| format!("no ASIC count in {}", by.name()))
 }
 
 /// Throughput normalized to the Ideal run of the same point and seed, in percent.
@@ -254,11 +271,6 @@ fn set_thrp(t: &mut Table, arch: &str, extra: &Filter, pct: f64) {
 
 const SHORT_RUN: &str = "Fastroute runs its first reconfiguration interval (110 us) on the \
                          static mapping; the paper's run length is not stated";
-
-const ONE_PORT_PER_ASIC: &str = "at --quick size (8-port switches) 8 ASICs hold one port \
-    each, so every crossing packet funnels through one ASIC's fabric link and even \
-    State-of-the-Art drops there (inter_asic_drops in results.csv); the full size (8 ports \
-    per ASIC) has not been run";
 
 /// Fig. 10's scenario: Ring All-Reduce regrouped every 0.5 ms (a traffic change every
 /// 0.5 ms), the inter-ASIC utilization sampled every 10 us.
