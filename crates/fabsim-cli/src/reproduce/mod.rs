@@ -126,6 +126,10 @@ pub struct Plot {
     pub y: Metric,
     pub y_label: &'static str,
     pub y_log: bool,
+    /// The y axis covers at least this range (the paper's 0-100% axes).
+    pub y_span: Option<(f64, f64)>,
+    /// Numeric x values are multiplied by this (a load fraction shown in %).
+    pub x_scale: f64,
     pub series: fn(&Row) -> String,
 }
 
@@ -256,6 +260,9 @@ pub struct Experiment {
     pub setup: &'static str,
     pub source: Source,
     pub plot: Plot,
+    /// Further panels, drawn right of `plot` in the same SVG (the paper's side-by-side
+    /// panels).
+    pub panels: Vec<Plot>,
     pub claims: Vec<Claim>,
     /// A synthetic results table (the columns the claims read, at the `--quick` points)
     /// on which every claim agrees with the paper; each claim's [`Contra`] rewrites it into

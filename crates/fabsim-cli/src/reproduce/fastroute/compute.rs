@@ -127,19 +127,26 @@ fn solver_runtimes(ctx: &Ctx, solvers: &[Solver]) -> Table {
                 }
                 solve(tm.view(), &none, Solver::Exact, &mut ws, &mut out).expect("valid shape");
                 let opt = inter_asic_bytes(tm.view(), &out);
-                for &s in solvers {
-                    let us = median_us(|| {
-                        solve(tm.view(), &none, s, &mut ws, &mut out).expect("valid shape");
+                // The solvers take turns, so that a ratio of their runtimes compares solves
+                // made under the same machine load.
+                let mut bytes = vec![0; solvers.len()];
+                let us = interleaved_medians_us(solvers.len(), |i| {
+                    let us = time_us(|| {
+                        solve(tm.view(), &none, solvers[i], &mut ws, &mut out)
+                            .expect("valid shape");
                     });
-                    let bytes = inter_asic_bytes(tm.view(), &out);
-                    let gap = 100.0 * (bytes as f64 - opt as f64) / (opt as f64).max(1.0);
+                    bytes[i] = inter_asic_bytes(tm.view(), &out);
+                    us
+                });
+                for (i, &s) in solvers.iter().enumerate() {
+                    let gap = 100.0 * (bytes[i] as f64 - opt as f64) / (opt as f64).max(1.0);
                     t.rows.push(vec![
                         s.name().into(),
                         n.to_string(),
                         p.to_string(),
                         rep.to_string(),
-                        us.to_string(),
-                        bytes.to_string(),
+                        us[i].to_string(),
+                        bytes[i].to_string(),
                         gap.to_string(),
                     ]);
                 }
@@ -172,25 +179,39 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
     for rep in 0..reps {
         let tm = random_tm(&mut rng, ports, asics, TmKind::Skewed, 1 << 24);
         let total = tm.total_bytes().max(1) as f64;
-        for &b in bundles {
-            let c = Constraints {
-                bundle: b,
-                circuit_switches: 1,
-            };
-            solve(tm.view(), &c, Solver::Exact, &mut ws, &mut out).expect("valid constraints");
-            let opt = inter_asic_bytes(tm.view(), &out) as f64;
-            // Warm up the Hungarian workspace at this size, then time it.
-            solve(tm.view(), &c, Solver::Hungarian, &mut ws, &mut out).expect("valid constraints");
-            let us = median_us(|| {
-                solve(tm.view(), &c, Solver::Hungarian, &mut ws, &mut out)
-                    .expect("valid constraints");
-            });
+        let cons = |b| Constraints {
+            bundle: b,
+            circuit_switches: 1,
+        };
+        let mut opt = vec![0.0; bundles.len()];
+        for (i, &b) in bundles.iter().enumerate() {
+            solve(tm.view(), &cons(b), Solver::Exact, &mut ws, &mut out)
+                .expect("valid constraints");
+            opt[i] = inter_asic_bytes(tm.view(), &out) as f64;
+            // Warm up the Hungarian workspace at this size.
+            solve(tm.view(), &cons(b), Solver::Hungarian, &mut ws, &mut out)
+                .expect("valid constraints");
+        }
+        // The bundle sizes take turns (a ratio of runtimes under the same machine load).
+        let us = interleaved_medians_us(bundles.len(), |i| {
+            time_us(|| {
+                solve(
+                    tm.view(),
+                    &cons(bundles[i]),
+                    Solver::Hungarian,
+                    &mut ws,
+                    &mut out,
+                )
+                .expect("valid constraints");
+            })
+        });
+        for (i, &b) in bundles.iter().enumerate() {
             t.rows.push(vec![
                 b.to_string(),
                 rep.to_string(),
-                (100.0 * opt / total).to_string(),
+                (100.0 * opt[i] / total).to_string(),
                 (100.0 * static_inter_asic_bytes(tm.view()) as f64 / total).to_string(),
-                us.to_string(),
+                us[i].to_string(),
             ]);
         }
     }
@@ -201,17 +222,28 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
 /// on a shared machine does not move a verdict.
 const TIMED_SOLVES: usize = 7;
 
-/// The median wall time of [`TIMED_SOLVES`] calls of `f`, in microseconds.
-fn median_us(mut f: impl FnMut()) -> f64 {
-    let mut us: Vec<f64> = (0..TIMED_SOLVES)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e6
+/// The wall time of `f` in microseconds.
+fn time_us(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e6
+}
+
+/// The median of each of `n` measurements over [`TIMED_SOLVES`] rounds, each round calling
+/// `f(0)`, ..., `f(n - 1)` in turn (`f(i)` returns measurement i's time in µs).
+fn interleaved_medians_us(n: usize, mut f: impl FnMut(usize) -> f64) -> Vec<f64> {
+    let mut us = vec![Vec::with_capacity(TIMED_SOLVES); n];
+    for _ in 0..TIMED_SOLVES {
+        for (i, v) in us.iter_mut().enumerate() {
+            v.push(f(i));
+        }
+    }
+    us.into_iter()
+        .map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[TIMED_SOLVES / 2]
         })
-        .collect();
-    us.sort_by(f64::total_cmp);
-    us[TIMED_SOLVES / 2]
+        .collect()
 }
 
 /// The inter-ASIC share of the optimal mapping.
@@ -284,6 +316,8 @@ pub fn experiments() -> Vec<Experiment> {
         y: runtime,
         y_label: "runtime per solve [µs]",
         y_log: true,
+        y_span: None,
+        x_scale: 1.0,
         series: solver_series,
     };
     vec![
@@ -313,8 +347,11 @@ pub fn experiments() -> Vec<Experiment> {
                 },
                 y_label: "Fastroute over State-of-the-Art [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
             synthetic: synth::fig2,
             claims: vec![
                 Claim {
@@ -425,8 +462,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: watts,
                 y_label: "power saved [W]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
             synthetic: synth::table2,
             claims: vec![
                 Claim {
@@ -534,8 +574,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: |r| r.num(computed::VALUE),
                 y_label: "power [W]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
             synthetic: synth::table3,
             claims: vec![
                 Claim {
@@ -596,8 +639,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: share,
                 y_label: "inter-ASIC share of traffic, optimal mapping [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |_| "Fastroute (optimal mapping)".into(),
             },
+            panels: vec![],
             synthetic: synth::fig21_runtime,
             claims: vec![Claim {
                 text: "bundling four ports lowers the optimal algorithm's runtime by up to 64x \
@@ -632,6 +678,7 @@ pub fn experiments() -> Vec<Experiment> {
                 solver_runtimes(ctx, &[Solver::Greedy, Solver::Exact, Solver::Hungarian])
             }),
             plot: runtime_plot,
+            panels: vec![],
             synthetic: synth::runtimes,
             claims: vec![
                 Claim {
@@ -737,6 +784,7 @@ pub fn experiments() -> Vec<Experiment> {
                     runtime). Full size: 1,000 random matrices per point; --quick: 5.",
             source: Source::Compute(|ctx| solver_runtimes(ctx, &[Solver::Greedy, Solver::Rdc])),
             plot: runtime_plot,
+            panels: vec![],
             synthetic: synth::runtimes,
             claims: vec![
                 Claim {

@@ -23,6 +23,7 @@ pub fn experiments() -> Vec<Experiment> {
                 vec![sweep("phase", s, &quick(&[]))]
             }),
             plot: thrp_plot(key::PHASE_US, "traffic phase interval [µs]", by_arch),
+            panels: vec![],
             synthetic: synth::fig17,
             claims: vec![
                 Claim {
@@ -82,6 +83,7 @@ pub fn experiments() -> Vec<Experiment> {
                     by_arch,
                 )
             },
+            panels: vec![],
             synthetic: synth::fig18,
             claims: vec![
                 Claim {
@@ -164,6 +166,7 @@ pub fn experiments() -> Vec<Experiment> {
                     |_| "Fastroute".into(),
                 )
             },
+            panels: vec![],
             synthetic: synth::fig19,
             claims: vec![
                 Claim {
@@ -220,6 +223,7 @@ pub fn experiments() -> Vec<Experiment> {
                     )
                 })
             },
+            panels: vec![],
             synthetic: synth::fig21,
             claims: vec![
                 Claim {
@@ -290,6 +294,7 @@ pub fn experiments() -> Vec<Experiment> {
                 vec![sweep("hosts", web80(s), &quick(&[]))]
             }),
             plot: thrp_plot(key::HOST_COUNT, "host count", by_arch),
+            panels: vec![],
             synthetic: synth::fig23,
             claims: vec![Claim {
                 text: "adapting the host count to each architecture's radix hurts \
@@ -329,6 +334,7 @@ pub fn experiments() -> Vec<Experiment> {
                 vec![sweep("skew", s, &quick(&["workload.skew=0.0,0.4,0.8"]))]
             }),
             plot: thrp_plot(key::SKEW, "skewness", by_arch_and_workload),
+            panels: vec![],
             synthetic: synth::fig25,
             claims: vec![
                 Claim {
@@ -399,8 +405,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: |r| Some(1e6 / r.num(col::CCT_US)?),
                 y_label: "training iterations per second [1/s]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: by_arch,
             },
+            panels: vec![],
             synthetic: synth::fig9,
             claims: vec![
                 Claim {
@@ -475,9 +484,8 @@ pub fn experiments() -> Vec<Experiment> {
                 vec![sweep("failures", s, &q)]
             }),
             plot: Plot {
-                y: p99_us,
-                y_label: "99th percentile FCT [µs]",
-                ..thrp_plot(key::LOAD, "network load", |r| {
+                x_scale: 100.0,
+                ..thrp_plot(key::LOAD, "network load [%]", |r| {
                     format!(
                         "{}, {} failed",
                         arch_name(r),
@@ -485,6 +493,20 @@ pub fn experiments() -> Vec<Experiment> {
                     )
                 })
             },
+            panels: vec![Plot {
+                y: p99_us,
+                y_label: "99th percentile FCT [µs]",
+                y_log: true,
+                y_span: None,
+                x_scale: 100.0,
+                ..thrp_plot(key::LOAD, "network load [%]", |r| {
+                    format!(
+                        "{}, {} failed",
+                        arch_name(r),
+                        r.get(key::LINKS).unwrap_or("?")
+                    )
+                })
+            }],
             synthetic: synth::fig24,
             claims: vec![
                 Claim {
@@ -617,6 +639,7 @@ pub fn experiments() -> Vec<Experiment> {
                 v
             }),
             plot: thrp_plot(col::SWEEP, "topology and core oversubscription", by_arch),
+            panels: vec![],
             synthetic: synth::fig26,
             claims: vec![
                 Claim {

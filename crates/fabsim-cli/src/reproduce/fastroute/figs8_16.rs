@@ -28,6 +28,7 @@ pub fn experiments() -> Vec<Experiment> {
                 sweep("ring", ring(archs(base())), &quick(&[RING_QUICK])),
             ]),
             plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
+            panels: vec![],
             synthetic: synth::fig8,
             claims: vec![
                 Claim {
@@ -96,8 +97,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: |r| r.num(computed::UTIL_PCT),
                 y_label: "inter-ASIC link utilization [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: by_arch,
             },
+            panels: vec![],
             synthetic: synth::fig10,
             claims: vec![
                 Claim {
@@ -140,7 +144,11 @@ pub fn experiments() -> Vec<Experiment> {
                     .set("workload.load", "[0.2, 0.4, 0.6, 0.8, 1.0]");
                 vec![sweep("load", s, &quick(&["workload.load=0.2,0.6,1.0"]))]
             }),
-            plot: thrp_plot(key::LOAD, "network load", by_arch_and_workload),
+            plot: Plot {
+                x_scale: 100.0,
+                ..thrp_plot(key::LOAD, "network load [%]", by_arch_and_workload)
+            },
+            panels: vec![],
             synthetic: synth::fig11,
             claims: vec![
                 Claim {
@@ -211,6 +219,7 @@ pub fn experiments() -> Vec<Experiment> {
                 )]
             }),
             plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
+            panels: vec![],
             synthetic: synth::fig12,
             claims: vec![
                 Claim {
@@ -267,6 +276,7 @@ pub fn experiments() -> Vec<Experiment> {
                     |r| format!("Fastroute {}-ASIC", r.get(key::ASICS).unwrap_or("?")),
                 )
             },
+            panels: vec![],
             synthetic: synth::fig13,
             claims: vec![
                 Claim {
@@ -357,6 +367,7 @@ pub fn experiments() -> Vec<Experiment> {
                     format!("Fastroute ({})", r.get(col::WORKLOAD).unwrap_or("?"))
                 })
             },
+            panels: vec![],
             synthetic: synth::fig16,
             claims: vec![
                 Claim {
@@ -503,6 +514,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         source: Source::Sim(sweeps),
         plot: thrp_plot(col::SWEEP, "ASICs per switch", by_arch),
         claims,
+        panels: vec![],
         synthetic: synth::n_asics,
     }
 }

@@ -23,8 +23,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: utilization_pct,
                 y_label: "utilization = lower bound / CCT [%]",
                 y_log: false,
+                y_span: Some((0.0, 100.0)),
+                x_scale: 1.0,
                 series: |_| "mean ± sd over seeds".into(),
             },
+            panels: fig1_panels(),
             synthetic: synth::fig1,
             claims: vec![
                 Claim {
@@ -100,8 +103,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: max_queue_kb,
                 y_label: "max queue, all switch ports [KB]",
                 y_log: true,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::queue_scaling,
             claims: vec![
                 Claim {
@@ -143,8 +149,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT above the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::bound,
             claims: vec![
                 Claim {
@@ -220,8 +229,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme_and_sweep,
             },
+            panels: vec![],
             synthetic: synth::fig5,
             claims: vec![
                 Claim {
@@ -297,8 +309,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fig6,
             claims: vec![
                 Claim {
@@ -356,8 +371,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: max_queue_kb,
                 y_label: "max queue, all switch ports [KB]",
                 y_log: true,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::f3,
             claims: vec![
                 Claim {
@@ -414,8 +432,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fig7,
             claims: vec![
                 Claim {
@@ -481,8 +502,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: cct_us,
                 y_label: "CCT [µs]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fig8,
             claims: vec![
                 Claim {

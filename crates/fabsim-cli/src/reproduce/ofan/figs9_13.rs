@@ -30,8 +30,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT increase over the failure-free bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fig9,
             claims: vec![
                 Claim {
@@ -78,8 +81,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |_| "mean ± sd over seeds".into(),
             },
+            panels: vec![],
             synthetic: synth::fig10,
             claims: vec![
                 Claim {
@@ -156,8 +162,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |_| "mean ± sd over seeds".into(),
             },
+            panels: vec![],
             synthetic: synth::fig11,
             claims: vec![
                 Claim {
@@ -245,8 +254,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT inflation over the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fig12,
             claims: vec![
                 Claim {
@@ -395,6 +407,8 @@ pub fn experiments() -> Vec<Experiment> {
                 y: cct_us,
                 y_label: "CCT [µs]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| {
                     let bal = if r.get(key::BALANCE) == Some("true") {
                         "balanced"
@@ -408,6 +422,7 @@ pub fn experiments() -> Vec<Experiment> {
                     )
                 },
             },
+            panels: vec![],
             synthetic: synth::fig13,
             claims: vec![
                 Claim {
@@ -539,8 +554,11 @@ pub fn experiments() -> Vec<Experiment> {
                 y: inflation_pct,
                 y_label: "CCT increase beyond the lower bound [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: scheme,
             },
+            panels: vec![],
             synthetic: synth::fsdp,
             claims: vec![
                 Claim {

@@ -304,6 +304,25 @@ fn moe_gap(t: &Table, cc: &str, bal: &str) -> Result<f64, String> {
     cct_gap_pct(t, "ofan", &["ar", "reps"], &f)
 }
 
+/// Fig. 1's queue and CCT panels (beside the utilization).
+fn fig1_panels() -> Vec<Plot> {
+    let p = |y: super::Metric, y_label, y_log| Plot {
+        x: col::SCHEME,
+        x_label: "load-balancing scheme",
+        x_log: false,
+        y,
+        y_label,
+        y_log,
+        y_span: None,
+        x_scale: 1.0,
+        series: |_| "mean ± sd over seeds".into(),
+    };
+    vec![
+        p(max_queue_kb, "max queue, all switch ports [KB]", true),
+        p(cct_us, "CCT [µs]", false),
+    ]
+}
+
 /// Fig. 11's half-upgrades (sweep names), edge first.
 const UPGRADES: [&str; 4] = ["edge", "agg", "pods", "random"];
 
