@@ -14,6 +14,7 @@ use crate::workload::{
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum WorkloadKind {
     Permutation,
+    Bipartite,
     AllToAll,
     Incast,
     Collective(CollectiveKind),
@@ -26,6 +27,7 @@ enum WorkloadKind {
 impl Named for WorkloadKind {
     const ALL: &'static [Self] = &[
         WorkloadKind::Permutation,
+        WorkloadKind::Bipartite,
         WorkloadKind::AllToAll,
         WorkloadKind::Incast,
         WorkloadKind::Collective(CollectiveKind::AllGather),
@@ -44,6 +46,7 @@ impl Named for WorkloadKind {
     fn name(self) -> &'static str {
         match self {
             WorkloadKind::Permutation => "permutation",
+            WorkloadKind::Bipartite => "bipartite",
             WorkloadKind::AllToAll => "all-to-all",
             WorkloadKind::Incast => "incast",
             WorkloadKind::Collective(c) => c.name(),
@@ -262,6 +265,7 @@ pub fn parse(
     };
     Ok(match k.choice::<WorkloadKind>("workload.kind") {
         WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
+        WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
         WorkloadKind::Incast => WorkloadSpec::Incast {
             message_bytes,
             senders: k.u32("workload.senders"),

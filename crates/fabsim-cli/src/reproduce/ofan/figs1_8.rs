@@ -88,14 +88,25 @@ pub fn experiments() -> Vec<Experiment> {
             setup: "k = 8 fat tree (128 hosts), random permutation, messages of 64, 256, 1,024 \
                     and 4,096 packets, 3 seeds. fabsim's number for a claim is the least-squares \
                     slope of log(max queue) against log(message size): 1 = linear (Θ(m)), 0.5 = \
-                    square root, 0 = flat (O(1)); tolerance ± 0.15 (see the tolerance rules). 'Downlink' = the largest of \
+                    square root, 0 = flat (O(1)); tolerance ± 0.15 (see the tolerance rules). SIMPLE RR \
+                    and JSQ also run a bipartite workload (a random half of the hosts each \
+                    send to one host of the other half: senders never receive, so no ACK \
+                    shares a sender's uplink and flows that start together stay in lockstep, \
+                    the setting of the paper's analysis); the other claims read the \
+                    permutation. 'Downlink' = the largest of \
                     the edge-, agg- and core-down stages, 'uplink' = edge- and agg-up. CONGA is \
                     left out (fabsim runs it on leaf-spine only). --quick: 1 seed.",
-            source: Source::Sim(by_scheme(
-                &base().set("topology.k", 8).set("workload.message_bytes", MESSAGES).set("run.seeds", 3),
-                &["rr", "jsq", "rsq", "ar", "pofan", "ofan", "rps", "reps", "drb", "ethereal"],
-                &["run.seeds=1"],
-            )),
+            source: Source::Sim({
+                let base = base().set("topology.k", 8).set("workload.message_bytes", MESSAGES).set("run.seeds", 3);
+                let mut v = by_scheme(
+                    &base,
+                    &["rr", "jsq", "rsq", "ar", "pofan", "ofan", "rps", "reps", "drb", "ethereal"],
+                    &["run.seeds=1"],
+                );
+                let bip = base.text("workload.kind", &["bipartite"]).schemes(&["rr", "jsq"]);
+                v.push(sweep("bipartite", bip, &["run.seeds=1"]));
+                v
+            }),
             plot: Plot {
                 x: col::MESSAGE_BYTES,
                 x_label: "message size [bytes]",
@@ -118,6 +129,14 @@ pub fn experiments() -> Vec<Experiment> {
                     ..slope_claim!("SIMPLE RR: Θ(m) downlink queues (slope 1)", 1.0, "rr", max_queue_down_kb, DOWN)
                 },
                 slope_claim!("SIMPLE RR: Θ(1) uplink queues (slope 0)", 0.0, "rr", max_queue_up_kb, UP),
+                slope_claim!(
+                    "SIMPLE RR, bipartite traffic (senders never receive: the lockstep of Sec. 3.3): Θ(m) downlink queues (slope 1)",
+                    1.0, "rr", max_queue_down_kb, DOWN, "bipartite"
+                ),
+                slope_claim!(
+                    "SIMPLE RR, bipartite traffic: Θ(1) uplink queues (slope 0)",
+                    0.0, "rr", max_queue_up_kb, UP, "bipartite"
+                ),
                 slope_claim!("JSQ: Θ(m) downlink queues (slope 1)", 1.0, "jsq", max_queue_down_kb, DOWN),
                 slope_claim!("JSQ: Θ(1) uplink queues (slope 0)", 0.0, "jsq", max_queue_up_kb, UP),
                 slope_claim!("RSQ: Θ(√m) max queue (slope 0.5)", 0.5, "rsq", max_queue_kb, ALL),
@@ -413,6 +432,73 @@ pub fn experiments() -> Vec<Experiment> {
                     },
                     differs: "",
                     contra: Contra::Theory,
+                },
+            ],
+        },
+        Experiment {
+            id: "ofan-fig18",
+            paper: Paper::Ofan,
+            figure: "Fig. 18 (App. F.4)",
+            title: "queues per layer: OFAN's edge-uplink bound",
+            varies: "fabric size (k = 4, 8) x message size (64 to 4,096 packets), OFAN",
+            setup: "Random permutation, messages of 64 to 4,096 packets, 3-tier fat trees \
+                    k = 4 and 8, OFAN, 3 seeds; every layer's mean and max queue are in \
+                    results.csv (mean_queue_bytes.*, max_queue_bytes.*). App. F.4 bounds \
+                    OFAN's edge-uplink queue by w + 1 packets (w = k/2 uplinks per edge \
+                    switch) whatever the message size: fabsim's number is the largest \
+                    edge-uplink max queue over w + 1 data packets of 4,160 B, over every size \
+                    and fabric. The appendix's ND/D/1 model of the other layers is not \
+                    implemented in fabsim, so its per-layer fit (the figure's other curves) \
+                    is not compared. --quick: 1 seed.",
+            source: Source::Sim({
+                let s = base()
+                    .set("topology.k", "[4, 8]")
+                    .set("workload.message_bytes", MESSAGES)
+                    .set("run.seeds", 3)
+                    .schemes(&["ofan"]);
+                vec![sweep("ofan", s, &["run.seeds=1"])]
+            }),
+            plot: Plot {
+                x: col::MESSAGE_BYTES,
+                x_label: "message size [bytes]",
+                x_log: true,
+                y: |r| Some(r.num(col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP))? / PACKET_BYTES),
+                y_label: "max edge-uplink queue [packets]",
+                y_log: false,
+                y_span: Some((0.0, 6.0)),
+                x_scale: 1.0,
+                series: |r| format!("OFAN, {} hosts", r.get(col::HOSTS).unwrap_or("?")),
+            },
+            panels: fig18_panels(),
+            synthetic: synth::fig18,
+            claims: vec![
+                Claim {
+                    text: "OFAN's edge-uplink queue is bounded by w + 1 packets, regardless of \
+                           the message size (largest max edge-uplink queue over w + 1 packets)",
+                    paper: 1.0,
+                    unit: "x",
+                    tol: Tol::AtMost(0.0),
+                    fabsim: edge_up_over_bound,
+                    differs: "",
+                    contra: Contra::Table(|t| {
+                        let f = [(col::HOSTS, "128"), (col::MESSAGE_BYTES, "16777216")];
+                        t.map(&f, col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP), |_| 6.0 * 4160.0)
+                    }),
+                },
+                Claim {
+                    text: "the queue model fits edge queues well, later layers less well, \
+                           especially downlinks",
+                    paper: 0.0,
+                    unit: "",
+                    tol: Tol::Abs(0.0),
+                    fabsim: |_| {
+                        Err("fabsim has no ND/D/1 queue model (App. F.4), so the model's \
+                             per-layer fit is not compared; the simulated queues per layer \
+                             are plotted and in results.csv"
+                            .into())
+                    },
+                    differs: "",
+                    contra: Contra::Unmeasured,
                 },
             ],
         },

@@ -153,9 +153,10 @@ fn fig5_gap(t: &Table, hosts: &str) -> Result<f64, String> {
     )
 }
 
-/// A log-log slope of `metric` against message size for `scheme`.
-fn slope(t: &Table, scheme: &str, metric: super::Metric) -> Result<f64, String> {
-    t.loglog_slope(&[(col::SCHEME, scheme)], col::MESSAGE_BYTES, metric)
+/// A log-log slope of `metric` against message size for `scheme` on workload `wl`.
+fn slope(t: &Table, scheme: &str, wl: &str, metric: super::Metric) -> Result<f64, String> {
+    let f = [(col::SCHEME, scheme), (col::WORKLOAD, wl)];
+    t.loglog_slope(&f, col::MESSAGE_BYTES, metric)
 }
 
 /// How much lower `of`'s mean CCT is than `vs`'s, in percent of `vs`'s.
@@ -304,6 +305,47 @@ fn moe_gap(t: &Table, cc: &str, bal: &str) -> Result<f64, String> {
     cct_gap_pct(t, "ofan", &["ar", "reps"], &f)
 }
 
+/// A data packet on the wire: 4,096 B of payload and 64 B of header (the common setup).
+const PACKET_BYTES: f64 = 4160.0;
+
+/// The largest edge-uplink max queue over App. F.4's bound of w + 1 packets (w = k/2
+/// uplinks per edge switch of a k-ary fat tree of k^3/4 hosts), over OFAN's runs.
+fn edge_up_over_bound(t: &Table) -> Result<f64, String> {
+    let v = t.values(&[(col::SCHEME, "ofan")], |r| {
+        let k = (4.0 * r.num(col::HOSTS)?).cbrt().round();
+        Some(
+            r.num(col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP))? / ((k / 2.0 + 1.0) * PACKET_BYTES),
+        )
+    })?;
+    Ok(v.into_iter().fold(0.0, f64::max))
+}
+
+/// Fig. 18's other panels: the mean queue of the edge uplinks and of the edge downlinks
+/// (the first and last layer), in packets.
+fn fig18_panels() -> Vec<Plot> {
+    let p = |y: super::Metric, y_label| Plot {
+        x: col::MESSAGE_BYTES,
+        x_label: "message size [bytes]",
+        x_log: true,
+        y,
+        y_label,
+        y_log: false,
+        y_span: None,
+        x_scale: 1.0,
+        series: |r| format!("OFAN, {} hosts", r.get(col::HOSTS).unwrap_or("?")),
+    };
+    vec![
+        p(
+            |r| Some(r.num(col::MEAN_QUEUE_BYTES.at(col::stage::EDGE_UP))? / PACKET_BYTES),
+            "mean edge-uplink queue [packets]",
+        ),
+        p(
+            |r| Some(r.num(col::MEAN_QUEUE_BYTES.at(col::stage::EDGE_DOWN))? / PACKET_BYTES),
+            "mean edge-downlink queue [packets]",
+        ),
+    ]
+}
+
 /// Fig. 1's queue and CCT panels (beside the utilization).
 fn fig1_panels() -> Vec<Plot> {
     let p = |y: super::Metric, y_label, y_log| Plot {
@@ -350,20 +392,24 @@ const ALL: &[col::StageName] = &[col::stage::ALL];
 /// half power of the message size.
 macro_rules! slope_claim {
     ($text:expr, $paper:expr, $scheme:expr, $metric:expr, $stages:expr) => {
+        slope_claim!($text, $paper, $scheme, $metric, $stages, "permutation")
+    };
+    ($text:expr, $paper:expr, $scheme:expr, $metric:expr, $stages:expr, $wl:expr) => {
         Claim {
             text: $text,
             paper: $paper,
             unit: "",
             tol: SLOPE,
-            fabsim: |t| slope(t, $scheme, $metric),
+            fabsim: |t| slope(t, $scheme, $wl, $metric),
             differs: "",
-            contra: Contra::Table(|t| tilt(t, $scheme, $stages)),
+            contra: Contra::Table(|t| tilt(t, $scheme, $wl, $stages)),
         }
     };
 }
 
-/// Multiplies `scheme`'s max-queue columns of `stages` by sqrt(message / smallest message).
-fn tilt(t: &mut Table, scheme: &str, stages: &[col::StageName]) {
+/// Multiplies `scheme`'s max-queue columns of `stages` on workload `wl` by
+/// sqrt(message / smallest message).
+fn tilt(t: &mut Table, scheme: &str, wl: &str, stages: &[col::StageName]) {
     let mut sizes: Vec<String> = t
         .iter()
         .filter_map(|r| Some(r.get(col::MESSAGE_BYTES)?.to_string()))
@@ -377,7 +423,11 @@ fn tilt(t: &mut Table, scheme: &str, stages: &[col::StageName]) {
     for ms in &sizes {
         let m: f64 = ms.parse().unwrap_or(m0);
         for &st in stages {
-            let f = [(col::SCHEME, scheme), (col::MESSAGE_BYTES, ms.as_str())];
+            let f = [
+                (col::SCHEME, scheme),
+                (col::WORKLOAD, wl),
+                (col::MESSAGE_BYTES, ms.as_str()),
+            ];
             t.map(&f, col::MAX_QUEUE_BYTES.at(st), |q| q * (m / m0).sqrt());
         }
     }

@@ -37,10 +37,17 @@ pub fn queue_scaling() -> Table {
         "rr", "jsq", "rsq", "ar", "4ofan", "ofan", "rps", "reps", "drb", "ethereal",
     ];
     let mut t = grid(&[
+        (col::WORKLOAD, &["permutation"]),
         (col::SCHEME, &schemes),
         (col::MESSAGE_BYTES, SIZES),
         (col::SEED, &["1"]),
     ]);
+    t.append(grid(&[
+        (col::WORKLOAD, &["bipartite"]),
+        (col::SCHEME, &["rr", "jsq"]),
+        (col::MESSAGE_BYTES, SIZES),
+        (col::SEED, &["1"]),
+    ]));
     let growth = |r: &Row, linear: bool| {
         let m = r.num(col::MESSAGE_BYTES).unwrap() / 262144.0;
         let s = r.get(col::SCHEME).unwrap_or_default();
@@ -309,5 +316,22 @@ pub fn fsdp() -> Table {
             "ofan" => reps / of,
             _ => reps / four,
         }
+    })
+}
+
+/// OFAN's edge-uplink max queue at 80% of App. F.4's w + 1 packets at every size.
+pub fn fig18() -> Table {
+    let t = world(&[
+        (col::SCHEME, &["ofan"]),
+        (col::HOSTS, &["16", "128"]),
+        (col::MESSAGE_BYTES, SIZES),
+    ]);
+    t.with(col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP), |r| {
+        let w = if r.get(col::HOSTS) == Some("16") {
+            2.0
+        } else {
+            4.0
+        };
+        0.8 * (w + 1.0) * PACKET_BYTES
     })
 }
