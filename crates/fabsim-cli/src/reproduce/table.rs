@@ -214,7 +214,7 @@ impl Table {
     /// The least-squares slope of log(mean metric) against log(x) over the rows matching
     /// `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
     pub fn loglog_slope(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
-        slope(filter, self.mean_by(filter, x, metric)?)
+        loglog_fit(filter, self.mean_by(filter, x, metric)?)
     }
 
     /// The median of `metric` per value of column `x` (timings: robust to a slow outlier).
@@ -239,8 +239,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-/// The least-squares slope of log y against log x of `pts`.
-fn slope(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> {
+/// The least-squares slope of log y against log x of `pts` (`filter`: what they are, for
+/// the error).
+pub fn loglog_fit(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> {
     {
         if pts.len() < 2 || pts.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
             return Err(format!(
