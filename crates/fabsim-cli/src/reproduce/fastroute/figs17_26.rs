@@ -521,7 +521,9 @@ pub fn experiments() -> Vec<Experiment> {
                             norm(t, "fastroute", &[(key::LOAD, l), (key::LINKS, &f)])
                         })
                     },
-                    differs: "",
+                    differs: "the penalty is not caused by the failures: without failed links \
+                              Fastroute is as far below Ideal (about 2 pp on Web, as in \
+                              fastroute-fig11)",
                     contra: Contra::Table(|t| {
                         set_thrp(
                             t,
@@ -657,7 +659,8 @@ pub fn experiments() -> Vec<Experiment> {
                             }
                         })
                     },
-                    differs: "",
+                    differs: "the worst point is the 7:1 fabric (7 hosts and 1 uplink per leaf at \
+                              the --quick size), about 2.5 pp below Ideal; cause not identified",
                     contra: Contra::Table(|t| {
                         set_thrp(t, "fastroute", &[(col::SWEEP, "2-stage 7:1")], 97.0)
                     }),

@@ -162,7 +162,9 @@ pub fn experiments() -> Vec<Experiment> {
                             norm(t, "fastroute", &[(col::WORKLOAD, "web"), (key::LOAD, l)])
                         })
                     },
-                    differs: "",
+                    differs: "Fastroute runs about 2 pp below Ideal at every Web load at the --quick \
+                              size (its Hadoop runs are closer); this held under the former ± 2 pp \
+                              tolerance, not under 'about 1%'; cause not identified",
                     contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "web"), (key::LOAD, "0.6")], 97.0)),
                 },
                 Claim {
@@ -326,7 +328,8 @@ pub fn experiments() -> Vec<Experiment> {
                             &[(key::ASICS, &most_asics(t, key::ASICS)?), (key::INTER_ASIC_OVERSUB, "1.2")],
                         )
                     },
-                    differs: "",
+                    differs: "cause not identified: at the --quick size the largest ASIC count is 4 \
+                              with 4 ports each; the full-size 8-ASIC point has not been run",
                     contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::ASICS, "8"), (key::INTER_ASIC_OVERSUB, "1.2")], 97.0)),
                 },
             ],
@@ -440,7 +443,9 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 unit: "%",
                 tol: Tol::AtLeast(INT_LIMIT),
                 fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, &most_asics(t, col::SWEEP)?)]),
-                differs: "",
+                differs: "cause not identified: Fastroute's 4-ASIC runs at the --quick size have \
+                          more retransmission timeouts than State-of-the-Art's (timeouts in \
+                          results.csv); the full-size 8-ASIC point has not been run",
                 contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::SWEEP, "8")], 96.0)),
             },
             Claim {
@@ -454,7 +459,9 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                     let f = |a| t.mean(&[(col::ARCH, a), (col::SWEEP, &n)], p99_us);
                     Ok(f("fastroute")? / f("ideal")?)
                 },
-                differs: "",
+                differs: "as for the throughput claim: retransmission timeouts in the 4-ASIC \
+                          --quick runs (timeouts in results.csv); the full-size 8-ASIC point has \
+                          not been run",
                 contra: Contra::Table(|t| {
                     t.map(
                         &[(col::ARCH, "fastroute"), (col::SWEEP, "8")],
