@@ -241,7 +241,10 @@ pub fn experiments() -> Vec<Experiment> {
                     1/4 fabric RTT, MSwift on the median of 8 RTT samples; NSCC with its default \
                     target (0.75 x base RTT with trimming) and a 1.5 BDP cap. 'Inflation worsens \
                     by at least X%' is read as percentage points of CCT inflation over OFAN's \
-                    and 4OFAN's. --quick: 1 seed.",
+                    and 4OFAN's (the worse of the two). The claims that OFAN escapes a \
+                    congestion control's slowdown, or that the control leaves AR and REPS \
+                    behind, need a control that acted: they are not comparable unless it \
+                    changed AR's or REPS's mean CCT by at least 10%. --quick: 1 seed.",
             source: Source::Sim(by_scheme(
                 &with_cc(base()).text("host.cc", &["none", "dctcp", "nscc", "mswift"]),
                 MAIN,
