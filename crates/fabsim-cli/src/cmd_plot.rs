@@ -173,6 +173,7 @@ fn flow_figures(
         y_label: "fraction of flows",
         x_log: true,
         y_log: false,
+        y_span: None,
         cats: vec![],
         series: (names.iter().enumerate())
             .map(|(s, name)| Series {
@@ -220,6 +221,7 @@ fn flow_figures(
             y_label,
             x_log: true,
             y_log: true,
+            y_span: None,
             cats: vec![],
             series: (names.iter().enumerate())
                 .map(|(s, name)| Series {
@@ -325,6 +327,7 @@ fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>
         y_label,
         x_log: false,
         y_log: true,
+        y_span: None,
         cats: cats.clone(),
         series: names
             .iter()

@@ -51,7 +51,7 @@ fn reproduce_runs_writes_outputs_computes_verdicts_and_resumes() {
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let claims: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("claims.json")).unwrap()).unwrap();
-    assert_eq!(claims.len(), 4);
+    assert_eq!(claims.len(), 3);
     for c in &claims {
         let verdict = c["verdict"].as_str().unwrap();
         match verdict {

@@ -341,3 +341,66 @@ fn the_controller_stops_when_the_traffic_does() {
         off.events
     );
 }
+
+/// `switch.remap_min_gain` (hysteresis): 0, the default, is the paper's controller (every
+/// mapping that lowers the interval's inter-ASIC bytes is applied: the same run as without
+/// the key); a higher minimum gain skips the small improvements (here: no more moved ports); 1
+/// keeps only mappings that localize everything, which this Web traffic never allows.
+#[test]
+fn remap_min_gain_skips_small_improvements() {
+    let w = [
+        "workload.kind=web",
+        "workload.load=0.8",
+        "run.duration_us=600",
+    ];
+    let default = arch("fastroute", &w);
+    let zero = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=0"]].concat(),
+    );
+    assert_eq!(default.ports_moved, zero.ports_moved);
+    assert_eq!(default.fct_by_size, zero.fct_by_size);
+    assert!(default.reconfigurations > 0);
+    let half = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=0.5"]].concat(),
+    );
+    assert!(half.ports_moved <= default.ports_moved);
+    let all = arch(
+        "fastroute",
+        &[&w[..], &["switch.remap_min_gain=1"]].concat(),
+    );
+    assert_eq!(all.reconfigurations, 0, "{}", all.ports_moved);
+    assert!(all.inter_asic_bytes > default.inter_asic_bytes);
+}
+
+/// Stride, shuffle and ring without `workload.message_bytes` (a scenario file that does not
+/// set it; the built-in default scenario sets 1 MiB) carry what a host port moves in 1 ms
+/// (12.5 MB at 100 Gb/s), long enough for Fastroute's controller to remap (1 MiB would end
+/// before its first mapping); a given size is kept.
+#[test]
+fn long_lived_patterns_default_to_a_millisecond_of_line_rate() {
+    let message = |sets: &[&str]| {
+        let file = "[topology]\ntiers = 2\nk = 8\n\n[link]\nrate_gbps = 100\n";
+        let mut s = Scenario::parse(file, "test").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand()
+            .unwrap()
+            .remove(0)
+            .params
+            .workload
+            .message_bytes()
+    };
+    for kind in ["stride", "shuffle", "ring"] {
+        let k = format!("workload.kind={kind}");
+        assert_eq!(message(&[&k]), 12_500_000, "{kind}");
+        assert_eq!(
+            message(&[&k, "workload.message_bytes=1000"]),
+            1000,
+            "{kind}"
+        );
+    }
+    assert_eq!(message(&["workload.kind=permutation"]), 1 << 20);
+}

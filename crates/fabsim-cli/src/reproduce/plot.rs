@@ -8,7 +8,7 @@
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::{fmt_num, Experiment, Table};
+use super::{fmt_num, Experiment, Plot, Table};
 use fabsim::metrics::stats::mean_sd;
 
 /// One plotted line: (x, mean y, standard deviation of y) per x, in x order.
@@ -18,9 +18,15 @@ pub struct Series {
     pub points: Vec<(f64, f64, f64)>,
 }
 
-/// The plotted data: the x categories (empty when x is numeric) and the series.
+/// The plotted data of `exp`'s main plot: the x categories (empty when x is numeric) and
+/// the series.
+#[cfg(test)]
 pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
-    let p = &exp.plot;
+    panel_series(&exp.plot, table)
+}
+
+/// The x categories and series of plot `p`.
+fn panel_series(p: &Plot, table: &Table) -> (Vec<String>, Vec<Series>) {
     let numeric = table
         .iter()
         .all(|r| r.get(p.x).is_none_or(|v| v.parse::<f64>().is_ok()));
@@ -33,7 +39,7 @@ pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
             continue;
         };
         let x = if numeric {
-            xs.parse().expect("checked numeric")
+            xs.parse::<f64>().expect("checked numeric") * p.x_scale
         } else {
             match cats.iter().position(|c| c == xs) {
                 Some(i) => i as f64,
@@ -74,10 +80,16 @@ pub fn series(exp: &Experiment, table: &Table) -> (Vec<String>, Vec<Series>) {
     (cats, series)
 }
 
-/// Range of `vals` with a margin: 5% of the span on a linear axis, a factor 1.25 on a log
-/// axis (values <= 0 are left out there); a unit around a single value.
-fn range(vals: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
+/// Range of `vals` (and `span`, when given: the paper's fixed axis, e.g. 0-100%) with a
+/// margin: 5% of the span on a linear axis, a factor 1.25 on a log axis (values <= 0 are
+/// left out there); a unit around a single value.
+fn range(
+    vals: impl Iterator<Item = f64>,
+    log: bool,
+    span: Option<(f64, f64)>,
+) -> std::ops::Range<f64> {
     let (lo, hi) = vals
+        .chain(span.into_iter().flat_map(|(a, b)| [a, b]))
         .filter(|v| v.is_finite() && (!log || *v > 0.0))
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
             (l.min(v), h.max(v))
@@ -96,18 +108,38 @@ fn range(vals: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
     (lo - pad)..(hi + pad)
 }
 
-/// The lower end of an error bar: mean - sd, kept above half the mean (log axes, and a bar
-/// that would reach far below the data).
-fn bar_low(m: f64, sd: f64) -> f64 {
-    (m - sd).max(m / 2.0)
+/// The lower end of an error bar: mean - sd; on a log axis a bar reaching zero or below is
+/// cut at the axis' lower end `floor`.
+fn bar_low(m: f64, sd: f64, log: bool, floor: f64) -> f64 {
+    if log && m - sd <= floor {
+        floor
+    } else {
+        m - sd
+    }
 }
 
-/// Where the legend starts (pixels from the left).
+/// The marker of series `i`: filled circles, hollow circles, triangles and crosses in turn
+/// (odd series also dashed), so that overlapping series stay distinguishable.
+fn marker<C: Clone + 'static, DB: DrawingBackend>(
+    c: C,
+    i: usize,
+    color: RGBAColor,
+) -> DynElement<'static, DB, C> {
+    match i % 4 {
+        0 => Circle::new(c, 4, color.filled()).into_dyn(),
+        1 => Circle::new(c, 4, color.stroke_width(2)).into_dyn(),
+        2 => TriangleMarker::new(c, 5, color.filled()).into_dyn(),
+        _ => Cross::new(c, 4, color.stroke_width(2)).into_dyn(),
+    }
+}
+
+/// The width of one panel (pixels); the legend starts right of the last panel.
 const LEGEND_X: u32 = 780;
+const LEGEND_W: u32 = 220;
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-/// What one SVG shows.
+/// What one panel of an SVG shows.
 pub struct Figure<'a> {
     pub title: String,
     pub x_label: &'a str,
@@ -119,11 +151,21 @@ pub struct Figure<'a> {
     pub series: Vec<Series>,
     /// A marker at every point (else bare lines, for dense series such as CDFs).
     pub markers: bool,
+    /// The y axis covers at least this range (the paper's 0-100% axes).
+    pub y_span: Option<(f64, f64)>,
 }
 
 /// Draws the axes, markers, lines and error bars of `f` on `area` with x and y coordinates
-/// `x`, `y` (linear or logarithmic ranges).
-fn chart<X, Y>(area: &Area, x: X, y: Y, f: &Figure) -> Result<(), String>
+/// `x`, `y` (linear or logarithmic ranges); `color` numbers a series by its name (the same
+/// in every panel), `floor` is the y axis' lower end.
+fn chart<X, Y>(
+    area: &Area,
+    x: X,
+    y: Y,
+    f: &Figure,
+    color: &dyn Fn(&str) -> usize,
+    floor: f64,
+) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
@@ -135,6 +177,7 @@ where
         .margin(14)
         .x_label_area_size(48)
         .y_label_area_size(72)
+        .caption(&f.title, ("sans-serif", 15))
         .build_cartesian_2d(x, y)
         .map_err(|e| e.to_string())?;
     let fmt_x = |v: &f64| {
@@ -159,32 +202,42 @@ where
         mesh.x_labels(cats.len()).disable_x_mesh();
     }
     mesh.draw().map_err(|e| e.to_string())?;
-    for (i, s) in series.iter().enumerate() {
+    for s in series {
+        let i = color(&s.name);
         let color = Palette99::pick(i).to_rgba();
         let xy: Vec<(f64, f64)> = s.points.iter().map(|&(x, m, _)| (x, m)).collect();
         // Categories are not ordered: markers and error bars only.
         if cats.is_empty() {
-            chart
-                .draw_series(LineSeries::new(xy.clone(), color.stroke_width(2)))
-                .map_err(|e| e.to_string())?;
+            let style = color.stroke_width(2);
+            if i % 2 == 1 {
+                chart
+                    .draw_series(DashedLineSeries::new(xy.clone(), 8, 5, style))
+                    .map_err(|e| e.to_string())?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(xy.clone(), style))
+                    .map_err(|e| e.to_string())?;
+            }
         }
         if f.markers {
             chart
-                .draw_series(xy.iter().map(|&c| Circle::new(c, 4, color.filled())))
+                .draw_series(xy.iter().map(|&c| marker(c, i, color)))
                 .map_err(|e| e.to_string())?;
         }
         chart
             .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
-                ErrorBar::new_vertical(x, bar_low(m, sd), m, m + sd, color.stroke_width(1), 8)
+                let low = bar_low(m, sd, f.y_log, floor);
+                ErrorBar::new_vertical(x, low, m, m + sd, color.stroke_width(1), 8)
             }))
             .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-/// The legend, beside the chart so that it never hides data.
-fn legend(area: &Area, series: &[Series]) -> Result<(), String> {
-    for (i, s) in series.iter().enumerate() {
+/// The legend, beside the charts so that it never hides data: one line and marker per
+/// series name.
+fn legend(area: &Area, names: &[String]) -> Result<(), String> {
+    for (i, name) in names.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         let y = 30 + 20 * i as i32;
         area.draw(&PathElement::new(
@@ -192,20 +245,19 @@ fn legend(area: &Area, series: &[Series]) -> Result<(), String> {
             color.stroke_width(3),
         ))
         .map_err(|e| e.to_string())?;
-        area.draw(&Circle::new((14, y), 4, color.filled()))
+        area.draw(&marker((14, y), i, color))
             .map_err(|e| e.to_string())?;
-        area.draw(&Text::new(s.name.clone(), (30, y - 7), ("sans-serif", 13)))
+        area.draw(&Text::new(name.clone(), (30, y - 7), ("sans-serif", 13)))
             .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-/// Renders an experiment's plot as an SVG document.
-pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
-    let p = &exp.plot;
-    let (cats, series) = series(exp, table);
-    render_figure(&Figure {
-        title: format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title),
+/// The figure of plot `p` on `table`.
+fn figure<'a>(p: &'a Plot, table: &Table) -> Figure<'a> {
+    let (cats, series) = panel_series(p, table);
+    Figure {
+        title: String::new(),
         x_label: p.x_label,
         y_label: p.y_label,
         x_log: p.x_log,
@@ -213,37 +265,65 @@ pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
         cats,
         series,
         markers: true,
-    })
+        y_span: p.y_span,
+    }
+}
+
+/// Renders an experiment's plot and its further panels side by side as an SVG document.
+pub fn render(exp: &Experiment, table: &Table) -> Result<String, String> {
+    let figs: Vec<Figure> = std::iter::once(&exp.plot)
+        .chain(&exp.panels)
+        .map(|p| figure(p, table))
+        .collect();
+    let title = format!("{} {}: {}", exp.paper.name(), exp.figure, exp.title);
+    render_panels(&title, &figs)
 }
 
 /// Renders a figure as an SVG document.
 pub fn render_figure(f: &Figure) -> Result<String, String> {
-    let xl = f.x_log && f.cats.is_empty();
-    let pts = || f.series.iter().flat_map(|s| s.points.iter());
-    let xr = if f.cats.is_empty() {
-        range(pts().map(|&(x, _, _)| x), xl)
-    } else {
-        -0.5..(f.cats.len() as f64 - 0.5)
-    };
-    let yr = range(
-        pts().flat_map(|&(_, m, sd)| [bar_low(m, sd), m + sd]),
-        f.y_log,
-    );
+    render_panels(&f.title, std::slice::from_ref(f))
+}
+
+/// Renders `figs` side by side under `title`, with one legend (a series keeps its colour
+/// and marker in every panel).
+fn render_panels(title: &str, figs: &[Figure]) -> Result<String, String> {
+    let mut names: Vec<String> = vec![];
+    for s in figs.iter().flat_map(|f| &f.series) {
+        if !names.contains(&s.name) {
+            names.push(s.name.clone());
+        }
+    }
+    let color = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let n = figs.len().max(1) as u32;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (LEGEND_X * n + LEGEND_W, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let root = root
-            .titled(&f.title, ("sans-serif", 18))
+            .titled(title, ("sans-serif", 18))
             .map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(LEGEND_X);
-        match (xl, f.y_log) {
-            (false, false) => chart(&plot_area, xr, yr, f),
-            (true, false) => chart(&plot_area, xr.log_scale(), yr, f),
-            (false, true) => chart(&plot_area, xr, yr.log_scale(), f),
-            (true, true) => chart(&plot_area, xr.log_scale(), yr.log_scale(), f),
-        }?;
-        legend(&legend_area, &f.series)?;
+        let (plots, legend_area) = root.split_horizontally(LEGEND_X * n);
+        let areas = plots.split_evenly((1, n as usize));
+        for (f, area) in figs.iter().zip(&areas) {
+            let xl = f.x_log && f.cats.is_empty();
+            let pts = || f.series.iter().flat_map(|s| s.points.iter());
+            let xr = if f.cats.is_empty() {
+                range(pts().map(|&(x, _, _)| x), xl, None)
+            } else {
+                -0.5..(f.cats.len() as f64 - 0.5)
+            };
+            let ends = |&(_, m, sd): &(f64, f64, f64)| [m - sd, m, m + sd];
+            let yr = range(pts().flat_map(ends), f.y_log, f.y_span);
+            let floor = yr.start;
+            match (xl, f.y_log) {
+                (false, false) => chart(area, xr, yr, f, &color, floor),
+                (true, false) => chart(area, xr.log_scale(), yr, f, &color, floor),
+                (false, true) => chart(area, xr, yr.log_scale(), f, &color, floor),
+                (true, true) => chart(area, xr.log_scale(), yr.log_scale(), f, &color, floor),
+            }?;
+        }
+        legend(&legend_area, &names)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
@@ -270,9 +350,13 @@ mod tests {
                 y: |r| r.num(crate::reproduce::cols::Col::derived("q")),
                 y_label: "max queue [KB]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(crate::reproduce::cols::LB).unwrap_or("?").to_string(),
             },
             claims: vec![],
+            panels: vec![],
+            synthetic: Table::default,
         }
     }
 
@@ -346,6 +430,34 @@ mod tests {
             // The legend: one marker per series, right of the chart.
             assert_eq!(svg.matches("<circle").count(), 6 + 2);
         }
+    }
+
+    /// Error bars reach mean - sd on linear axes (not clipped at half the mean); on log axes
+    /// a bar reaching zero stops at the axis.
+    #[test]
+    fn error_bars_are_mean_plus_minus_sd() {
+        assert_eq!(bar_low(10.0, 8.0, false, 0.0), 2.0);
+        assert_eq!(bar_low(10.0, 12.0, false, -5.0), -2.0);
+        assert_eq!(bar_low(10.0, 8.0, true, 0.5), 2.0);
+        assert_eq!(bar_low(10.0, 12.0, true, 0.5), 0.5);
+    }
+
+    /// Further panels are drawn beside the first, with one legend: twice the markers, one
+    /// legend entry per series, and the paper's 0-100 axis when asked for.
+    #[test]
+    fn panels_are_drawn_side_by_side() {
+        let t = Table::from_csv("lb,m,q\nar,1,2\nar,4,10\nofan,1,1\nofan,4,1\n");
+        let mut e = exp(false);
+        let one = render(&e, &t).unwrap();
+        e.panels = vec![Plot {
+            y_span: Some((0.0, 100.0)),
+            ..e.plot
+        }];
+        let two = render(&e, &t).unwrap();
+        assert!(two.contains(&format!("width=\"{}\"", 2 * LEGEND_X + LEGEND_W)));
+        assert_eq!(two.matches("<circle").count(), 2 * 4 + 2, "{two}");
+        assert_eq!(one.matches("<circle").count(), 4 + 2);
+        assert!(texts(&two).iter().any(|t| t == "100"));
     }
 
     #[test]

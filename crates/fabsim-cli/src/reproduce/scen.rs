@@ -159,6 +159,15 @@ pub fn sweep(name: &str, scen: Scen, quick: &[impl AsRef<str>]) -> Sweep {
         name: name.into(),
         scenario: scen.render(),
         quick: quick.iter().map(|q| q.as_ref().to_string()).collect(),
+        full_only: false,
+    }
+}
+
+/// A sweep that `--quick` leaves out.
+pub fn full_only(name: &str, scen: Scen) -> Sweep {
+    Sweep {
+        full_only: true,
+        ..sweep(name, scen, &[] as &[&str])
     }
 }
 

@@ -164,6 +164,12 @@ impl Table {
         Ok(mean_sd(&self.values(filter, metric)?).0)
     }
 
+    /// The median of `metric` over the rows matching `filter` (the mean of the middle two
+    /// for an even count).
+    pub fn median(&self, filter: &Filter, metric: Metric) -> Result<f64, String> {
+        Ok(median(self.values(filter, metric)?))
+    }
+
     /// The smallest value of `metric` over the rows matching `filter`.
     pub fn min(&self, filter: &Filter, metric: Metric) -> Result<f64, String> {
         Ok(self
@@ -180,16 +186,24 @@ impl Table {
         x: Col,
         metric: Metric,
     ) -> Result<Vec<(f64, f64)>, String> {
+        self.agg_by(filter, x, metric, |ys| mean_sd(&ys).0)
+    }
+
+    /// [`Table::mean_by`] with another aggregate than the mean.
+    fn agg_by(
+        &self,
+        filter: &Filter,
+        x: Col,
+        metric: Metric,
+        agg: fn(Vec<f64>) -> f64,
+    ) -> Result<Vec<(f64, f64)>, String> {
         let mut by: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
         for r in self.iter().filter(|r| r.matches(filter)) {
             if let (Some(xv), Some(y)) = (r.num(x), metric(&r)) {
                 by.entry(xv.to_bits()).or_insert((xv, vec![])).1.push(y);
             }
         }
-        let mut pts: Vec<(f64, f64)> = by
-            .into_values()
-            .map(|(x, ys)| (x, mean_sd(&ys).0))
-            .collect();
+        let mut pts: Vec<(f64, f64)> = by.into_values().map(|(x, ys)| (x, agg(ys))).collect();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         if pts.is_empty() {
             return Err(format!("no run with {} has a value", show_filter(filter)));
@@ -200,7 +214,35 @@ impl Table {
     /// The least-squares slope of log(mean metric) against log(x) over the rows matching
     /// `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
     pub fn loglog_slope(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
-        let pts = self.mean_by(filter, x, metric)?;
+        loglog_fit(filter, self.mean_by(filter, x, metric)?)
+    }
+
+    /// The median of `metric` per value of column `x` (timings: robust to a slow outlier).
+    pub fn median_by(
+        &self,
+        filter: &Filter,
+        x: Col,
+        metric: Metric,
+    ) -> Result<Vec<(f64, f64)>, String> {
+        self.agg_by(filter, x, metric, median)
+    }
+}
+
+/// The median of `xs` (not empty).
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// The least-squares slope of log y against log x of `pts` (`filter`: what they are, for
+/// the error).
+pub fn loglog_fit(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> {
+    {
         if pts.len() < 2 || pts.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
             return Err(format!(
                 "{}: a log-log slope needs two or more points with positive values",
@@ -213,6 +255,65 @@ impl Table {
         let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
         let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
         Ok(sxy / sxx)
+    }
+}
+
+/// A synthetic results table (for the tests that show each claim can fail): one row per
+/// combination of the axes' values, the first axis varying slowest.
+pub fn grid(axes: &[(Col, &[&str])]) -> Table {
+    let mut rows: Vec<Vec<String>> = vec![vec![]];
+    for (_, values) in axes {
+        rows = rows
+            .into_iter()
+            .flat_map(|r| {
+                values.iter().map(move |v| {
+                    let mut r = r.clone();
+                    r.push(v.to_string());
+                    r
+                })
+            })
+            .collect();
+    }
+    Table {
+        header: axes.iter().map(|(c, _)| c.name().to_string()).collect(),
+        rows,
+    }
+}
+
+impl Table {
+    /// Sets column `c` (added when absent) to `f(row)` in every row.
+    pub fn with(mut self, c: impl ColumnName, f: impl Fn(&Row) -> f64) -> Self {
+        let name = c.column();
+        let i = match self.header.iter().position(|h| *h == name) {
+            Some(i) => i,
+            None => {
+                self.header.push(name.into_owned());
+                for r in &mut self.rows {
+                    r.push(String::new());
+                }
+                self.header.len() - 1
+            }
+        };
+        let vals: Vec<String> = self.iter().map(|r| f(&r).to_string()).collect();
+        for (r, v) in self.rows.iter_mut().zip(vals) {
+            r[i] = v;
+        }
+        self
+    }
+
+    /// Replaces the number `x` in column `c` by `f(x)` in the rows matching `filter` (no
+    /// change without the column).
+    pub fn map(&mut self, filter: &Filter, c: impl ColumnName, f: impl Fn(f64) -> f64) {
+        let name = c.column();
+        let Some(i) = self.header.iter().position(|h| *h == name) else {
+            return;
+        };
+        let hit: Vec<bool> = self.iter().map(|r| r.matches(filter)).collect();
+        for (r, hit) in self.rows.iter_mut().zip(hit) {
+            if let (true, Ok(x)) = (hit, r[i].parse::<f64>()) {
+                r[i] = f(x).to_string();
+            }
+        }
     }
 }
 

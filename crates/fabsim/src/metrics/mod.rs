@@ -267,7 +267,7 @@ pub fn run_parallel(
 }
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
-/// all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
+/// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
 /// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
 /// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
@@ -279,6 +279,7 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
         }
         WorkloadSpec::AllToAll { .. }
+        | WorkloadSpec::Bipartite { .. }
         | WorkloadSpec::Incast { .. }
         | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, f, &outcome.flows),
         _ => {

@@ -120,6 +120,9 @@ pub struct CircuitParams {
     pub mode: CircuitMode,
     /// Port bundles and independent circuit switches (paper A.1, 3.1, 6.3).
     pub constraints: Constraints,
+    /// A new mapping is applied only if it lowers the last interval's inter-ASIC bytes by at
+    /// least this fraction of the current mapping's (0: any reduction, the paper's controller).
+    pub min_gain: f64,
 }
 
 /// A multi-ASIC switch design, validated.
@@ -452,8 +455,8 @@ impl Asics {
     }
 
     /// The controller, every interval: solves each switch's traffic matrix of the last
-    /// interval and keeps the mappings that lower its inter-ASIC bytes, to be applied after
-    /// the compute delay. Returns whether any switch has a pending mapping.
+    /// interval and keeps the mappings that lower its inter-ASIC bytes (by at least
+    /// `min_gain` of the current mapping's), to be applied after the compute delay. Returns whether any switch has a pending mapping.
     pub fn control(&mut self, c: &CircuitParams, fabric: &Fabric) -> bool {
         let n = self.n as usize;
         let mut any = false;
@@ -477,9 +480,11 @@ impl Asics {
             .expect("the scenario checked the constraints against every switch");
             current.clear();
             current.extend(order.iter().map(|&l| self.mapping[a + l] as usize));
-            if portmap::inter_asic_bytes(view, &self.solved)
-                < portmap::inter_asic_bytes(view, &current)
-            {
+            let (solved, kept) = (
+                portmap::inter_asic_bytes(view, &self.solved),
+                portmap::inter_asic_bytes(view, &current),
+            );
+            if solved < kept && (kept - solved) as f64 >= c.min_gain * kept as f64 {
                 let mut new = vec![0; order.len()];
                 for (&l, &asic) in order.iter().zip(&self.solved) {
                     new[l] = asic;

@@ -78,6 +78,13 @@ pub const KEYS: &[Key] = &[
         meaning: "fastroute: a moved port is dark this long",
     },
     Key {
+        name: "switch.remap_min_gain",
+        kind: number(0.0, 1.0),
+        default: Some("0"),
+        unit: "",
+        meaning: "fastroute: apply a new mapping only if it cuts the last interval's inter-ASIC bytes by at least this fraction of the current mapping's (hysteresis; 0: any reduction, as the paper's controller)",
+    },
+    Key {
         name: "switch.solver",
         kind: Kind::Choice(names::<Solver>),
         default: Some("\"greedy\""),
@@ -144,6 +151,7 @@ pub fn parse(
             bundle: k.int("switch.bundle") as usize,
             circuit_switches: k.int("switch.circuit_switches") as usize,
         },
+        min_gain: k.float("switch.remap_min_gain"),
     };
     if circuit.compute_delay_ps >= circuit.interval_ps {
         return Err(k.invalid(

@@ -14,6 +14,7 @@ use crate::workload::{
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum WorkloadKind {
     Permutation,
+    Bipartite,
     AllToAll,
     Incast,
     Collective(CollectiveKind),
@@ -26,6 +27,7 @@ enum WorkloadKind {
 impl Named for WorkloadKind {
     const ALL: &'static [Self] = &[
         WorkloadKind::Permutation,
+        WorkloadKind::Bipartite,
         WorkloadKind::AllToAll,
         WorkloadKind::Incast,
         WorkloadKind::Collective(CollectiveKind::AllGather),
@@ -44,6 +46,7 @@ impl Named for WorkloadKind {
     fn name(self) -> &'static str {
         match self {
             WorkloadKind::Permutation => "permutation",
+            WorkloadKind::Bipartite => "bipartite",
             WorkloadKind::AllToAll => "all-to-all",
             WorkloadKind::Incast => "incast",
             WorkloadKind::Collective(c) => c.name(),
@@ -86,7 +89,7 @@ pub const KEYS: &[Key] = &[
         kind: int(1, MAX_BYTES),
         default: Some("1048576"),
         unit: "bytes",
-        meaning: "bytes per flow or per host (per collective for collectives)",
+        meaning: "bytes per flow or per host (per collective for collectives); stride, shuffle and ring in a scenario without it: what a host port moves in 1 ms (ten Fastroute controller intervals of the default 100 us, so the controller's mappings show; the built-in default scenario sets 1 MiB)",
     },
     Key {
         name: "workload.flow_bytes",
@@ -262,6 +265,7 @@ pub fn parse(
     };
     Ok(match k.choice::<WorkloadKind>("workload.kind") {
         WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
+        WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
         WorkloadKind::Incast => WorkloadSpec::Incast {
             message_bytes,
             senders: k.u32("workload.senders"),
@@ -337,6 +341,9 @@ fn collective(
     }
 }
 
+/// The default flow of stride, shuffle and ring: what a host port moves in this many seconds.
+const LONG_LIVED_DEFAULT_S: f64 = 1e-3;
+
 fn fastroute(
     k: &Keys,
     name: &str,
@@ -372,6 +379,17 @@ fn fastroute(
         ));
     }
     let hosts_per_rack = topology.hosts_per_rack();
+    // Long-lived patterns default to a millisecond of line rate: the schema's 1 MiB would
+    // end before Fastroute's first mapping (110 us) at any rate above 80 Gb/s.
+    let long_lived = matches!(
+        pattern,
+        Pattern::Stride | Pattern::Shuffle { .. } | Pattern::Ring
+    );
+    let message_bytes = if long_lived && !k.given("workload.message_bytes") {
+        (rate_bps as f64 * LONG_LIVED_DEFAULT_S / 8.0).round() as u64
+    } else {
+        message_bytes
+    };
     Ok(FastrouteWorkload {
         pattern,
         message_bytes,

@@ -37,6 +37,10 @@ pub struct WorkloadSize {
 pub enum WorkloadSpec {
     /// A uniformly random derangement: every host sends one message and receives one.
     Permutation { message_bytes: u64 },
+    /// Half the hosts (a random half) each send one message to one host of the other half:
+    /// senders never receive (no ACK shares a sender's uplink), the setting of the Ofan
+    /// paper's SIMPLE RR lockstep (Sec. 3.3).
+    Bipartite { message_bytes: u64 },
     /// Every host sends to every other host: `message_bytes` per host split evenly over the
     /// others, or `flow_bytes` per flow when given.
     AllToAll {
@@ -78,6 +82,7 @@ impl WorkloadSpec {
     pub fn kind_name(&self) -> &'static str {
         match self {
             WorkloadSpec::Permutation { .. } => "permutation",
+            WorkloadSpec::Bipartite { .. } => "bipartite",
             WorkloadSpec::AllToAll { .. } => "all-to-all",
             WorkloadSpec::Incast { .. } => "incast",
             WorkloadSpec::Fastroute(w) => w.pattern.name(),
@@ -92,6 +97,7 @@ impl WorkloadSpec {
     pub fn message_bytes(&self) -> u64 {
         match self {
             WorkloadSpec::Permutation { message_bytes }
+            | WorkloadSpec::Bipartite { message_bytes }
             | WorkloadSpec::AllToAll { message_bytes, .. }
             | WorkloadSpec::Incast { message_bytes, .. }
             | WorkloadSpec::Collective { message_bytes, .. }
@@ -117,6 +123,11 @@ impl WorkloadSpec {
             WorkloadSpec::Permutation { message_bytes } => {
                 (hosts, hosts.saturating_mul(*message_bytes), *message_bytes)
             }
+            WorkloadSpec::Bipartite { message_bytes } => (
+                hosts / 2,
+                (hosts / 2).saturating_mul(*message_bytes),
+                *message_bytes,
+            ),
             WorkloadSpec::AllToAll {
                 message_bytes,
                 flow_bytes,
@@ -286,6 +297,19 @@ impl WorkloadSpec {
                     start_ps: Time::ZERO,
                 })
                 .collect(),
+            WorkloadSpec::Bipartite { message_bytes } => {
+                let mut p: Vec<u32> = (0..hosts).collect();
+                rng.shuffle(&mut p);
+                let half = hosts as usize / 2;
+                (0..half)
+                    .map(|i| FlowSpec {
+                        src: p[i],
+                        dst: p[half + i],
+                        bytes: message_bytes,
+                        start_ps: Time::ZERO,
+                    })
+                    .collect()
+            }
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
             _ => self.traffic(hosts, seed).flows,
         }
@@ -307,6 +331,20 @@ pub fn derangement(n: u32, rng: &mut Rng) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bipartite_senders_never_receive() {
+        let flows = WorkloadSpec::Bipartite { message_bytes: 10 }.flows(17, 3);
+        assert_eq!(flows.len(), 8);
+        let mut hosts: Vec<u32> = flows.iter().flat_map(|f| [f.src, f.dst]).collect();
+        hosts.sort();
+        hosts.dedup();
+        assert_eq!(hosts.len(), 16, "every host in at most one flow");
+        assert_ne!(
+            flows,
+            WorkloadSpec::Bipartite { message_bytes: 10 }.flows(17, 4)
+        );
+    }
 
     #[test]
     fn permutation_is_a_derangement() {

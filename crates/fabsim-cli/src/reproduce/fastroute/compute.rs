@@ -127,19 +127,26 @@ fn solver_runtimes(ctx: &Ctx, solvers: &[Solver]) -> Table {
                 }
                 solve(tm.view(), &none, Solver::Exact, &mut ws, &mut out).expect("valid shape");
                 let opt = inter_asic_bytes(tm.view(), &out);
-                for &s in solvers {
-                    let us = median_us(|| {
-                        solve(tm.view(), &none, s, &mut ws, &mut out).expect("valid shape");
+                // The solvers take turns, so that a ratio of their runtimes compares solves
+                // made under the same machine load.
+                let mut bytes = vec![0; solvers.len()];
+                let us = interleaved_medians_us(solvers.len(), |i| {
+                    let us = time_us(|| {
+                        solve(tm.view(), &none, solvers[i], &mut ws, &mut out)
+                            .expect("valid shape");
                     });
-                    let bytes = inter_asic_bytes(tm.view(), &out);
-                    let gap = 100.0 * (bytes as f64 - opt as f64) / (opt as f64).max(1.0);
+                    bytes[i] = inter_asic_bytes(tm.view(), &out);
+                    us
+                });
+                for (i, &s) in solvers.iter().enumerate() {
+                    let gap = 100.0 * (bytes[i] as f64 - opt as f64) / (opt as f64).max(1.0);
                     t.rows.push(vec![
                         s.name().into(),
                         n.to_string(),
                         p.to_string(),
                         rep.to_string(),
-                        us.to_string(),
-                        bytes.to_string(),
+                        us[i].to_string(),
+                        bytes[i].to_string(),
                         gap.to_string(),
                     ]);
                 }
@@ -172,25 +179,39 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
     for rep in 0..reps {
         let tm = random_tm(&mut rng, ports, asics, TmKind::Skewed, 1 << 24);
         let total = tm.total_bytes().max(1) as f64;
-        for &b in bundles {
-            let c = Constraints {
-                bundle: b,
-                circuit_switches: 1,
-            };
-            solve(tm.view(), &c, Solver::Exact, &mut ws, &mut out).expect("valid constraints");
-            let opt = inter_asic_bytes(tm.view(), &out) as f64;
-            // Warm up the Hungarian workspace at this size, then time it.
-            solve(tm.view(), &c, Solver::Hungarian, &mut ws, &mut out).expect("valid constraints");
-            let us = median_us(|| {
-                solve(tm.view(), &c, Solver::Hungarian, &mut ws, &mut out)
-                    .expect("valid constraints");
-            });
+        let cons = |b| Constraints {
+            bundle: b,
+            circuit_switches: 1,
+        };
+        let mut opt = vec![0.0; bundles.len()];
+        for (i, &b) in bundles.iter().enumerate() {
+            solve(tm.view(), &cons(b), Solver::Exact, &mut ws, &mut out)
+                .expect("valid constraints");
+            opt[i] = inter_asic_bytes(tm.view(), &out) as f64;
+            // Warm up the Hungarian workspace at this size.
+            solve(tm.view(), &cons(b), Solver::Hungarian, &mut ws, &mut out)
+                .expect("valid constraints");
+        }
+        // The bundle sizes take turns (a ratio of runtimes under the same machine load).
+        let us = interleaved_medians_us(bundles.len(), |i| {
+            time_us(|| {
+                solve(
+                    tm.view(),
+                    &cons(bundles[i]),
+                    Solver::Hungarian,
+                    &mut ws,
+                    &mut out,
+                )
+                .expect("valid constraints");
+            })
+        });
+        for (i, &b) in bundles.iter().enumerate() {
             t.rows.push(vec![
                 b.to_string(),
                 rep.to_string(),
-                (100.0 * opt / total).to_string(),
+                (100.0 * opt[i] / total).to_string(),
                 (100.0 * static_inter_asic_bytes(tm.view()) as f64 / total).to_string(),
-                us.to_string(),
+                us[i].to_string(),
             ]);
         }
     }
@@ -201,17 +222,31 @@ fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
 /// on a shared machine does not move a verdict.
 const TIMED_SOLVES: usize = 7;
 
-/// The median wall time of [`TIMED_SOLVES`] calls of `f`, in microseconds.
-fn median_us(mut f: impl FnMut()) -> f64 {
-    let mut us: Vec<f64> = (0..TIMED_SOLVES)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e6
+/// The wall time of `f` in microseconds.
+fn time_us(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e6
+}
+
+/// The median of each of `n` measurements over [`TIMED_SOLVES`] rounds, each round calling
+/// `f(0)`, ..., `f(n - 1)` in turn (`f(i)` returns measurement i's time in µs). Each turn
+/// calls `f(i)` twice and keeps the second time: a solve timed right after another
+/// solver's would start on that solver's cache contents.
+fn interleaved_medians_us(n: usize, mut f: impl FnMut(usize) -> f64) -> Vec<f64> {
+    let mut us = vec![Vec::with_capacity(TIMED_SOLVES); n];
+    for _ in 0..TIMED_SOLVES {
+        for (i, v) in us.iter_mut().enumerate() {
+            f(i);
+            v.push(f(i));
+        }
+    }
+    us.into_iter()
+        .map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[TIMED_SOLVES / 2]
         })
-        .collect();
-    us.sort_by(f64::total_cmp);
-    us[TIMED_SOLVES / 2]
+        .collect()
 }
 
 /// The inter-ASIC share of the optimal mapping.
@@ -234,8 +269,10 @@ fn solver_series(r: &Row) -> String {
     format!("{name} {}", r.get(computed::ASICS).unwrap_or("?"))
 }
 
-fn mean_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f64, String> {
-    t.mean(
+/// The median runtime of `solver` over the matrices at (`asics`, `ports`): each row is
+/// already the median of [`TIMED_SOLVES`] solves of one matrix.
+fn median_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f64, String> {
+    t.median(
         &[
             (computed::SOLVER, solver),
             (computed::ASICS, asics),
@@ -243,6 +280,30 @@ fn mean_runtime(t: &Table, solver: &str, asics: &str, ports: &str) -> Result<f64
         ],
         runtime,
     )
+}
+
+/// The least-squares log-log slope of `solver`'s median runtime against the port count at 8
+/// ASICs (medians: a slow outlier solve does not tilt it).
+fn median_slope(t: &Table, solver: &str) -> Result<f64, String> {
+    let f = [(computed::SOLVER, solver), (computed::ASICS, "8")];
+    let pts = t.median_by(&f, computed::PORTS, runtime)?;
+    super::super::table::loglog_fit(&f, pts)
+}
+
+/// Adds 1 to `quantity` at `asics` ASICs (a printed number missed by more than its rounding).
+fn bump(t: &mut Table, asics: &str, quantity: &str) {
+    let f = [(computed::ASICS, asics), (computed::QUANTITY, quantity)];
+    t.map(&f, computed::VALUE, |x| x + 1.0);
+}
+
+/// Multiplies `solver`'s runtimes at (`asics`, `ports`) by `by`.
+fn slower(t: &mut Table, solver: &str, asics: &str, ports: &str, by: f64) {
+    let f = [
+        (computed::SOLVER, solver),
+        (computed::ASICS, asics),
+        (computed::PORTS, ports),
+    ];
+    t.map(&f, computed::RUNTIME_US, |x| x * by);
 }
 
 pub fn experiments() -> Vec<Experiment> {
@@ -253,6 +314,8 @@ pub fn experiments() -> Vec<Experiment> {
         y: runtime,
         y_label: "runtime per solve [µs]",
         y_log: true,
+        y_span: None,
+        x_scale: 1.0,
         series: solver_series,
     };
     vec![
@@ -267,8 +330,9 @@ pub fn experiments() -> Vec<Experiment> {
                     spends ASIC capacity on a non-blocking internal fabric, Fastroute on an \
                     oversubscribed one; at the same port speed the radix is proportional to \
                     the usable bandwidth, and a fat tree of radix R holds R^2/2 hosts in 2 \
-                    layers and R^3/4 in 3. Tolerance: 1 pp on the stated ranges (they are \
-                    rounded to whole percent), 5 pp on the intro's \"around 30%\".",
+                    layers and R^3/4 in 3. Tolerances: the stated ranges' ends as one-sided \
+                    limits ('at least', 'up to', rounded to whole percent), ± 1 pp on the \
+                    intro's \"around 30%\".",
             source: Source::Compute(fig2),
             plot: Plot {
                 x: computed::ASICS,
@@ -281,49 +345,105 @@ pub fn experiments() -> Vec<Experiment> {
                 },
                 y_label: "Fastroute over State-of-the-Art [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
+            synthetic: synth::fig2,
             claims: vec![
                 Claim {
                     text: "Fastroute extracts around 30% more bandwidth and radix from the \
                            same ASICs (2 ASICs)",
                     paper: 30.0,
                     unit: "%",
-                    tol: Tol::Abs(5.0),
+                    tol: ABOUT_PCT,
                     fabsim: |t| value(t, "2", "bandwidth gain %"),
-                    differs: "",
+                    differs: "portmap::power's model gives one third more at 2 ASICs; the intro's \
+                              'around 30%' is read as ± 1 pp by the tolerance rule and the paper \
+                              prints no exact value for it",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (computed::ASICS, "2"),
+                                (computed::QUANTITY, "bandwidth gain %"),
+                            ],
+                            computed::VALUE,
+                            |_| 35.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "2-4 ASICs: a 2-layer fat tree holds at least 30% more hosts",
                     paper: 30.0,
                     unit: "%",
-                    tol: Tol::Abs(1.0),
+                    tol: Tol::AtLeast(INT_LIMIT),
                     fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.0),
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (computed::ASICS, "2"),
+                                (computed::QUANTITY, "2-layer hosts gain %"),
+                            ],
+                            computed::VALUE,
+                            |_| 25.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "2-4 ASICs: a 2-layer fat tree holds up to 78% more hosts",
                     paper: 78.0,
                     unit: "%",
-                    tol: Tol::Abs(1.0),
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.1),
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (computed::ASICS, "4"),
+                                (computed::QUANTITY, "2-layer hosts gain %"),
+                            ],
+                            computed::VALUE,
+                            |_| 85.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "2-4 ASICs: a 3-layer fat tree holds at least 49% more hosts",
                     paper: 49.0,
                     unit: "%",
-                    tol: Tol::Abs(1.0),
+                    tol: Tol::AtLeast(INT_LIMIT),
                     fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.0),
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (computed::ASICS, "2"),
+                                (computed::QUANTITY, "3-layer hosts gain %"),
+                            ],
+                            computed::VALUE,
+                            |_| 40.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "2-4 ASICs: a 3-layer fat tree holds up to 138% more hosts",
                     paper: 138.0,
                     unit: "%",
-                    tol: Tol::Abs(1.0),
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.1),
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (computed::ASICS, "4"),
+                                (computed::QUANTITY, "3-layer hosts gain %"),
+                            ],
+                            computed::VALUE,
+                            |_| 150.0,
+                        )
+                    }),
                 },
             ],
         },
@@ -342,8 +462,12 @@ pub fn experiments() -> Vec<Experiment> {
                 y: watts,
                 y_label: "power saved [W]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
+            synthetic: synth::table2,
             claims: vec![
                 Claim {
                     text: "2 ASICs: total throughput 136.5 Tb/s",
@@ -352,6 +476,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "2", "throughput Tb/s"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "2", "throughput Tb/s")),
                 },
                 Claim {
                     text: "8 ASICs: total throughput 436.9 Tb/s",
@@ -360,6 +485,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "8", "throughput Tb/s"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "8", "throughput Tb/s")),
                 },
                 Claim {
                     text: "2 ASICs: total power savings 172.7 W (173 W in the text)",
@@ -368,6 +494,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "2", "total"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "2", "total")),
                 },
                 Claim {
                     text: "4 ASICs: total power savings 444.1 W",
@@ -376,6 +503,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "4", "total"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "4", "total")),
                 },
                 Claim {
                     text: "6 ASICs: total power savings 420.0 W",
@@ -384,6 +512,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "6", "total"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "6", "total")),
                 },
                 Claim {
                     text: "8 ASICs: total power savings 406.9 W (407 W in the text)",
@@ -392,6 +521,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.05),
                     fabsim: |t| value(t, "8", "total"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "8", "total")),
                 },
                 Claim {
                     text: "4 ASICs: fabric savings about 300 W",
@@ -400,6 +530,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.5),
                     fabsim: |t| value(t, "4", "fabric"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "4", "fabric")),
                 },
                 Claim {
                     text: "the peak power savings occur at 4 ASICs",
@@ -417,6 +548,13 @@ pub fn experiments() -> Vec<Experiment> {
                         best.1.parse::<f64>().map_err(|e| e.to_string())
                     },
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[(computed::ASICS, "6"), (computed::QUANTITY, "total")],
+                            computed::VALUE,
+                            |_| 500.0,
+                        )
+                    }),
                 },
             ],
         },
@@ -436,8 +574,12 @@ pub fn experiments() -> Vec<Experiment> {
                 y: |r| r.num(computed::VALUE),
                 y_label: "power [W]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |r| r.get(computed::QUANTITY).unwrap_or("?").to_string(),
             },
+            panels: vec![],
+            synthetic: synth::table3,
             claims: vec![
                 Claim {
                     text: "2 ASICs: 1354 W",
@@ -446,6 +588,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.5),
                     fabsim: |t| value(t, "2", "switch without oversubscription"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "2", "switch without oversubscription")),
                 },
                 Claim {
                     text: "4 ASICs: 3523 W",
@@ -454,6 +597,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.5),
                     fabsim: |t| value(t, "4", "switch without oversubscription"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "4", "switch without oversubscription")),
                 },
                 Claim {
                     text: "6 ASICs: 5044 W",
@@ -462,6 +606,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.5),
                     fabsim: |t| value(t, "6", "switch without oversubscription"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "6", "switch without oversubscription")),
                 },
                 Claim {
                     text: "8 ASICs: 6575 W",
@@ -470,6 +615,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.5),
                     fabsim: |t| value(t, "8", "switch without oversubscription"),
                     differs: "",
+                    contra: Contra::Table(|t| bump(t, "8", "switch without oversubscription")),
                 },
             ],
         },
@@ -493,22 +639,29 @@ pub fn experiments() -> Vec<Experiment> {
                 y: share,
                 y_label: "inter-ASIC share of traffic, optimal mapping [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: |_| "Fastroute (optimal mapping)".into(),
             },
+            panels: vec![],
+            synthetic: synth::fig21_runtime,
             claims: vec![Claim {
                 text: "bundling four ports lowers the optimal algorithm's runtime by up to 64x \
                        (p^3 scaling)",
                 paper: 64.0,
                 unit: "x",
-                tol: Tol::Factor(4.0),
+                tol: Tol::AtMost(INT_LIMIT),
                 fabsim: |t| {
-                    Ok(t.mean(&[(computed::BUNDLE, "1")], |r| {
+                    Ok(t.median(&[(computed::BUNDLE, "1")], |r| {
                         r.num(computed::HUNGARIAN_US)
-                    })? / t.mean(&[(computed::BUNDLE, "4")], |r| {
+                    })? / t.median(&[(computed::BUNDLE, "4")], |r| {
                         r.num(computed::HUNGARIAN_US)
                     })?)
                 },
                 differs: "",
+                contra: Contra::Table(|t| {
+                    t.map(&[(computed::BUNDLE, "4")], computed::HUNGARIAN_US, |_| 50.0)
+                }),
             }],
         },
         Experiment {
@@ -525,61 +678,64 @@ pub fn experiments() -> Vec<Experiment> {
                 solver_runtimes(ctx, &[Solver::Greedy, Solver::Exact, Solver::Hungarian])
             }),
             plot: runtime_plot,
+            panels: vec![],
+            synthetic: synth::runtimes,
             claims: vec![
                 Claim {
                     text: "the optimal algorithm reaches 3.5 ms for 512 ports and 8 ASICs",
                     paper: 3500.0,
                     unit: "µs",
-                    tol: Tol::Factor(10.0),
-                    fabsim: |t| mean_runtime(t, "hungarian", "8", "512"),
+                    tol: TIMING,
+                    fabsim: |t| median_runtime(t, "hungarian", "8", "512"),
                     differs: "fabsim's Hungarian is a plain O(p^3) reference without the \
                               paper's implementation's optimizations; fabsim's exact \
                               transportation solver finds the same optimum about 1000x faster",
+                    contra: Contra::Table(|t| slower(t, "hungarian", "8", "512", 3.0)),
                 },
                 Claim {
                     text: "the heuristic takes 28 µs for 512 ports and 2 ASICs",
                     paper: 28.0,
                     unit: "µs",
-                    tol: Tol::Factor(10.0),
-                    fabsim: |t| mean_runtime(t, "greedy", "2", "512"),
-                    differs: "",
+                    tol: TIMING,
+                    fabsim: |t| median_runtime(t, "greedy", "2", "512"),
+                    differs: "fabsim's greedy (portmap) is several times faster than the paper's \
+                              implementation, beyond the factor-2 tolerance for another machine",
+                    contra: Contra::Table(|t| slower(t, "greedy", "2", "512", 3.0)),
                 },
                 Claim {
                     text: "the heuristic takes 127 µs for 512 ports and 8 ASICs",
                     paper: 127.0,
                     unit: "µs",
-                    tol: Tol::Factor(10.0),
-                    fabsim: |t| mean_runtime(t, "greedy", "8", "512"),
-                    differs: "",
+                    tol: TIMING,
+                    fabsim: |t| median_runtime(t, "greedy", "8", "512"),
+                    differs: "as at 2 ASICs: fabsim's greedy is several times faster than the \
+                              paper's",
+                    contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 3.0)),
                 },
                 Claim {
-                    text:
-                        "the heuristic scales almost linearly with ports (log-log slope, 8 ASICs)",
+                    text: "the heuristic scales almost linearly with ports (log-log slope of \
+                           the median runtime, 64 to 512 ports, 8 ASICs)",
                     paper: 1.0,
                     unit: "",
-                    tol: Tol::Abs(0.3),
-                    fabsim: |t| {
-                        t.loglog_slope(
-                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
-                            computed::PORTS,
-                            runtime,
-                        )
-                    },
-                    differs: "",
+                    tol: SLOPE,
+                    fabsim: |t| median_slope(t, "greedy"),
+                    differs: "a wall-clock fit: the slope of the greedy's few-microsecond solves \
+                              moves between --quick runs on a shared machine by more than the \
+                              ± 0.15 tolerance",
+                    contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 4.0)),
                 },
                 Claim {
-                    text: "the optimal algorithm is Θ(p^3) (log-log slope, 8 ASICs)",
+                    text: "the optimal algorithm is Θ(p^3) (log-log slope of the median runtime, \
+                           64 to 512 ports, 8 ASICs)",
                     paper: 3.0,
                     unit: "",
-                    tol: Tol::Abs(0.5),
-                    fabsim: |t| {
-                        t.loglog_slope(
-                            &[(computed::SOLVER, "hungarian"), (computed::ASICS, "8")],
-                            computed::PORTS,
-                            runtime,
-                        )
-                    },
-                    differs: "",
+                    tol: SLOPE,
+                    fabsim: |t| median_slope(t, "hungarian"),
+                    differs:
+                        "a wall-clock fit: fabsim's plain Hungarian grows a little slower than \
+                              p^3 over 64-512 ports, and the fit moves between runs on a shared \
+                              machine",
+                    contra: Contra::Table(|t| slower(t, "hungarian", "8", "512", 4.0)),
                 },
                 Claim {
                     text: "for more than 2 ASICs the heuristic incurs < 1% additional inter-ASIC \
@@ -594,6 +750,13 @@ pub fn experiments() -> Vec<Experiment> {
                         )
                     },
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
+                            computed::GAP_PCT,
+                            |_| 2.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "for 2 ASICs the heuristic is optimal (mean gap 0%)",
@@ -607,6 +770,13 @@ pub fn experiments() -> Vec<Experiment> {
                         )
                     },
                     differs: "",
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
+                            computed::GAP_PCT,
+                            |_| 0.1,
+                        )
+                    }),
                 },
             ],
         },
@@ -621,83 +791,41 @@ pub fn experiments() -> Vec<Experiment> {
                     runtime). Full size: 1,000 random matrices per point; --quick: 5.",
             source: Source::Compute(|ctx| solver_runtimes(ctx, &[Solver::Greedy, Solver::Rdc])),
             plot: runtime_plot,
+            panels: vec![],
+            synthetic: synth::runtimes,
             claims: vec![
                 Claim {
                     text: "RDC is around three orders of magnitude slower than the heuristic \
                            (512 ports, 8 ASICs; log10 of the ratio)",
                     paper: 3.0,
                     unit: "decades",
-                    tol: Tol::Abs(0.5),
+                    tol: DECADES,
                     fabsim: |t| {
-                        Ok((mean_runtime(t, "rdc", "8", "512")?
-                            / mean_runtime(t, "greedy", "8", "512")?)
+                        Ok((median_runtime(t, "rdc", "8", "512")?
+                            / median_runtime(t, "greedy", "8", "512")?)
                         .log10())
                     },
                     differs: "fabsim's greedy is several times faster than the paper's (see \
                               fastroute-fig20: about 10-20 µs against 127 µs at 512 x 8), which \
                               widens the ratio; the RDC-style baseline is fabsim's own \
                               implementation from the RDC paper's description",
+                    contra: Contra::Table(|t| slower(t, "rdc", "8", "512", 30.0)),
                 },
                 Claim {
                     text: "RDC is around three orders of magnitude slower (512 ports, 2 ASICs)",
                     paper: 3.0,
                     unit: "decades",
-                    tol: Tol::Abs(0.5),
+                    tol: DECADES,
                     fabsim: |t| {
-                        Ok((mean_runtime(t, "rdc", "2", "512")?
-                            / mean_runtime(t, "greedy", "2", "512")?)
+                        Ok((median_runtime(t, "rdc", "2", "512")?
+                            / median_runtime(t, "greedy", "2", "512")?)
                         .log10())
                     },
                     differs: "as at 8 ASICs: fabsim's greedy is several times faster than the \
                               paper's",
+                    contra: Contra::Table(|t| slower(t, "rdc", "2", "512", 30.0)),
                 },
             ],
         },
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Fig. 2's claims can fail: the model's table makes them hold, the same table with
-    /// every gain halved makes each of them differ.
-    #[test]
-    fn fig2_claims_hold_on_the_model_and_fail_on_halved_gains() {
-        let exps = experiments();
-        let exp = exps.iter().find(|e| e.id == "fastroute-fig2").unwrap();
-        let model = fig2(&Ctx::default());
-        let mut halved = fig2(&Ctx::default());
-        let (q, v) = (
-            halved
-                .header
-                .iter()
-                .position(|h| h == computed::QUANTITY.name())
-                .unwrap(),
-            halved
-                .header
-                .iter()
-                .position(|h| h == computed::VALUE.name())
-                .unwrap(),
-        );
-        for row in &mut halved.rows {
-            if row[q].ends_with('%') {
-                row[v] = (row[v].parse::<f64>().unwrap() / 2.0).to_string();
-            }
-        }
-        for c in &exp.claims {
-            assert_eq!(
-                crate::reproduce::evaluate(c, &model).verdict,
-                "holds",
-                "{}",
-                c.text
-            );
-            assert_eq!(
-                crate::reproduce::evaluate(c, &halved).verdict,
-                "differs",
-                "{}",
-                c.text
-            );
-        }
-    }
 }

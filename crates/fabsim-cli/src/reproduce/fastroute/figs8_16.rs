@@ -28,6 +28,8 @@ pub fn experiments() -> Vec<Experiment> {
                 sweep("ring", ring(archs(base())), &quick(&[RING_QUICK])),
             ]),
             plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
+            panels: vec![],
+            synthetic: synth::fig8,
             claims: vec![
                 Claim {
                     text: "Stride: Fastroute achieves near-single-ASIC performance (within about \
@@ -37,6 +39,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: NEAR_IDEAL,
                     fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "stride")]),
                     differs: SHORT_RUN,
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "stride")], 97.0)),
                 },
                 Claim {
                     text: "Shuffle: Fastroute achieves near-single-ASIC performance (within \
@@ -46,6 +49,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: NEAR_IDEAL,
                     fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "shuffle")]),
                     differs: SHORT_RUN,
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "shuffle")], 97.0)),
                 },
                 Claim {
                     text: "Ring All-Reduce: Fastroute sustains performance within < 0.5% of \
@@ -57,6 +61,7 @@ pub fn experiments() -> Vec<Experiment> {
                     differs: "each regrouping (every 0.5 ms) puts the new rings on the static \
                               or last mapping for up to one interval plus the compute delay \
                               (110 us), about a fifth of each group's lifetime",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "ring")], 99.2)),
                 },
                 Claim {
                     text: "Oversubscribed and State-of-the-Art suffer significant degradation \
@@ -67,6 +72,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Above,
                     fabsim: |t| min_over(t, col::WORKLOAD, |w| margin(t, &[(col::WORKLOAD, w)])),
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "oversubscribed", &[(col::WORKLOAD, "ring")], 99.9)),
                 },
             ],
         },
@@ -91,8 +97,12 @@ pub fn experiments() -> Vec<Experiment> {
                 y: |r| r.num(computed::UTIL_PCT),
                 y_label: "inter-ASIC link utilization [%]",
                 y_log: false,
+                y_span: None,
+                x_scale: 1.0,
                 series: by_arch,
             },
+            panels: vec![],
+            synthetic: synth::fig10,
             claims: vec![
                 Claim {
                     text: "the inter-ASIC link utilization for Fastroute is reduced to almost \
@@ -105,6 +115,7 @@ pub fn experiments() -> Vec<Experiment> {
                               flows still drain (0.5 ms of line rate takes longer under \
                               contention), so ports carry two groups' traffic and no mapping \
                               localizes both; see the next claim for one traffic matrix",
+                    contra: Contra::Table(|t| t.map(&[(col::ARCH, "fastroute")], computed::UTIL_PCT, |_| 20.0)),
                 },
                 Claim {
                     text: "within one traffic matrix (the first rings, 200-500 us), Fastroute's \
@@ -114,6 +125,7 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(5.0),
                     fabsim: |t| fastroute_util(t, 200.0, 500.0),
                     differs: "",
+                    contra: Contra::Table(|t| t.map(&[(col::ARCH, "fastroute")], computed::UTIL_PCT, |_| 20.0)),
                 },
             ],
         },
@@ -132,7 +144,12 @@ pub fn experiments() -> Vec<Experiment> {
                     .set("workload.load", "[0.2, 0.4, 0.6, 0.8, 1.0]");
                 vec![sweep("load", s, &quick(&["workload.load=0.2,0.6,1.0"]))]
             }),
-            plot: thrp_plot(key::LOAD, "network load", by_arch_and_workload),
+            plot: Plot {
+                x_scale: 100.0,
+                ..thrp_plot(key::LOAD, "network load [%]", by_arch_and_workload)
+            },
+            panels: vec![],
+            synthetic: synth::fig11,
             claims: vec![
                 Claim {
                     text: "Fastroute closely matches Ideal across the load range, a penalty of \
@@ -145,7 +162,10 @@ pub fn experiments() -> Vec<Experiment> {
                             norm(t, "fastroute", &[(col::WORKLOAD, "web"), (key::LOAD, l)])
                         })
                     },
-                    differs: "",
+                    differs: "Fastroute runs about 2 pp below Ideal at every Web load at the --quick \
+                              size (its Hadoop runs are closer); this held under the former ± 2 pp \
+                              tolerance, not under 'about 1%'; cause not identified",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "web"), (key::LOAD, "0.6")], 97.0)),
                 },
                 Claim {
                     text: "Fastroute closely matches Ideal across the load range (Hadoop, \
@@ -159,6 +179,7 @@ pub fn experiments() -> Vec<Experiment> {
                         })
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "hadoop"), (key::LOAD, "0.6")], 97.0)),
                 },
                 Claim {
                     text: "above 60% load Oversubscribed's throughput is reduced by more than \
@@ -178,6 +199,7 @@ pub fn experiments() -> Vec<Experiment> {
                               flows are < 10 KB and latency-bound, and at 100% load Ideal \
                               itself is overloaded (it completes about 93% of the flows), which \
                               compresses the ratio; the paper's exact definition is not stated",
+                    contra: Contra::Table(|t| set_thrp(t, "oversubscribed", &[(col::WORKLOAD, "web"), (key::LOAD, "1.0")], 60.0)),
                 },
             ],
         },
@@ -199,6 +221,8 @@ pub fn experiments() -> Vec<Experiment> {
                 )]
             }),
             plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
+            panels: vec![],
+            synthetic: synth::fig12,
             claims: vec![
                 Claim {
                     text: "the Oversubscribed architecture performs worse at low intra-rack \
@@ -211,6 +235,7 @@ pub fn experiments() -> Vec<Experiment> {
                             - norm(t, "oversubscribed", &[(key::INTRA_RACK, "1.0")])?)
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "oversubscribed", &[(key::INTRA_RACK, "0.0")], 100.0)),
                 },
                 Claim {
                     text: "the gap between Fastroute and Ideal is small even at very low \
@@ -222,6 +247,7 @@ pub fn experiments() -> Vec<Experiment> {
                     differs: "cause not identified: Fastroute has no inter-ASIC drops in these \
                               runs (results.csv), so the loss is in flows that start on a \
                               mapping computed from the previous interval's Web traffic",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::INTRA_RACK, "0.0")], 97.0)),
                 },
             ],
         },
@@ -232,14 +258,16 @@ pub fn experiments() -> Vec<Experiment> {
             title: "Fastroute against the inter-ASIC oversubscription, 2 to 8 ASICs",
             varies: "inter-ASIC oversubscription (2 to 1.2) x ASICs (2, 4, 8)",
             setup: "Facebook Web at 80% load, 2 ms, Fastroute and Ideal. 6 ASICs are left \
-                    out: 6 does not divide the 64-port radix. --quick: oversubscription 2, \
-                    1.6, 1.2.",
+                    out: 6 does not divide the 64-port radix. --quick: 16-port switches \
+                    (128 hosts) with 2 and 4 ASICs (4 ports per ASIC at least; 8 ASICs would \
+                    hold 2), oversubscription 2, 1.6, 1.2, one seed; the claims on 8 ASICs \
+                    read the largest ASIC count run.",
             source: Source::Sim({
                 let s = base()
                     .text("switch.arch", &["ideal", "fastroute"])
                     .set("switch.asics", "[2, 4, 8]")
                     .set("switch.inter_asic_oversub", "[2.0, 1.8, 1.6, 1.4, 1.2]");
-                let q = quick(&["switch.inter_asic_oversub=2.0,1.6,1.2"]);
+                let q = quick16(&["switch.asics=2,4", "switch.inter_asic_oversub=2.0,1.6,1.2"]);
                 vec![sweep("oversub", web80(s), &q)]
             }),
             plot: Plot {
@@ -250,6 +278,8 @@ pub fn experiments() -> Vec<Experiment> {
                     |r| format!("Fastroute {}-ASIC", r.get(key::ASICS).unwrap_or("?")),
                 )
             },
+            panels: vec![],
+            synthetic: synth::fig13,
             claims: vec![
                 Claim {
                     text: "2 ASICs at 2:1: single-ASIC-like performance (within about 1%)",
@@ -264,10 +294,11 @@ pub fn experiments() -> Vec<Experiment> {
                         )
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::ASICS, "2"), (key::INTER_ASIC_OVERSUB, "2.0")], 97.0)),
                 },
                 Claim {
                     text: "more ASICs need a lower oversubscription (at 2:1, 2 ASICs minus \
-                           8 ASICs, pp of Ideal)",
+                           8 ASICs (--quick: 4), pp of Ideal)",
                     paper: 0.0,
                     unit: "pp",
                     tol: Tol::Above,
@@ -279,13 +310,14 @@ pub fn experiments() -> Vec<Experiment> {
                                 &[(key::ASICS, n), (key::INTER_ASIC_OVERSUB, "2.0")],
                             )
                         };
-                        Ok(at("2")? - at("8")?)
+                        Ok(at("2")? - at(&most_asics(t, key::ASICS)?)?)
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::ASICS, "8"), (key::INTER_ASIC_OVERSUB, "2.0")], 99.9)),
                 },
                 Claim {
                     text: "decreasing the oversubscription restores single-ASIC-like \
-                           performance (8 ASICs at 1.2)",
+                           performance (8 ASICs (--quick: 4) at 1.2)",
                     paper: 99.0,
                     unit: "%",
                     tol: NEAR_IDEAL,
@@ -293,10 +325,12 @@ pub fn experiments() -> Vec<Experiment> {
                         norm(
                             t,
                             "fastroute",
-                            &[(key::ASICS, "8"), (key::INTER_ASIC_OVERSUB, "1.2")],
+                            &[(key::ASICS, &most_asics(t, key::ASICS)?), (key::INTER_ASIC_OVERSUB, "1.2")],
                         )
                     },
-                    differs: ONE_PORT_PER_ASIC,
+                    differs: "cause not identified: at the --quick size the largest ASIC count is 4 \
+                              with 4 ports each; the full-size 8-ASIC point has not been run",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::ASICS, "8"), (key::INTER_ASIC_OVERSUB, "1.2")], 97.0)),
                 },
             ],
         },
@@ -336,6 +370,8 @@ pub fn experiments() -> Vec<Experiment> {
                     format!("Fastroute ({})", r.get(col::WORKLOAD).unwrap_or("?"))
                 })
             },
+            panels: vec![],
+            synthetic: synth::fig16,
             claims: vec![
                 Claim {
                     text: "the performance delta between numbers of independent circuit \
@@ -352,6 +388,7 @@ pub fn experiments() -> Vec<Experiment> {
                         )
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::CIRCUIT_SWITCHES, "4"), (col::WORKLOAD, "web")], 97.0)),
                 },
                 Claim {
                     text: "the performance delta between numbers of independent circuit \
@@ -368,6 +405,7 @@ pub fn experiments() -> Vec<Experiment> {
                         )
                     },
                     differs: "",
+                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::CIRCUIT_SWITCHES, "4"), (col::WORKLOAD, "ring")], 97.0)),
                 },
             ],
         },
@@ -379,9 +417,9 @@ pub fn experiments() -> Vec<Experiment> {
 fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
     let wl = |s: Scen| if web { web80(s) } else { ring(s) };
     let q = if web {
-        quick(&[])
+        quick16(&[])
     } else {
-        quick(&[RING_QUICK])
+        quick16(&[RING_QUICK])
     };
     let sweeps = [(2, "2"), (4, "1.333333"), (8, "1.142857")]
         .into_iter()
@@ -389,43 +427,62 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
             let s = archs(base())
                 .set("switch.asics", n)
                 .set("switch.inter_asic_oversub", oversub);
-            sweep(&n.to_string(), wl(s), &q)
+            if n == 8 {
+                full_only(&n.to_string(), wl(s))
+            } else {
+                sweep(&n.to_string(), wl(s), &q)
+            }
         })
         .collect();
     let claims = if web {
         vec![
             Claim {
-                text: "Web, 8 ASICs: Fastroute is within 2% of the throughput of Ideal",
+                text: "Web, 8 ASICs (--quick: 4): Fastroute is within 2% of the throughput of \
+                       Ideal",
                 paper: 98.0,
                 unit: "%",
-                tol: Tol::Above,
-                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, "8")]),
-                differs: ONE_PORT_PER_ASIC,
+                tol: Tol::AtLeast(INT_LIMIT),
+                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, &most_asics(t, col::SWEEP)?)]),
+                differs: "cause not identified: Fastroute's 4-ASIC runs at the --quick size have \
+                          more retransmission timeouts than State-of-the-Art's (timeouts in \
+                          results.csv); the full-size 8-ASIC point has not been run",
+                contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::SWEEP, "8")], 96.0)),
             },
             Claim {
-                text: "Web, 8 ASICs: Fastroute is within 1% of Ideal's tail FCT (p99 ratio)",
+                text: "Web, 8 ASICs (--quick: 4): Fastroute is within 1% of Ideal's tail FCT \
+                       (p99 ratio)",
                 paper: 1.01,
                 unit: "x",
-                tol: Tol::Below,
+                tol: Tol::AtMost(0.005),
                 fabsim: |t| {
-                    let f = |a| t.mean(&[(col::ARCH, a), (col::SWEEP, "8")], p99_us);
+                    let n = most_asics(t, col::SWEEP)?;
+                    let f = |a| t.mean(&[(col::ARCH, a), (col::SWEEP, &n)], p99_us);
                     Ok(f("fastroute")? / f("ideal")?)
                 },
-                differs: ONE_PORT_PER_ASIC,
+                differs: "as for the throughput claim: retransmission timeouts in the 4-ASIC \
+                          --quick runs (timeouts in results.csv); the full-size 8-ASIC point has \
+                          not been run",
+                contra: Contra::Table(|t| {
+                    t.map(
+                        &[(col::ARCH, "fastroute"), (col::SWEEP, "8")],
+                        col::FCT_P99_US,
+                        |_| 103.0,
+                    )
+                }),
             },
         ]
     } else {
         vec![
             Claim {
-                text: "ML: Fastroute's performance is close to a single ASIC (8 ASICs, within \
-                       about 1%)",
+                text: "ML: Fastroute's performance is close to a single ASIC (8 ASICs, \
+                       --quick: 4; within about 1%)",
                 paper: 99.0,
                 unit: "%",
                 tol: NEAR_IDEAL,
-                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, "8")]),
-                differs: "as for Web (fastroute-fig14): at --quick size 8 ASICs hold one \
-                          port each; and each ring regrouping runs up to one interval on the \
-                          old mapping (fastroute-fig8)",
+                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, &most_asics(t, col::SWEEP)?)]),
+                differs: "each ring regrouping runs up to one interval on the old mapping \
+                          (fastroute-fig8)",
+                contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::SWEEP, "8")], 97.0)),
             },
             Claim {
                 text: "ML: Fastroute outperforms State-of-the-Art and Oversubscribed (margin \
@@ -435,6 +492,9 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 tol: Tol::Above,
                 fabsim: |t| min_over(t, col::SWEEP, |n| margin(t, &[(col::SWEEP, n)])),
                 differs: "",
+                contra: Contra::Table(|t| {
+                    set_thrp(t, "oversubscribed", &[(col::SWEEP, "8")], 99.9)
+                }),
             },
         ]
     };
@@ -450,13 +510,18 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         varies: "ASICs (2, 4, 8, oversubscription n/(n-1)) x switch architecture",
         setup: if web {
             "Facebook Web at 80% load, 2 ms; 2, 4 and 8 ASICs at inter-ASIC oversubscription \
-             2, 4/3 and 8/7 (section 6.3). 6 ASICs do not divide the 64-port radix."
+             2, 4/3 and 8/7 (section 6.3). 6 ASICs do not divide the 64-port radix. --quick: \
+             16-port switches (128 hosts), 2 and 4 ASICs (4 ports per ASIC at least; 8 ASICs \
+             run at full size only), one seed; the 8-ASIC claims read the largest count run."
         } else {
             "Ring All-Reduce (groups of 16, regrouped every 0.5 ms), 2 ms; 2, 4 and 8 ASICs at \
-             inter-ASIC oversubscription 2, 4/3 and 8/7 (section 6.3)."
+             inter-ASIC oversubscription 2, 4/3 and 8/7 (section 6.3). --quick: as for Web \
+             (fastroute-fig14)."
         },
         source: Source::Sim(sweeps),
         plot: thrp_plot(col::SWEEP, "ASICs per switch", by_arch),
         claims,
+        panels: vec![],
+        synthetic: synth::n_asics,
     }
 }

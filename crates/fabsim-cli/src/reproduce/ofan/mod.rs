@@ -3,8 +3,11 @@
 
 use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
-use super::table::Filter;
-use super::{Claim, Experiment, Paper, Plot, Row, Source, Table, Tol};
+use super::table::{grid, Filter};
+use super::{
+    Claim, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol, ABOUT_PCT, DECADES, INT_LIMIT,
+    PRINTED_INT, ROUGHLY_HALF, SLOPE,
+};
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
 pub const COMMON_SETUP: &str = "\
@@ -150,9 +153,10 @@ fn fig5_gap(t: &Table, hosts: &str) -> Result<f64, String> {
     )
 }
 
-/// A log-log slope of `metric` against message size for `scheme`.
-fn slope(t: &Table, scheme: &str, metric: super::Metric) -> Result<f64, String> {
-    t.loglog_slope(&[(col::SCHEME, scheme)], col::MESSAGE_BYTES, metric)
+/// A log-log slope of `metric` against message size for `scheme` on workload `wl`.
+fn slope(t: &Table, scheme: &str, wl: &str, metric: super::Metric) -> Result<f64, String> {
+    let f = [(col::SCHEME, scheme), (col::WORKLOAD, wl)];
+    t.loglog_slope(&f, col::MESSAGE_BYTES, metric)
 }
 
 /// How much lower `of`'s mean CCT is than `vs`'s, in percent of `vs`'s.
@@ -189,6 +193,32 @@ fn infl_diff(t: &Table, a: &str, b: &str, extra: &Filter) -> Result<f64, String>
 fn cc_ratio(t: &Table, scheme: &str, cc: &str) -> Result<f64, String> {
     Ok(t.mean(&[(col::SCHEME, scheme), (col::CC, cc)], cct_us)?
         / t.mean(&[(col::SCHEME, scheme), (col::CC, "none")], cct_us)?)
+}
+
+/// The smallest change of AR's or REPS's mean CCT that counts as congestion control acting.
+const CC_ACTS: f64 = 0.10;
+
+/// Whether congestion control `cc` acted: a claim that OFAN escapes its slowdown, or that
+/// it leaves AR and REPS behind, needs a `cc` that changed AR's or REPS's CCT (by at least
+/// [`CC_ACTS`] against the runs without congestion control); else it is not comparable.
+fn cc_acts(t: &Table, cc: &str) -> Result<(), String> {
+    let (ar, reps) = (cc_ratio(t, "ar", cc)?, cc_ratio(t, "reps", cc)?);
+    if (ar - 1.0).abs() >= CC_ACTS || (reps - 1.0).abs() >= CC_ACTS {
+        return Ok(());
+    }
+    Err(format!(
+        "{cc} changed AR's mean CCT by {:+.1}% and REPS's by {:+.1}% (under {}%): congestion \
+         control did not act, so the claim would be decided by the load balancers alone",
+        100.0 * (ar - 1.0),
+        100.0 * (reps - 1.0),
+        100.0 * CC_ACTS
+    ))
+}
+
+/// `of`'s inflation minus the larger of OFAN's and 4OFAN's (pp), under `cc`.
+fn cc_gap(t: &Table, of: &str, cc: &str) -> Result<f64, String> {
+    let f = [(col::CC, cc)];
+    Ok(infl_diff(t, of, "ofan", &f)?.min(infl_diff(t, of, "4ofan", &f)?))
 }
 
 /// The best interior payload's mean CCT relative to the better of the two extreme payloads,
@@ -275,6 +305,66 @@ fn moe_gap(t: &Table, cc: &str, bal: &str) -> Result<f64, String> {
     cct_gap_pct(t, "ofan", &["ar", "reps"], &f)
 }
 
+/// A data packet on the wire: 4,096 B of payload and 64 B of header (the common setup).
+const PACKET_BYTES: f64 = 4160.0;
+
+/// The largest edge-uplink max queue over App. F.4's bound of w + 1 packets (w = k/2
+/// uplinks per edge switch of a k-ary fat tree of k^3/4 hosts), over OFAN's runs.
+fn edge_up_over_bound(t: &Table) -> Result<f64, String> {
+    let v = t.values(&[(col::SCHEME, "ofan")], |r| {
+        let k = (4.0 * r.num(col::HOSTS)?).cbrt().round();
+        Some(
+            r.num(col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP))? / ((k / 2.0 + 1.0) * PACKET_BYTES),
+        )
+    })?;
+    Ok(v.into_iter().fold(0.0, f64::max))
+}
+
+/// Fig. 18's other panels: the mean queue of the edge uplinks and of the edge downlinks
+/// (the first and last layer), in packets.
+fn fig18_panels() -> Vec<Plot> {
+    let p = |y: super::Metric, y_label| Plot {
+        x: col::MESSAGE_BYTES,
+        x_label: "message size [bytes]",
+        x_log: true,
+        y,
+        y_label,
+        y_log: false,
+        y_span: None,
+        x_scale: 1.0,
+        series: |r| format!("OFAN, {} hosts", r.get(col::HOSTS).unwrap_or("?")),
+    };
+    vec![
+        p(
+            |r| Some(r.num(col::MEAN_QUEUE_BYTES.at(col::stage::EDGE_UP))? / PACKET_BYTES),
+            "mean edge-uplink queue [packets]",
+        ),
+        p(
+            |r| Some(r.num(col::MEAN_QUEUE_BYTES.at(col::stage::EDGE_DOWN))? / PACKET_BYTES),
+            "mean edge-downlink queue [packets]",
+        ),
+    ]
+}
+
+/// Fig. 1's queue and CCT panels (beside the utilization).
+fn fig1_panels() -> Vec<Plot> {
+    let p = |y: super::Metric, y_label, y_log| Plot {
+        x: col::SCHEME,
+        x_label: "load-balancing scheme",
+        x_log: false,
+        y,
+        y_label,
+        y_log,
+        y_span: None,
+        x_scale: 1.0,
+        series: |_| "mean ± sd over seeds".into(),
+    };
+    vec![
+        p(max_queue_kb, "max queue, all switch ports [KB]", true),
+        p(cct_us, "CCT [µs]", false),
+    ]
+}
+
 /// Fig. 11's half-upgrades (sweep names), edge first.
 const UPGRADES: [&str; 4] = ["edge", "agg", "pods", "random"];
 
@@ -288,27 +378,117 @@ const FSDP_DIFFERS: &str = "the --quick iteration (2 blocks at 1/1000 size) has 
                             model), which 4-port pipes make worse. The full size has not been \
                             run";
 
-const SLOPE_TOL: Tol = Tol::Abs(0.25);
+/// The stages of a queue metric (for the synthetic tables of the slope claims).
+const DOWN: &[col::StageName] = &[
+    col::stage::EDGE_DOWN,
+    col::stage::AGG_DOWN,
+    col::stage::CORE_DOWN,
+];
+const UP: &[col::StageName] = &[col::stage::EDGE_UP, col::stage::AGG_UP];
+const ALL: &[col::StageName] = &[col::stage::ALL];
 
+/// A claimed asymptotic class: the log-log slope of `metric` (over the `stages` columns)
+/// against the message size for `scheme`; contradicted by growing those columns by another
+/// half power of the message size.
 macro_rules! slope_claim {
-    ($text:expr, $paper:expr, $scheme:expr, $metric:expr) => {
+    ($text:expr, $paper:expr, $scheme:expr, $metric:expr, $stages:expr) => {
+        slope_claim!($text, $paper, $scheme, $metric, $stages, "permutation")
+    };
+    ($text:expr, $paper:expr, $scheme:expr, $metric:expr, $stages:expr, $wl:expr) => {
         Claim {
             text: $text,
             paper: $paper,
             unit: "",
-            tol: SLOPE_TOL,
-            fabsim: |t| slope(t, $scheme, $metric),
+            tol: SLOPE,
+            fabsim: |t| slope(t, $scheme, $wl, $metric),
             differs: "",
+            contra: Contra::Table(|t| tilt(t, $scheme, $wl, $stages)),
         }
     };
 }
 
+/// Multiplies `scheme`'s max-queue columns of `stages` on workload `wl` by
+/// sqrt(message / smallest message).
+fn tilt(t: &mut Table, scheme: &str, wl: &str, stages: &[col::StageName]) {
+    let mut sizes: Vec<String> = t
+        .iter()
+        .filter_map(|r| Some(r.get(col::MESSAGE_BYTES)?.to_string()))
+        .collect();
+    sizes.sort();
+    sizes.dedup();
+    let m0 = sizes
+        .iter()
+        .filter_map(|m| m.parse::<f64>().ok())
+        .fold(f64::INFINITY, f64::min);
+    for ms in &sizes {
+        let m: f64 = ms.parse().unwrap_or(m0);
+        for &st in stages {
+            let f = [
+                (col::SCHEME, scheme),
+                (col::WORKLOAD, wl),
+                (col::MESSAGE_BYTES, ms.as_str()),
+            ];
+            t.map(&f, col::MAX_QUEUE_BYTES.at(st), |q| q * (m / m0).sqrt());
+        }
+    }
+}
+
+/// Synthetic tables: `axes` x 2 seeds.
+fn world(axes: &[(Col, &[&str])]) -> Table {
+    let mut a = axes.to_vec();
+    a.push((col::SEED, &["1", "2"]));
+    grid(&a)
+}
+
+/// Sets a synthetic table's CCT from an inflation in percent over a 100 µs lower bound.
+fn with_infl(t: Table, pct: impl Fn(&Row) -> f64) -> Table {
+    t.with(col::LOWER_BOUND_US, |_| 100.0)
+        .with(col::CCT_INFLATION, |r| pct(r) / 100.0)
+        .with(col::CCT_US, |r| {
+            100.0 * (1.0 + r.num(col::CCT_INFLATION).unwrap())
+        })
+}
+
+/// Multiplies the CCT of the rows matching `filter` by `by` (and updates their inflation).
+fn slow(t: &mut Table, filter: &Filter, by: f64) {
+    t.map(filter, col::CCT_US, |x| x * by);
+    t.map(filter, col::CCT_INFLATION, |x| (1.0 + x) * by - 1.0);
+}
+
+/// Sets the inflation (%) of the rows matching `filter` (over the 100 µs bound).
+fn set_infl(t: &mut Table, filter: &Filter, pct: f64) {
+    t.map(filter, col::CCT_US, |_| 100.0 + pct);
+    t.map(filter, col::CCT_INFLATION, |_| pct / 100.0);
+}
+
+/// `value` of the first `(name, value)` whose name is the row's `c` cell, else `other`.
+fn pick(r: &Row, c: Col, values: &[(&str, f64)], other: f64) -> f64 {
+    let v = r.get(c).unwrap_or_default();
+    values.iter().find(|x| x.0 == v).map_or(other, |x| x.1)
+}
+
+/// The index of the row's `c` cell among `values` (for per-point synthetic numbers).
+fn index(r: &Row, c: Col, values: &[&str]) -> usize {
+    let v = r.get(c).unwrap_or_default();
+    values.iter().position(|x| *x == v).unwrap_or(0)
+}
+
 mod figs1_8;
 mod figs9_13;
+mod synth;
 
 /// Every Ofan experiment, in the paper's order.
 pub fn experiments() -> Vec<Experiment> {
     let mut v = figs1_8::experiments();
     v.extend(figs9_13::experiments());
     v
+}
+
+/// log10 of OFAN's smallest CCT over its lower bound, minus 1, at `hosts` hosts.
+fn min_over_bound(t: &Table, hosts: &str) -> Result<f64, String> {
+    let f = [(col::SCHEME, "ofan"), (col::HOSTS, hosts)];
+    let m = t.min(&f, |r| {
+        Some(r.num(col::CCT_US)? / r.num(col::LOWER_BOUND_US)? - 1.0)
+    })?;
+    Ok(m.log10())
 }
