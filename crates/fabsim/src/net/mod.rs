@@ -116,13 +116,7 @@ impl Packet {
             seq,
             bytes,
             kind,
-            trimmed: false,
-            entropy: 0,
-            up: UpPath::NONE,
-            ecn: false,
-            ack_req: false,
-            sent_ps: 0,
-            conga: CongaTag::default(),
+            ..Packet::NONE
         }
     }
 }
