@@ -643,14 +643,13 @@ fn simulate_with<A: Chassis>(
             .iter()
             .map(|f| {
                 // Every packet is full but the last.
-                let last = f.pkts - 1;
-                let full = (f.acked - f.acked_seqs.get(last) as u32) as u64;
-                full * p.link.payload_bytes as u64
-                    + if f.acked_seqs.get(last) {
-                        f.payload(last, p.link.payload_bytes)
-                    } else {
-                        0
-                    }
+                let (full, last) = (p.link.payload_bytes as u64, f.pkts - 1);
+                let short = if f.acked_seqs.get(last) {
+                    full - f.payload(last, p.link.payload_bytes)
+                } else {
+                    0
+                };
+                f.acked as u64 * full - short
             })
             .collect(),
         flow_start_ps: sim
@@ -915,7 +914,7 @@ impl<A: Chassis> Sim<'_, A> {
         let Some(&(arrive, _, mut q)) = wire.back() else {
             return false;
         };
-        if wire.len() < 2 || q.kind != PacketKind::Data || q.trimmed {
+        if wire.len() < 2 || is_control(&q) {
             return false;
         }
         let ser = self.ports.serialization(q.bytes);
@@ -951,11 +950,10 @@ impl<A: Chassis> Sim<'_, A> {
                 return;
             }
             let wire = &self.wire[port as usize].slots;
-            let is_data = |p: &Packet| p.kind == PacketKind::Data && !p.trimmed;
             let i = wire
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| is_data(&e.2))
+                .filter(|(_, e)| !is_control(&e.2))
                 .nth(m.decided as usize)
                 .map(|(i, _)| i)
                 .expect("an undecided data packet is in the ring");
@@ -996,7 +994,7 @@ impl<A: Chassis> Sim<'_, A> {
         let Some(&(_, _, head)) = self.wire[port as usize].slots.front() else {
             return;
         };
-        if head.kind != PacketKind::Data || head.trimmed {
+        if is_control(&head) {
             return;
         }
         let Some(&m) = self.dequeue_marks.get(port as usize) else {
