@@ -40,6 +40,7 @@ use crate::lb::{HostLb, SwitchLb, View};
 use crate::net::asic::{AsicStats, Asics};
 use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports};
 use crate::params::SimParams;
+use crate::theory::LinkModel;
 use crate::transport::{Cc, RttEstimator};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
@@ -355,11 +356,20 @@ struct Sim<'a, A: Chassis> {
 /// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs).
 #[inline]
 fn is_control(p: &Packet) -> bool {
-    p.kind != PacketKind::Data || p.trimmed
+    p.kind() != PacketKind::Data || p.trimmed()
+}
+
+/// A packet's bytes on the wire (`Packet::bytes`): a short last packet's payload is its
+/// flow's remainder.
+#[inline]
+fn wire_bytes(p: &Packet, link: &LinkModel, flows: &[Flow]) -> u32 {
+    p.bytes(link, || {
+        flows[p.flow as usize].payload(p.seq, link.payload_bytes) as u32
+    })
 }
 
 /// A packet on a link's wire or in its queue: arrival time at the far end, the low 32 bits
-/// of its insertion ticket, the packet. 40 bytes: these are most of a large run's memory.
+/// of its insertion ticket, the packet. 32 bytes: these are most of a large run's memory.
 type Slot = (Time, u32, Packet);
 
 /// One port's packets accepted and not yet arrived, in arrival order.
@@ -425,12 +435,12 @@ fn jump_queue(
     ser_ps: Time,
     now: Time,
     delay_ps: Time,
-    mut ser_of: impl FnMut(u32) -> Time,
+    mut ser_of: impl FnMut(&Packet) -> Time,
 ) {
     let mut slot = wire.len();
     while slot > 0 {
         let (arrive, _, p) = &wire[slot - 1];
-        let start = *arrive - delay_ps - ser_of(p.bytes);
+        let start = *arrive - delay_ps - ser_of(p);
         if is_control(p) || start <= now {
             break;
         }
@@ -439,7 +449,7 @@ fn jump_queue(
     let mut entry = entry;
     if slot < wire.len() {
         let (arrive, _, p) = &wire[slot];
-        entry.0 = *arrive - ser_of(p.bytes) + ser_ps;
+        entry.0 = *arrive - ser_of(p) + ser_ps;
         for e in wire.range_mut(slot..) {
             e.0 += ser_ps;
         }
@@ -820,6 +830,12 @@ impl<A: Chassis> Sim<'_, A> {
         A::egress(self, sw, base + in_local, base + local, p);
     }
 
+    /// `pkt`'s bytes on the wire.
+    #[inline]
+    fn wire_bytes(&self, pkt: &Packet) -> u32 {
+        wire_bytes(pkt, &self.p.link, &self.flows)
+    }
+
     /// Puts an accepted packet on port `port`'s wire, arriving at `t` in FIFO order, or
     /// ahead of the waiting data if it is `control` (strict priority, egress ports only).
     #[inline]
@@ -839,10 +855,12 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue.push_ticketed(t, ticket, Event::Arrive { port });
             wire.push_back(slot);
         } else if control {
-            let ser = self.ports.serialization(pkt.bytes);
-            let (ports, now) = (&mut self.ports, self.now);
+            let (ports, link, flows) = (&mut self.ports, &self.p.link, &self.flows);
+            let ser = ports.serialization(wire_bytes(&pkt, link, flows));
             let delay = ports.delay_ps();
-            jump_queue(wire, slot, ser, now, delay, |b| ports.serialization(b));
+            jump_queue(wire, slot, ser, self.now, delay, |q| {
+                ports.serialization(wire_bytes(q, link, flows))
+            });
         } else {
             wire.push_back(slot);
         }
@@ -860,15 +878,16 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             None
         };
-        let ecn = bounded && pkt.kind == PacketKind::Data && self.p.ecn.is_some();
-        let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed;
+        let ecn = bounded && pkt.kind() == PacketKind::Data && self.p.ecn.is_some();
+        let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed();
         if ecn && !at_dequeue {
             let backlog = self.ports.backlog_bytes(port, self.now);
             self.mark_ecn(backlog, &mut pkt);
         }
-        match self.ports.enqueue(port, pkt.bytes, self.now, limit) {
+        let bytes = self.wire_bytes(&pkt);
+        match self.ports.enqueue(port, bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
-                self.lb.on_transmit(port, pkt.bytes, self.now);
+                self.lb.on_transmit(port, bytes, self.now);
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
                 if at_dequeue {
@@ -882,19 +901,17 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
             Enqueue::Overflow => {
-                if self.p.overflow == Overflow::Trim && pkt.kind == PacketKind::Data && !pkt.trimmed
-                {
+                if self.p.overflow == Overflow::Trim && !is_control(&pkt) {
                     // The tail made room; if it was not enough, the arriving packet is cut
                     // too (one coin per arrival).
                     if self.p.trim_tail
                         && self.trim_rng.below(2) == 0
                         && self.trim_tail(port)
-                        && self.ports.fits(port, pkt.bytes, self.now, limit)
+                        && self.ports.fits(port, bytes, self.now, limit)
                     {
                         return self.transmit(port, pkt, bounded);
                     }
-                    pkt.trimmed = true;
-                    pkt.bytes = self.p.link.header_bytes;
+                    pkt.trim();
                     self.c.trims += 1;
                     // Headers bypass the data buffer (they would use the priority queue).
                     self.transmit(port, pkt, false);
@@ -917,7 +934,7 @@ impl<A: Chassis> Sim<'_, A> {
         if wire.len() < 2 || is_control(&q) {
             return false;
         }
-        let ser = self.ports.serialization(q.bytes);
+        let ser = self.ports.serialization(self.wire_bytes(&q));
         if arrive - self.ports.delay_ps() - ser <= self.now {
             return false;
         }
@@ -927,8 +944,7 @@ impl<A: Chassis> Sim<'_, A> {
             m.undecided = m.undecided.saturating_sub(1);
         }
         self.ports.unqueue_tail(port, ser, self.now);
-        q.trimmed = true;
-        q.bytes = self.p.link.header_bytes;
+        q.trim();
         self.c.trims += 1;
         // Still the same hop: `transmit` counts it again.
         self.c.packet_hops -= 1;
@@ -969,7 +985,7 @@ impl<A: Chassis> Sim<'_, A> {
             let behind: u64 = if priority {
                 wire.range(i + 1..)
                     .take_while(|e| is_control(&e.2))
-                    .map(|e| e.2.bytes as u64)
+                    .map(|e| self.wire_bytes(&e.2) as u64)
                     .sum()
             } else {
                 0
@@ -1021,8 +1037,8 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             false
         };
-        if mark && !pkt.ecn {
-            pkt.ecn = true;
+        if mark && !pkt.ecn() {
+            pkt.mark_ecn();
             self.c.ecn_marks += 1;
         }
     }
@@ -1032,8 +1048,14 @@ impl<A: Chassis> Sim<'_, A> {
 mod tests {
     use super::*;
 
-    fn pkt(seq: u32, bytes: u32, kind: PacketKind) -> Packet {
-        Packet::for_test(0, seq, bytes, kind)
+    fn pkt(seq: u32, kind: PacketKind) -> Packet {
+        Packet::new(0, seq, kind, 0)
+    }
+
+    /// A slot per packet per link is most of a large run's memory (k = 64: 19.6 M of them).
+    #[test]
+    fn a_ring_slot_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
     }
 
     #[test]
@@ -1041,21 +1063,28 @@ mod tests {
         // 1 byte per ps, 100 ps of delay: three 1000-byte data packets queued at t = 0 leave
         // at [0, 1000), [1000, 2000), [2000, 3000).
         let ps = Time::from_ps;
-        let ser = |b: u32| ps(b as u64);
+        let link = LinkModel {
+            rate_bps: 8_000_000_000_000,
+            delay_ps: ps(100),
+            payload_bytes: 1000,
+            header_bytes: 0,
+            ack_bytes: 64,
+        };
+        let ser = |p: &Packet| ps(p.bytes(&link, || unreachable!("no short packets")) as u64);
         let delay = ps(100);
         let mut wire: VecDeque<Slot> = (0..3)
             .map(|i| {
                 (
                     ps(1000 * (i + 1)) + delay,
                     i as u32,
-                    pkt(i as u32, 1000, PacketKind::Data),
+                    pkt(i as u32, PacketKind::Data),
                 )
             })
             .collect();
         // At t = 500 an ACK of 64 bytes arrives: it waits for packet 0 (in service) only.
         jump_queue(
             &mut wire,
-            (ps(3164), 3, pkt(9, 64, PacketKind::Ack)),
+            (ps(3164), 3, pkt(9, PacketKind::Ack)),
             ps(64),
             ps(500),
             delay,
@@ -1071,7 +1100,7 @@ mod tests {
         // but ahead of the data still waiting.
         jump_queue(
             &mut wire,
-            (ps(3228), 4, pkt(10, 64, PacketKind::Nack)),
+            (ps(3228), 4, pkt(10, PacketKind::Nack)),
             ps(64),
             ps(1030),
             delay,
@@ -1088,7 +1117,7 @@ mod tests {
         // Once every data packet has started, a control packet simply goes last.
         jump_queue(
             &mut wire,
-            (ps(3292), 5, pkt(11, 64, PacketKind::Ack)),
+            (ps(3292), 5, pkt(11, PacketKind::Ack)),
             ps(64),
             ps(2300),
             delay,

@@ -118,26 +118,28 @@ impl Conga {
             used: true,
         };
         pkt.conga.tag = uplink as u8;
-        pkt.conga.ce = self.metric(first_up + uplink, now);
+        pkt.conga.set_ce(self.metric(first_up + uplink, now));
         // Piggyback one entry of what this leaf knows about traffic from `dst_leaf`.
         let next = &mut self.feedback_next[l * self.leaves + d];
         pkt.conga.fb_tag = *next;
-        pkt.conga.fb_metric = self.from_leaf[(l * self.leaves + d) * w + *next as usize];
+        pkt.conga
+            .set_fb_metric(self.from_leaf[(l * self.leaves + d) * w + *next as usize]);
         *next = ((*next as usize + 1) % w) as u8;
         uplink
     }
 
     /// Spine: the packet leaves by downlink `port`.
     pub fn at_spine(&self, port: u32, pkt: &mut Packet, now: Time) {
-        pkt.conga.ce = pkt.conga.ce.max(self.metric(port, now));
+        let ce = pkt.conga.ce().max(self.metric(port, now));
+        pkt.conga.set_ce(ce);
     }
 
     /// Destination leaf: a packet from `src_leaf` arrived over the spines.
     pub fn at_destination_leaf(&mut self, leaf: u32, src_leaf: u32, pkt: &Packet) {
         let (l, s, w) = (leaf as usize, src_leaf as usize, self.uplinks);
         let c = pkt.conga;
-        self.from_leaf[(l * self.leaves + s) * w + c.tag as usize] = c.ce;
-        self.to_leaf[(l * self.leaves + s) * w + c.fb_tag as usize] = c.fb_metric;
+        self.from_leaf[(l * self.leaves + s) * w + c.tag as usize] = c.ce();
+        self.to_leaf[(l * self.leaves + s) * w + c.fb_tag as usize] = c.fb_metric();
     }
 }
 
@@ -147,7 +149,7 @@ mod tests {
     use crate::net::{PacketKind, TopologySpec};
 
     fn packet() -> Packet {
-        Packet::for_test(0, 0, 4160, PacketKind::Data)
+        Packet::new(0, 0, PacketKind::Data, 0)
     }
 
     #[test]

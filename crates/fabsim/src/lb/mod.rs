@@ -282,11 +282,11 @@ impl SwitchLb {
                 let d = Decision {
                     sw,
                     key,
-                    kind: p.kind,
+                    kind: p.kind(),
                     in_local,
                     flow_hash: (p.flow as u64) << 17
                         | (p.entropy as u64) << 1
-                        | (p.kind == PacketKind::Ack) as u64,
+                        | (p.kind() == PacketKind::Ack) as u64,
                     valid: v.valid_uplinks(sw, key),
                 };
                 info.down + self.choose(v, d, p)
@@ -439,7 +439,7 @@ mod tests {
             let leaf = fabric.switches[0];
             for seq in 0..8 {
                 // Host 0 to host 2 (the other leaf): one of the leaf's uplinks.
-                let mut p = Packet::for_test(0, seq, 4160, PacketKind::Data);
+                let mut p = Packet::new(0, seq, PacketKind::Data, 0);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert!(
                     (leaf.down..leaf.ports).contains(&out),
@@ -447,7 +447,7 @@ mod tests {
                     kind.name()
                 );
                 // Host 0 to host 1 (same leaf): its downlink.
-                let mut p = Packet::for_test(1, seq, 4160, PacketKind::Data);
+                let mut p = Packet::new(1, seq, PacketKind::Data, 0);
                 assert_eq!(lb.egress(v, 0, 0, &mut p), 1, "{}", kind.name());
             }
         }
@@ -465,7 +465,7 @@ mod tests {
                 now: Time::ZERO,
             };
             for u in 0..4 {
-                let mut p = Packet::for_test(0, 0, 4160, PacketKind::Data);
+                let mut p = Packet::new(0, 0, PacketKind::Data, 0);
                 p.up = UpPath::new(u, 0);
                 let out = lb.egress(v, 0, 0, &mut p);
                 assert_eq!(out, fabric.switches[0].down + u, "{}", kind.name());

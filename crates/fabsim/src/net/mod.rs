@@ -9,10 +9,13 @@ pub use failures::{FailureSpec, Failures};
 pub use port::{EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
+use crate::theory::LinkModel;
+
 /// What a packet is. ACKs are their own size class under Ofan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum PacketKind {
-    Data,
+    Data = 0,
     Ack,
     /// Negative acknowledgement of a trimmed data packet.
     Nack,
@@ -33,91 +36,196 @@ impl PacketKind {
     }
 }
 
-/// A packet in flight. Lives in the simulator's slab; events carry its `u32` index.
+/// A packet in flight. Lives in each link's ring of packets in flight (most of a large
+/// run's memory), so it is 20 bytes: its kind and marks share one byte, and its size is not
+/// stored but follows from them (`bytes`).
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: u32,
     pub seq: u32,
-    /// Bytes on the wire (payload plus header, or the ACK size).
-    pub bytes: u32,
-    pub kind: PacketKind,
-    /// Cut to its header by a full buffer.
-    pub trimmed: bool,
+    /// When the data packet was handed to the sender's NIC, modulo 2^32 ps (echoed by its
+    /// ACK): RTT samples, exact for round trips under 4.29 ms.
+    pub sent_ps: u32,
     /// Host-side entropy, hashed by ECMP switches (echoed by ACKs).
     pub entropy: u16,
     /// Source-routed up path, if the sender chose one (DRB, ETHEREAL).
     pub up: UpPath,
-    /// ECN: marked by a congested port (data), echoed (ACKs).
-    pub ecn: bool,
-    /// Data: the sender asks for an ACK at once (`host.ack_every_bytes` coalescing: the
-    /// last new packet, a retransmission, or one that fills the window).
-    pub ack_req: bool,
-    /// When the data packet was handed to the sender's NIC, modulo 2^32 ps (echoed by its
-    /// ACK): RTT samples, exact for round trips under 4.29 ms. 32 bits keep the packet, and
-    /// each link's ring of packets in flight, 8 bytes smaller.
-    pub sent_ps: u32,
+    flags: Flags,
     /// CONGA's overlay fields (leaf-spine with `switch.lb = "conga"`).
     pub conga: CongaTag,
 }
 
+/// A packet's kind (3 bits) and its four marks, in one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flags(u8);
+
+impl Flags {
+    const KIND: u8 = 0b111;
+    /// Cut to its header by a full buffer.
+    const TRIMMED: u8 = 1 << 3;
+    /// ECN: marked by a congested port (data), echoed (ACKs).
+    const ECN: u8 = 1 << 4;
+    /// Data: the sender asks for an ACK at once (`host.ack_every_bytes` coalescing: the last
+    /// new packet, a retransmission, or one that fills the window).
+    const ACK_REQ: u8 = 1 << 5;
+    /// Data: its flow's last packet, with less than a full payload.
+    const SHORT: u8 = 1 << 6;
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    fn put(&mut self, bit: u8, on: bool) {
+        self.0 = self.0 & !bit | if on { bit } else { 0 };
+    }
+}
+
 /// CONGA's overlay header (`switch.lb = "conga"`): the source leaf's uplink and the path's
-/// congestion metric on the way out, one feedback entry for the reverse direction.
-/// `lb::Conga` writes and reads them; every other scheme leaves them zero.
+/// congestion metric on the way out, one feedback entry for the reverse direction; the two
+/// 3-bit metrics share a byte. `lb::Conga` writes and reads them; every other scheme leaves
+/// them zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CongaTag {
     pub tag: u8,
-    pub ce: u8,
     pub fb_tag: u8,
-    pub fb_metric: u8,
+    metrics: u8,
+}
+
+impl CongaTag {
+    /// The path's congestion metric (0..=7).
+    pub fn ce(self) -> u8 {
+        self.metrics & 0xF
+    }
+
+    pub fn set_ce(&mut self, m: u8) {
+        debug_assert!(m < 8);
+        self.metrics = self.metrics & 0xF0 | m;
+    }
+
+    /// The fed-back entry's metric (0..=7).
+    pub fn fb_metric(self) -> u8 {
+        self.metrics >> 4
+    }
+
+    pub fn set_fb_metric(&mut self, m: u8) {
+        debug_assert!(m < 8);
+        self.metrics = self.metrics & 0x0F | m << 4;
+    }
 }
 
 impl Packet {
     /// A placeholder for a slot a real packet fills before it is read.
-    pub const NONE: Packet = Packet {
-        flow: 0,
-        seq: 0,
-        bytes: 0,
-        kind: PacketKind::Data,
-        trimmed: false,
-        entropy: 0,
-        up: UpPath::NONE,
-        ecn: false,
-        ack_req: false,
-        sent_ps: 0,
-        conga: CongaTag {
-            tag: 0,
-            ce: 0,
-            fb_tag: 0,
-            fb_metric: 0,
-        },
-    };
+    pub const NONE: Packet = Packet::new(0, 0, PacketKind::Data, 0);
+
+    /// A packet of `flow` with no entropy, up path, marks or overlay.
+    pub const fn new(flow: u32, seq: u32, kind: PacketKind, sent_ps: u32) -> Self {
+        Packet {
+            flow,
+            seq,
+            sent_ps,
+            entropy: 0,
+            up: UpPath::NONE,
+            flags: Flags(kind as u8),
+            conga: CongaTag {
+                tag: 0,
+                fb_tag: 0,
+                metrics: 0,
+            },
+        }
+    }
+
+    #[inline]
+    pub fn kind(&self) -> PacketKind {
+        match self.flags.0 & Flags::KIND {
+            0 => PacketKind::Data,
+            1 => PacketKind::Ack,
+            2 => PacketKind::Nack,
+            3 => PacketKind::Syn,
+            _ => PacketKind::SynAck,
+        }
+    }
+
+    /// This packet turned into a control packet of `kind` and sequence number `seq` (an ACK
+    /// or NACK of a data packet, a SYN-ACK of a SYN): no longer trimmed, short or asking for
+    /// an ACK; ECN, entropy, up path, send time and overlay stay (echoed).
+    pub fn answer(&self, kind: PacketKind, seq: u32) -> Self {
+        debug_assert!(kind != PacketKind::Data);
+        Packet {
+            seq,
+            flags: Flags(kind as u8 | self.flags.0 & Flags::ECN),
+            ..*self
+        }
+    }
+
+    /// Cut to its header by a full buffer.
+    #[inline]
+    pub fn trimmed(&self) -> bool {
+        self.flags.has(Flags::TRIMMED)
+    }
+
+    pub fn trim(&mut self) {
+        self.flags.put(Flags::TRIMMED, true);
+    }
+
+    /// ECN: marked by a congested port (data), echoed (ACKs).
+    #[inline]
+    pub fn ecn(&self) -> bool {
+        self.flags.has(Flags::ECN)
+    }
+
+    pub fn mark_ecn(&mut self) {
+        self.flags.put(Flags::ECN, true);
+    }
+
+    /// Data: the sender asks for an ACK at once.
+    #[inline]
+    pub fn ack_req(&self) -> bool {
+        self.flags.has(Flags::ACK_REQ)
+    }
+
+    pub fn set_ack_req(&mut self, on: bool) {
+        self.flags.put(Flags::ACK_REQ, on);
+    }
+
+    /// Data: its flow's last packet, with less than a full payload (its size is the flow's
+    /// business: see `bytes`).
+    #[inline]
+    pub fn short(&self) -> bool {
+        self.flags.has(Flags::SHORT)
+    }
+
+    pub fn set_short(&mut self, on: bool) {
+        self.flags.put(Flags::SHORT, on);
+    }
+
+    /// Bytes on the wire: a control packet's size (every control packet is `ack_bytes`), a
+    /// trimmed header, a full data packet, or for a short last packet the header plus
+    /// `short_payload()` (its flow's remainder, only asked for then).
+    #[inline]
+    pub fn bytes(&self, link: &LinkModel, short_payload: impl FnOnce() -> u32) -> u32 {
+        if self.flags.0 & Flags::KIND != PacketKind::Data as u8 {
+            link.ack_bytes
+        } else if self.trimmed() {
+            link.header_bytes
+        } else if self.short() {
+            link.header_bytes + short_payload()
+        } else {
+            link.header_bytes + link.payload_bytes
+        }
+    }
 
     /// The packet's destination host: of its flow's two ends (`ends[flow] = [sender,
     /// receiver]`), the one its kind goes to. Neither end is stored: the packet (and each
     /// link's ring of packets in flight) stays small.
     #[inline]
     pub fn dst(&self, ends: &[[u32; 2]]) -> u32 {
-        ends[self.flow as usize][!self.kind.to_sender() as usize]
+        ends[self.flow as usize][!self.kind().to_sender() as usize]
     }
 
     /// The packet's source host: the other end of its flow.
     #[inline]
     pub fn src(&self, ends: &[[u32; 2]]) -> u32 {
-        ends[self.flow as usize][self.kind.to_sender() as usize]
-    }
-}
-
-#[cfg(test)]
-impl Packet {
-    /// A fresh packet of `flow` for unit tests: no entropy, up path, marks or overlay.
-    pub fn for_test(flow: u32, seq: u32, bytes: u32, kind: PacketKind) -> Self {
-        Packet {
-            flow,
-            seq,
-            bytes,
-            kind,
-            ..Packet::NONE
-        }
+        ends[self.flow as usize][self.kind().to_sender() as usize]
     }
 }
 
@@ -163,17 +271,59 @@ mod tests {
     /// Packets fill every link's ring of packets in flight (most of a large run's memory):
     /// a field more than fits in the padding makes every run bigger.
     #[test]
-    fn a_packet_is_28_bytes() {
-        assert_eq!(std::mem::size_of::<Packet>(), 28);
+    fn a_packet_is_20_bytes() {
+        assert_eq!(std::mem::size_of::<Packet>(), 20);
+    }
+
+    #[test]
+    fn a_packets_size_follows_from_its_kind_marks_and_flow() {
+        let link = LinkModel {
+            rate_bps: 400_000_000_000,
+            delay_ps: crate::engine::Time::from_ps(1),
+            payload_bytes: 4096,
+            header_bytes: 64,
+            ack_bytes: 48,
+        };
+        let never = || -> u32 { panic!("only a short packet asks its flow") };
+        let mut data = Packet::new(0, 5, PacketKind::Data, 7);
+        assert_eq!(data.bytes(&link, never), 4160);
+        data.set_short(true);
+        assert_eq!(data.bytes(&link, || 100), 164);
+        data.mark_ecn();
+        data.set_ack_req(true);
+        data.trim();
+        assert!(data.trimmed() && data.ecn() && data.ack_req() && data.short());
+        assert_eq!(data.kind(), PacketKind::Data);
+        assert_eq!(
+            data.bytes(&link, never),
+            64,
+            "a trimmed packet is its header"
+        );
+        let nack = data.answer(PacketKind::Nack, 9);
+        assert_eq!(
+            (nack.kind(), nack.seq, nack.sent_ps),
+            (PacketKind::Nack, 9, 7)
+        );
+        assert!(nack.ecn(), "the mark is echoed");
+        assert!(!nack.trimmed() && !nack.ack_req() && !nack.short());
+        assert_eq!(nack.bytes(&link, never), 48);
+        for kind in [PacketKind::Ack, PacketKind::Syn, PacketKind::SynAck] {
+            assert_eq!(Packet::new(0, 0, kind, 0).kind(), kind);
+        }
+        let mut tag = CongaTag::default();
+        tag.set_ce(5);
+        tag.set_fb_metric(7);
+        tag.set_ce(3);
+        assert_eq!((tag.ce(), tag.fb_metric()), (3, 7));
     }
 
     #[test]
     fn a_packets_ends_are_its_flows_by_its_kind() {
         let ends = [[3, 7]];
-        let data = Packet::for_test(0, 0, 4160, PacketKind::Data);
-        let ack = Packet::for_test(0, 0, 64, PacketKind::Ack);
-        let syn = Packet::for_test(0, 0, 64, PacketKind::Syn);
-        let syn_ack = Packet::for_test(0, 0, 64, PacketKind::SynAck);
+        let data = Packet::new(0, 0, PacketKind::Data, 0);
+        let ack = Packet::new(0, 0, PacketKind::Ack, 0);
+        let syn = Packet::new(0, 0, PacketKind::Syn, 0);
+        let syn_ack = Packet::new(0, 0, PacketKind::SynAck, 0);
         assert_eq!((data.src(&ends), data.dst(&ends)), (3, 7));
         assert_eq!((ack.src(&ends), ack.dst(&ends)), (7, 3));
         assert_eq!((syn.dst(&ends), syn_ack.dst(&ends)), (7, 3));

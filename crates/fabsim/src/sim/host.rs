@@ -6,20 +6,20 @@
 use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
-use crate::net::{CongaTag, Packet, PacketKind, UpPath};
+use crate::net::{Packet, PacketKind};
 use crate::transport::{AckInfo, LossRecovery, RtoRule, DUPTHRESH};
 use crate::workload::deps::{Csr, Deps};
 
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst(&self.ends), host);
-        match p.kind {
+        match p.kind() {
             PacketKind::Data => {
                 // ACK (or NACK, if trimmed) it, at once or coalesced; a duplicate is ACKed
                 // again at once.
                 let mut ack_now = true;
                 let mut acked = p.seq;
-                if p.trimmed {
+                if p.trimmed() {
                     self.c.trimmed_delivered += 1;
                 } else {
                     self.c.delivered += 1;
@@ -40,11 +40,13 @@ impl<A: Chassis> Sim<'_, A> {
                     if every > 0 {
                         f.rx_log.push_back(p.seq);
                         f.rx_logged += 1;
-                        f.rx_unacked_bytes += p.bytes;
+                        f.rx_unacked_bytes += p.bytes(&self.p.link, || {
+                            f.payload(p.seq, self.p.link.payload_bytes) as u32
+                        });
                         ack_now = duplicate
                             || first
-                            || p.ecn
-                            || p.ack_req
+                            || p.ecn()
+                            || p.ack_req()
                             || f.recvd == f.pkts
                             || f.rx_unacked_bytes >= every;
                         if ack_now {
@@ -97,7 +99,7 @@ impl<A: Chassis> Sim<'_, A> {
                     }
                     return;
                 }
-                self.host_lb.on_ack(flow, p.entropy, p.ecn);
+                self.host_lb.on_ack(flow, p.entropy, p.ecn());
                 f.last_progress_ps = self.now;
                 self.progress_event = self.c.events;
                 let window_done = top >= f.window_end;
@@ -110,7 +112,7 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 f.cc.on_ack(&AckInfo {
                     bytes,
-                    ecn: p.ecn,
+                    ecn: p.ecn(),
                     rtt_ps,
                     window_done,
                     inflight: f.inflight_bytes,
@@ -131,10 +133,7 @@ impl<A: Chassis> Sim<'_, A> {
                 // The receiver answers every SYN (a resent one too).
                 self.c.delivered += 1;
                 self.c.created += 1;
-                let syn_ack = Packet {
-                    kind: PacketKind::SynAck,
-                    ..p
-                };
+                let syn_ack = p.answer(PacketKind::SynAck, p.seq);
                 self.transmit(host, syn_ack, self.p.nic_fifo);
             }
             PacketKind::SynAck => {
@@ -165,21 +164,15 @@ impl<A: Chassis> Sim<'_, A> {
     /// `host`: per-packet ACKs name their packet (`seq`), coalesced ones the log's length.
     fn send_ack(&mut self, host: u32, p: &Packet, seq: u32) {
         self.c.created += 1;
-        let ack = Packet {
-            seq,
-            bytes: self.p.link.ack_bytes,
-            kind: if p.trimmed {
-                PacketKind::Nack
-            } else {
-                PacketKind::Ack
-            },
-            trimmed: false,
-            ack_req: false,
-            // A source-routed packet's ACK retraces its path: in a fat tree the same uplink
-            // indices from the receiver's edge reach the same core (or aggregation switch),
-            // so ACKs are spread exactly like the data.
-            ..*p
+        let kind = if p.trimmed() {
+            PacketKind::Nack
+        } else {
+            PacketKind::Ack
         };
+        // A source-routed packet's ACK retraces its path: in a fat tree the same uplink
+        // indices from the receiver's edge reach the same core (or aggregation switch), so
+        // ACKs are spread exactly like the data.
+        let ack = p.answer(kind, seq);
         self.transmit(host, ack, self.p.nic_fifo);
     }
 
@@ -212,19 +205,7 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue.push(at, Event::Timeout { flow });
         }
         self.c.created += 1;
-        let syn = Packet {
-            flow,
-            seq: 0,
-            bytes: self.p.link.ack_bytes,
-            kind: PacketKind::Syn,
-            trimmed: false,
-            entropy: 0,
-            up: UpPath::NONE,
-            ecn: false,
-            ack_req: false,
-            sent_ps: self.now.ps() as u32,
-            conga: CongaTag::default(),
-        };
+        let syn = Packet::new(flow, 0, PacketKind::Syn, self.now.ps() as u32);
         self.transmit(src, syn, self.p.nic_fifo);
     }
 
@@ -431,22 +412,13 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             self.cursor[h] = i as u32 + 1;
         }
-        let wire = f.payload(seq, payload_bytes) as u32 + self.p.link.header_bytes;
+        let payload = f.payload(seq, payload_bytes) as u32;
+        let wire = payload + self.p.link.header_bytes;
         let hops = f.hops;
-        let (entropy, up) = self.host_lb.stamp(fid, hops, self.now);
-        let pkt = Packet {
-            flow: fid,
-            seq,
-            bytes: wire,
-            kind: PacketKind::Data,
-            trimmed: false,
-            entropy,
-            up,
-            ecn: false,
-            ack_req,
-            sent_ps: self.now.ps() as u32,
-            conga: CongaTag::default(),
-        };
+        let mut pkt = Packet::new(fid, seq, PacketKind::Data, self.now.ps() as u32);
+        (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, hops, self.now);
+        pkt.set_ack_req(ack_req);
+        pkt.set_short(payload < payload_bytes);
         self.c.created += 1;
         if let Some(stretch) = self.pace {
             // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.

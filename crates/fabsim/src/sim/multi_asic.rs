@@ -83,7 +83,7 @@ impl Chassis for Asics {
 
     #[inline(never)]
     fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet) {
-        match sim.asic.route(sw, gin, gout, p.bytes) {
+        match sim.asic.route(sw, gin, gout, sim.wire_bytes(&p)) {
             Hop::Direct => sim.transmit(gout, p, true),
             Hop::Internal(link) => cross(sim, link, gin, gout, p),
         }
@@ -101,7 +101,7 @@ impl Chassis for Asics {
             sim.asic.hold_idle(gin);
             return false;
         }
-        let t = sim.asic.enqueue_hold(gin, pkt.bytes, sim.now);
+        let t = sim.asic.enqueue_hold(gin, sim.wire_bytes(&pkt), sim.now);
         sim.push_wire(id, t, pkt, false);
         true
     }
@@ -119,7 +119,7 @@ impl Chassis for Asics {
                 (gout, gin, Some(down)) => cross(sim, down, gin, gout, pkt),
                 (gout, _, None) => {
                     // Across: counted now, so a packet dropped on the way is not.
-                    sim.asic.count_crossed(pkt.bytes, sim.now);
+                    sim.asic.count_crossed(sim.wire_bytes(&pkt), sim.now);
                     sim.transmit(gout, pkt, true)
                 }
             },
@@ -168,22 +168,22 @@ fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Pac
     // data packet that does not fit is cut to its header.
     let trim = sim.p.overflow == Overflow::Trim;
     let control = trim && is_control(&pkt);
-    if pkt.kind == PacketKind::Data && sim.p.ecn.is_some() {
+    if pkt.kind() == PacketKind::Data && sim.p.ecn.is_some() {
         let backlog = sim.asic.link_backlog_bytes(link, sim.now);
         sim.mark_ecn(backlog, &mut pkt);
     }
+    let bytes = sim.wire_bytes(&pkt);
     match sim
         .asic
-        .enqueue_link(link, gin, gout, pkt.bytes, sim.now, !control)
+        .enqueue_link(link, gin, gout, bytes, sim.now, !control)
     {
         Some(t) => {
             sim.c.packet_hops += 1;
             // Internal links are FIFO: strict priority is modelled at egress ports.
             sim.push_wire(link.id, t, pkt, false);
         }
-        None if trim && pkt.kind == PacketKind::Data => {
-            pkt.trimmed = true;
-            pkt.bytes = sim.p.link.header_bytes;
+        None if trim && pkt.kind() == PacketKind::Data => {
+            pkt.trim();
             sim.c.trims += 1;
             cross(sim, link, gin, gout, pkt);
         }
