@@ -427,8 +427,9 @@ impl Ring {
 /// keeps its place; the control packet takes the slot of the first data packet still
 /// waiting for the serializer, and every waiting data packet leaves `ser_ps` later. The
 /// port's busy time, backlog and statistics are those of the FIFO order (the same bytes
-/// drain at the same rate), so only the ring is rearranged. The ring head is in service or
-/// on the wire, never waiting, so its queued event stays valid.
+/// drain at the same rate), so only the ring is rearranged. The ring head keeps its place:
+/// its event is queued, and it is in service or on the wire, or waits for a PAUSE to end
+/// (Fastroute's optical mode), which holds the control packet back too.
 fn jump_queue(
     wire: &mut VecDeque<Slot>,
     entry: Slot,
@@ -438,7 +439,7 @@ fn jump_queue(
     mut ser_of: impl FnMut(&Packet) -> Time,
 ) {
     let mut slot = wire.len();
-    while slot > 0 {
+    while slot > 1 {
         let (arrive, _, p) = &wire[slot - 1];
         let start = *arrive - delay_ps - ser_of(p);
         if is_control(p) || start <= now {
@@ -454,7 +455,6 @@ fn jump_queue(
             e.0 += ser_ps;
         }
     }
-    debug_assert!(slot > 0, "the ring head is never waiting");
     wire.insert(slot, entry);
 }
 
@@ -862,6 +862,11 @@ impl<A: Chassis> Sim<'_, A> {
                 ports.serialization(wire_bytes(q, link, flows))
             });
         } else {
+            debug_assert!(
+                wire.back().is_none_or(|b| b.0 <= t),
+                "port {port}: a packet arriving at {t:?} queued behind one arriving at {:?}",
+                wire.back().map(|b| b.0)
+            );
             wire.push_back(slot);
         }
     }
