@@ -115,13 +115,15 @@ fn kernighan_lin(
             ws.d.push(if lo + k < mid { ib - ia } else { ia - ib });
         }
         ws.swaps.clear();
-        for _ in 0..(mid - lo).min(hi - mid) {
+        for step in 0..(mid - lo).min(hi - mid) {
+            // The pairs scanned: each of the side-A vertices still unlocked (`step` of them
+            // are locked) against every side-B one (counted here, outside the scan).
+            ws.ops += ((mid - lo - step) * (hi - mid)) as u64;
             let mut best: Option<(usize, usize, i64)> = None;
             for ka in 0..mid - lo {
                 if ws.locked[ka] {
                     continue;
                 }
-                ws.ops += (m - (mid - lo)) as u64;
                 for kb in mid - lo..m {
                     if ws.locked[kb] {
                         continue;
