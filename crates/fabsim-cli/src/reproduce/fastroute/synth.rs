@@ -138,7 +138,7 @@ pub fn fig21() -> Table {
         &["ideal", "oversubscribed", "fastroute"],
         &[
             (key::BUNDLE, &["1", "2", "4"]),
-            (key::INTER_ASIC_OVERSUB, &["2", "3", "4"]),
+            (key::INTER_ASIC_OVERSUB, &["2", "4"]),
         ],
     )
     .with(col::THRP_PCT, |r| match r.get(col::ARCH) {
