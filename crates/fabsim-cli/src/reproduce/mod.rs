@@ -181,8 +181,9 @@ multiples ('3x', '15x') are ± 0.5. 'Up to', 'within' and 'at least' are one-sid
 allowing only the rounding of the printed limit; 'under', 'over', 'more than' and stated \
 directions ('grows', 'beats': a difference > 0 or < 0) are strict. 'Versus A and B' \
 checks both (the worse of the two). Absolute solver runtimes (another machine, another \
-implementation) are within a factor 2, measured as medians of repeated solves; runtime \
-ratios are computed within one process. A claim whose premise did not occur in the run \
+implementation) are within a factor 2, measured as medians of repeated solves; a solver's \
+scaling and runtime ratios are computed on its count of elementary operations (inner-loop \
+iterations: the same on every machine and run). A claim whose premise did not occur in the run \
 (congestion control that never changed a run) is `not comparable`, not `holds`. Claims \
 labelled `theory` evaluate a closed form and are not counted as simulation results.";
 
