@@ -151,12 +151,22 @@ pub struct Workspace {
     rdc: rdc::RdcWorkspace,
     sub_tm: Vec<u64>,
     sub_out: Vec<usize>,
+    ops: u64,
 }
 
 impl Workspace {
     /// An empty workspace; buffers grow on first use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Elementary operations of the last [`solve`] (summed over its sub-problems): the
+    /// solver's inner-loop iterations as each solver module counts them (`ops()` of its
+    /// workspace). Unlike a wall-clock time, a function of the input and the solver only,
+    /// the same on every machine and run; the counting is per loop, not per iteration, and
+    /// costs nothing measurable.
+    pub fn ops(&self) -> u64 {
+        self.ops
     }
 }
 
@@ -201,12 +211,28 @@ pub fn solve(
         rdc,
         sub_tm,
         sub_out,
+        ops,
     } = ws;
-    let mut run = |view: TmView<'_>, dst: &mut [usize]| match solver {
-        Solver::Greedy => greedy::solve_into(view, greedy, dst),
-        Solver::Exact => exact::solve_into(view, exact, dst),
-        Solver::Hungarian => hungarian::solve_into(view, hungarian, dst),
-        Solver::Rdc => rdc::solve_into(view, rdc, dst),
+    *ops = 0;
+    let mut run = |view: TmView<'_>, dst: &mut [usize]| {
+        *ops += match solver {
+            Solver::Greedy => {
+                greedy::solve_into(view, greedy, dst);
+                greedy.ops()
+            }
+            Solver::Exact => {
+                exact::solve_into(view, exact, dst);
+                exact.ops()
+            }
+            Solver::Hungarian => {
+                hungarian::solve_into(view, hungarian, dst);
+                hungarian.ops()
+            }
+            Solver::Rdc => {
+                rdc::solve_into(view, rdc, dst);
+                rdc.ops()
+            }
+        }
     };
     let (b, cs) = (constraints.bundle, constraints.circuit_switches);
     if b == 1 && cs == 1 {

@@ -50,6 +50,8 @@ const NONE: usize = usize::MAX;
 /// Reusable buffers for [`solve_into`].
 #[derive(Debug, Default, Clone)]
 pub struct ExactWorkspace {
+    /// Elementary operations of the last solve (see [`ExactWorkspace::ops`]).
+    ops: u64,
     /// `heaps[a * n + b]`: ports on ASIC `a` keyed by the cost
     /// `TM[x][a] - TM[x][b]` of moving them to `b` (stale entries, of ports
     /// that have left `a`, are dropped lazily).
@@ -68,6 +70,17 @@ pub struct ExactWorkspace {
 /// Cost of an absent edge.
 const INF: i64 = i64::MAX / 4;
 
+impl ExactWorkspace {
+    /// Elementary operations of the last [`solve_into`] or [`successive_shortest_paths`]:
+    /// the greedy warm start's ([`greedy::GreedyWorkspace::ops`]), then one per
+    /// traffic-matrix entry scanned for edge costs, ASIC-graph edge relaxed or refreshed,
+    /// heap push or pop, predecessor followed and port moved; a sort counts its input
+    /// length. A function of the input only.
+    pub fn ops(&self) -> u64 {
+        self.ops
+    }
+}
+
 /// Solves the mapping problem on `tm` (capacity `ports / asics` per ASIC)
 /// optimally and writes the ASIC of every port into `out`.
 ///
@@ -78,12 +91,14 @@ const INF: i64 = i64::MAX / 4;
 pub fn solve_into(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize]) {
     let (p, n) = (tm.ports(), tm.asics());
     debug_assert_eq!(out.len(), p);
+    ws.ops = 0;
     reset(ws, n);
     if n == 1 {
         out.fill(0);
         return;
     }
     greedy::solve_into(tm, &mut ws.greedy, out);
+    ws.ops += ws.greedy.ops();
     ws.dirty.fill(true);
     // Edge costs: rescanning all ports per round is cheapest when few
     // rounds are needed (greedy is often optimal already) or there are few
@@ -99,7 +114,7 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize]) {
             return;
         }
     }
-    successive_shortest_paths(tm, ws, out);
+    ssp(tm, ws, out);
 }
 
 /// Above this many ports per ASIC, cycle canceling switches to the move
@@ -112,6 +127,7 @@ const SCAN_ROUNDS: usize = 4;
 /// reusing each heap's own buffer.
 fn build_heaps(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
     let n = tm.asics();
+    ws.ops += (out.len() * n) as u64;
     for (h, v) in ws.heaps[..n * n].iter_mut().zip(&mut ws.bulk[..n * n]) {
         *v = std::mem::take(h).into_vec();
         v.clear();
@@ -160,10 +176,12 @@ fn refresh_edges(n: usize, ws: &mut ExactWorkspace, out: &[usize]) {
                 continue;
             }
             let h = &mut ws.heaps[a * n + b];
+            ws.ops += 1;
             ws.edge[a * n + b] = loop {
                 match h.peek() {
                     Some(&Reverse((c, x))) if out[x as usize] == a => break (c, x),
                     Some(_) => {
+                        ws.ops += 1;
                         h.pop();
                     }
                     None => break (INF, 0),
@@ -184,10 +202,12 @@ fn scan_edges(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &[usize]) {
             ws.edge[a * n..(a + 1) * n].fill((INF, 0));
         }
     }
+    ws.ops += out.len() as u64;
     for (x, &a) in out.iter().enumerate() {
         if !ws.dirty[a] {
             continue;
         }
+        ws.ops += n as u64;
         let row = tm.row(x);
         let here = row[a] as i64;
         let edges = &mut ws.edge[a * n..(a + 1) * n];
@@ -216,6 +236,7 @@ fn bellman_ford(n: usize, ws: &mut ExactWorkspace, rounds: usize) -> Option<usiz
             if da >= INF {
                 continue;
             }
+            ws.ops += n as u64;
             for b in 0..n {
                 let (c, _) = ws.edge[a * n + b];
                 if a != b && c < INF && da + c < ws.dist[b] {
@@ -239,6 +260,7 @@ fn pred_cycle(n: usize, ws: &mut ExactWorkspace) -> Option<usize> {
     for s in 0..n {
         let mut v = s;
         while v != NONE && ws.seen[v] == 0 {
+            ws.ops += 1;
             ws.seen[v] = s + 1;
             v = ws.pred[v];
         }
@@ -287,6 +309,7 @@ fn cancel_negative_cycle(
     loop {
         let a = ws.pred[v];
         let (_, x) = ws.edge[a * n + v];
+        ws.ops += 1;
         if use_heaps {
             place(tm, ws, out, x as usize, v);
         } else {
@@ -304,6 +327,12 @@ fn cancel_negative_cycle(
 /// fallback of [`solve_into`], `O(p (n^3 + n log p))` on every input.
 /// Public so that tests and benchmarks can exercise it on its own.
 pub fn successive_shortest_paths(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize]) {
+    ws.ops = 0;
+    ssp(tm, ws, out);
+}
+
+/// [`successive_shortest_paths`], adding to the operations counted so far.
+fn ssp(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize]) {
     let (p, n, cap) = (tm.ports(), tm.asics(), tm.capacity());
     reset(ws, n);
     out.fill(NONE);
@@ -328,6 +357,7 @@ pub fn successive_shortest_paths(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &
             ((!(b1 - b2) as u128) << 64) | i as u128
         }));
         ws.order.sort_unstable();
+        ws.ops += (p * n + p) as u64;
     } else {
         ws.order.extend(0..p as u128);
     }
@@ -335,6 +365,7 @@ pub fn successive_shortest_paths(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &
     for oi in 0..p {
         let i = ws.order[oi] as u64 as usize;
         let row = tm.row(i);
+        ws.ops += n as u64;
         // Favourite ASIC (lowest index on ties).
         let mut fav = 0;
         for j in 1..n {
@@ -355,6 +386,7 @@ pub fn successive_shortest_paths(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &
 #[inline]
 fn place(tm: TmView<'_>, ws: &mut ExactWorkspace, out: &mut [usize], x: usize, a: usize) {
     let n = tm.asics();
+    ws.ops += n as u64;
     out[x] = a;
     let row = tm.row(x);
     let here = row[a] as i64;

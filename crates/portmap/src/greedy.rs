@@ -39,10 +39,22 @@ use crate::problem::TmView;
 /// after the first call of a given size.
 #[derive(Debug, Default, Clone)]
 pub struct GreedyWorkspace {
+    /// Elementary operations of the last solve (see [`GreedyWorkspace::ops`]).
+    ops: u64,
     sums: Vec<u64>,
     free: Vec<usize>,
     keys64: [Vec<u64>; 2],
     keys128: [Vec<u128>; 2],
+}
+
+impl GreedyWorkspace {
+    /// Elementary operations of the last [`solve_into`]: one per traffic-matrix entry or key
+    /// visited (the row scan, every bucket a selection partitions, every key compacted or
+    /// assigned, the `n` entries of every re-keyed head). A function of the input only, so a
+    /// machine-independent measure of the work.
+    pub fn ops(&self) -> u64 {
+        self.ops
+    }
 }
 
 /// A sort key: (descending net gain, port, ASIC) packed so that ascending
@@ -89,6 +101,7 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut GreedyWorkspace, out: &mut [usize]) {
     // |net gain| <= row sum, so 64-bit keys work if every row sum is below
     // 2^(62 - idx_bits), true for any realistic byte counts; the walk
     // checks this while computing the row sums and bails out otherwise.
+    ws.ops = 0;
     let mut ctx = Ctx {
         tm,
         offset: 1 << 63,
@@ -99,14 +112,28 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut GreedyWorkspace, out: &mut [usize]) {
         ctx.offset = 1 << (62 - idx_bits);
         ws.free.clear();
         ws.free.resize(n, tm.capacity());
-        if walk::<u64>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys64, out) {
+        if walk::<u64>(
+            &ctx,
+            &mut ws.sums,
+            &mut ws.free,
+            &mut ws.keys64,
+            out,
+            &mut ws.ops,
+        ) {
             return;
         }
         ctx.offset = 1 << 63;
     }
     ws.free.clear();
     ws.free.resize(n, tm.capacity());
-    walk::<u128>(&ctx, &mut ws.sums, &mut ws.free, &mut ws.keys128, out);
+    walk::<u128>(
+        &ctx,
+        &mut ws.sums,
+        &mut ws.free,
+        &mut ws.keys128,
+        out,
+        &mut ws.ops,
+    );
 }
 
 struct Ctx<'a> {
@@ -160,13 +187,15 @@ impl Ctx<'_> {
 /// skip their `f` entries); with one ASIC left, all remaining ports go there.
 ///
 /// Returns false (having done nothing useful) if a row sum does not fit
-/// the key type's offset.
+/// the key type's offset. Adds its elementary operations to `ops` (per loop, not per
+/// iteration: the counting costs nothing measurable).
 fn walk<K: Key>(
     ctx: &Ctx<'_>,
     sums: &mut Vec<u64>,
     free: &mut [usize],
     bufs: &mut [Vec<K>; 2],
     out: &mut [usize],
+    ops: &mut u64,
 ) -> bool {
     let (p, n) = (ctx.tm.ports(), ctx.tm.asics());
     let [cur, flat] = bufs;
@@ -191,6 +220,7 @@ fn walk<K: Key>(
         flat[best * p + len[best]] = ctx.key(i, best, row[best], sum);
         len[best] += 1;
     }
+    *ops += (p * n) as u64;
     if max_sum as i128 >= ctx.offset {
         return false;
     }
@@ -200,6 +230,7 @@ fn walk<K: Key>(
         for j in 0..n {
             let bucket = &mut flat[j * p..j * p + len[j]];
             if free[j] > 0 && bucket.len() >= free[j] {
+                *ops += bucket.len() as u64;
                 let t = *bucket.select_nth_unstable(free[j] - 1).1;
                 if first.is_none_or(|(ft, _)| t < ft) {
                     first = Some((t, j));
@@ -216,6 +247,7 @@ fn walk<K: Key>(
         }
         cur.clear();
         cur.extend_from_slice(&flat[f * p + free[f]..f * p + len[f]]);
+        *ops += len[f] as u64;
         free[f] = 0;
         len[f] = 0;
         live -= 1;
@@ -230,6 +262,7 @@ fn walk<K: Key>(
                     out[ctx.decode(k).0] = last;
                 }
             }
+            *ops += (cur.len() + len[..n].iter().sum::<usize>()) as u64;
             return true;
         }
         for j in 0..n {
@@ -237,6 +270,7 @@ fn walk<K: Key>(
             // others are kept (writing `out` for a kept port is harmless,
             // it is overwritten when the port is finally assigned).
             let mut kept = 0;
+            *ops += len[j] as u64;
             for q in 0..len[j] {
                 let k = flat[j * p + q];
                 out[ctx.decode(k).0] = j;
@@ -247,6 +281,7 @@ fn walk<K: Key>(
             }
             len[j] = kept;
         }
+        *ops += (cur.len() * n) as u64;
         for &k in cur.iter() {
             let i = ctx.decode(k).0;
             let nk: K = ctx.head(i, sums[i], free);
@@ -256,6 +291,7 @@ fn walk<K: Key>(
         }
     }
     // One ASIC left: every remaining head points at it.
+    *ops += len[..n].iter().sum::<usize>() as u64;
     for j in 0..n {
         for &k in &flat[j * p..j * p + len[j]] {
             out[ctx.decode(k).0] = j;

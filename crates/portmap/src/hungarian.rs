@@ -17,6 +17,8 @@ use crate::problem::TmView;
 /// Reusable buffers for [`solve_into`].
 #[derive(Debug, Default, Clone)]
 pub struct HungarianWorkspace {
+    /// Elementary operations of the last solve (see [`HungarianWorkspace::ops`]).
+    ops: u64,
     u: Vec<i64>,
     v: Vec<i64>,
     row_of: Vec<usize>,
@@ -27,11 +29,21 @@ pub struct HungarianWorkspace {
 
 const INF: i64 = i64::MAX / 4;
 
+impl HungarianWorkspace {
+    /// Elementary operations of the last [`solve_into`]: the inner-loop iterations, one per
+    /// column relaxed or potential updated in every step of every row's search (`2p + 1`
+    /// per step), plus the steps of the augmenting paths. A function of the input only.
+    pub fn ops(&self) -> u64 {
+        self.ops
+    }
+}
+
 /// Solves the mapping problem on `tm` optimally and writes the ASIC of
 /// every port into `out`.
 pub fn solve_into(tm: TmView<'_>, ws: &mut HungarianWorkspace, out: &mut [usize]) {
     let p = tm.ports();
     let k = tm.capacity();
+    ws.ops = 0;
     // 1-based indices, 0 is the virtual column / row.
     let reset = |v: &mut Vec<i64>, val: i64| {
         v.clear();
@@ -85,12 +97,14 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut HungarianWorkspace, out: &mut [usize]
                     ws.minv[j] -= delta;
                 }
             }
+            ws.ops += (2 * p + 1) as u64;
             j0 = j1;
             if ws.row_of[j0] == 0 {
                 break;
             }
         }
         loop {
+            ws.ops += 1;
             let j1 = ws.way[j0];
             ws.row_of[j0] = ws.row_of[j1];
             j0 = j1;

@@ -32,10 +32,22 @@ pub const MAX_PASSES: usize = 16;
 /// Reusable buffers for [`solve_into`].
 #[derive(Debug, Default, Clone)]
 pub struct RdcWorkspace {
+    /// Elementary operations of the last solve (see [`RdcWorkspace::ops`]).
+    ops: u64,
     ports: Vec<usize>,
     d: Vec<i64>,
     locked: Vec<bool>,
     swaps: Vec<(usize, usize, i64)>,
+}
+
+impl RdcWorkspace {
+    /// Elementary operations of the last [`solve_into`]: the inner-loop iterations of every
+    /// Kernighan-Lin pass (one per traffic-matrix entry summed into a `D` value, per pair
+    /// scanned for the best swap, per `D` value updated, per swap of the best prefix) and
+    /// one per port placed. A function of the input only.
+    pub fn ops(&self) -> u64 {
+        self.ops
+    }
 }
 
 /// Partitions the ports of `tm` into `asics` balanced parts and writes the
@@ -44,6 +56,7 @@ pub fn solve_into(tm: TmView<'_>, ws: &mut RdcWorkspace, out: &mut [usize]) {
     let p = tm.ports();
     ws.ports.clear();
     ws.ports.extend(0..p);
+    ws.ops = 0;
     bisect(tm, ws, 0, p, 0, tm.asics(), out);
 }
 
@@ -58,6 +71,7 @@ fn bisect(
     out: &mut [usize],
 ) {
     if a1 - a0 == 1 {
+        ws.ops += (hi - lo) as u64;
         for &x in &ws.ports[lo..hi] {
             out[x] = a0;
         }
@@ -95,12 +109,16 @@ fn kernighan_lin(
         ws.d.clear();
         ws.locked.clear();
         ws.locked.resize(m, false);
+        ws.ops += (m * (a1 - a0)) as u64;
         for (k, &x) in ws.ports[lo..hi].iter().enumerate() {
             let (ia, ib) = (side_sum(x, a0, am), side_sum(x, am, a1));
             ws.d.push(if lo + k < mid { ib - ia } else { ia - ib });
         }
         ws.swaps.clear();
-        for _ in 0..(mid - lo).min(hi - mid) {
+        for step in 0..(mid - lo).min(hi - mid) {
+            // The pairs scanned: each of the side-A vertices still unlocked (`step` of them
+            // are locked) against every side-B one (counted here, outside the scan).
+            ws.ops += ((mid - lo - step) * (hi - mid)) as u64;
             let mut best: Option<(usize, usize, i64)> = None;
             for ka in 0..mid - lo {
                 if ws.locked[ka] {
@@ -124,6 +142,7 @@ fn kernighan_lin(
             // D update: D_x += 2 w(x, a) - 2 w(x, b) for x on side A, and
             // symmetrically for side B.
             let (xa, xb) = (ws.ports[lo + ka], ws.ports[lo + kb]);
+            ws.ops += m as u64;
             for k in 0..m {
                 if !ws.locked[k] {
                     let x = ws.ports[lo + k];
@@ -141,9 +160,11 @@ fn kernighan_lin(
                 best_k = k + 1;
             }
         }
+        ws.ops += ws.swaps.len() as u64;
         if best_k == 0 {
             break;
         }
+        ws.ops += best_k as u64;
         for s in 0..best_k {
             let (ka, kb, _) = ws.swaps[s];
             ws.ports.swap(lo + ka, lo + kb);

@@ -291,3 +291,63 @@ fn greedy_with_wide_keys_is_listing1() {
         assert_eq!(got, listing1(tm.view()), "p={p} n={n}");
     }
 }
+
+/// `Workspace::ops` counts the last solve's elementary operations: the same for the same
+/// input whatever the workspace held before, summed over the sub-problems of a constraint,
+/// and growing with the work (the greedy about linearly in ports, the Hungarian method
+/// about cubically, the Kernighan-Lin baseline far above the greedy).
+#[test]
+fn operation_counts_are_deterministic_and_follow_the_work() {
+    let mut rng = SplitMix64::new(12);
+    let tm = |rng: &mut SplitMix64, p| random_tm(rng, p, 8, TmKind::Uniform, 1 << 24);
+    let (small, large) = (tm(&mut rng, 64), tm(&mut rng, 256));
+    let ops = |tm: &TrafficMatrix, c: &Constraints, s: Solver, ws: &mut Workspace| {
+        run(tm, c, s, ws);
+        ws.ops()
+    };
+    let none = Constraints::default();
+    let mut shared = Workspace::new();
+    let mut count = |tm: &TrafficMatrix, s| ops(tm, &none, s, &mut shared);
+    let mut at = std::collections::HashMap::new();
+    for s in Solver::ALL {
+        let (a, b) = (count(&small, s), count(&large, s));
+        assert!(a > 0 && b > a, "{s}: {a} {b}");
+        // Another solve in between, then the same input again: the same count, and the
+        // same as a fresh workspace's.
+        assert_eq!(count(&small, s), a, "{s}");
+        assert_eq!(ops(&small, &none, s, &mut Workspace::new()), a, "{s}");
+        at.insert(s, (a as f64, b as f64));
+    }
+    let slope = |s| {
+        let (a, b): (f64, f64) = at[&s];
+        (b / a).ln() / 4f64.ln()
+    };
+    assert!(
+        (0.8..1.3).contains(&slope(Solver::Greedy)),
+        "{}",
+        slope(Solver::Greedy)
+    );
+    assert!(
+        slope(Solver::Hungarian) > 2.0,
+        "{}",
+        slope(Solver::Hungarian)
+    );
+    assert!(at[&Solver::Rdc].1 > 100.0 * at[&Solver::Greedy].1);
+    // A bundle of 4 is one sub-problem of a quarter of the rows: the Hungarian method's
+    // count drops by far more than 4x, and equals that of the aggregated matrix.
+    let bundled = Constraints {
+        bundle: 4,
+        circuit_switches: 1,
+    };
+    let b4 = ops(&large, &bundled, Solver::Hungarian, &mut shared);
+    assert!(b4 as f64 * 16.0 < at[&Solver::Hungarian].1, "{b4}");
+    let rows: Vec<Vec<u64>> = (0..64)
+        .map(|r| {
+            (0..8)
+                .map(|j| (0..4).map(|q| large.view().get(4 * r + q, j)).sum())
+                .collect()
+        })
+        .collect();
+    let agg = TrafficMatrix::from_rows(&rows).unwrap();
+    assert_eq!(ops(&agg, &none, Solver::Hungarian, &mut shared), b4);
+}

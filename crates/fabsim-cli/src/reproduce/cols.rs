@@ -54,12 +54,15 @@ pub mod computed {
     pub const PORTS: Col = Col::derived("ports");
     pub const TM: Col = Col::derived("tm");
     pub const RUNTIME_US: Col = Col::derived("runtime_us");
+    /// A solve's elementary operations (`portmap::Workspace::ops`): machine-independent.
+    pub const OPS: Col = Col::derived("ops");
     pub const INTER_ASIC_BYTES: Col = Col::derived("inter_asic_bytes");
     pub const GAP_PCT: Col = Col::derived("gap_pct");
     pub const BUNDLE: Col = Col::derived("bundle");
     pub const OPTIMAL_SHARE_PCT: Col = Col::derived("optimal_share_pct");
     pub const STATIC_SHARE_PCT: Col = Col::derived("static_share_pct");
     pub const HUNGARIAN_US: Col = Col::derived("hungarian_us");
+    pub const HUNGARIAN_OPS: Col = Col::derived("hungarian_ops");
     pub const TIME_US: Col = Col::derived("time_us");
     pub const UTIL_PCT: Col = Col::derived("util_pct");
 

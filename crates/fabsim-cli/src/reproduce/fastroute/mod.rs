@@ -121,9 +121,9 @@ fn quick(extra: &[&str]) -> Vec<String> {
     small.iter().chain(extra).map(|s| s.to_string()).collect()
 }
 
-/// `--quick` for the ASIC-count figures (13-15): 16-port switches (128 hosts), so that 4
-/// ASICs still hold 4 ports each (8 ASICs would need 32-port switches: full size only),
-/// one seed, and `extra`.
+/// `--quick` for the ASIC-count figures (13-15) and port bundling (Fig. 21): 16-port
+/// switches (128 hosts), so that 4 ASICs still hold 4 ports each (8 ASICs would need 32-port
+/// switches: full size only) and 2 ASICs 2 bundles of 4 each, one seed, and `extra`.
 fn quick16(extra: &[&str]) -> Vec<String> {
     quick(&[&["topology.k=16", "run.seeds=1"], extra].concat())
 }
