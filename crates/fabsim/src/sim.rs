@@ -38,7 +38,7 @@ use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
 use crate::lb::{HostLb, SwitchLb, View};
 use crate::net::asic::{AsicStats, Asics};
-use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports};
+use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, WireSize};
 use crate::params::SimParams;
 use crate::theory::LinkModel;
 use crate::transport::{Cc, RttEstimator};
@@ -359,13 +359,18 @@ fn is_control(p: &Packet) -> bool {
     p.kind() != PacketKind::Data || p.trimmed()
 }
 
-/// A packet's bytes on the wire (`Packet::bytes`): a short last packet's payload is its
+/// A packet's bytes on the wire, by its size class: a short last packet's payload is its
 /// flow's remainder.
 #[inline]
 fn wire_bytes(p: &Packet, link: &LinkModel, flows: &[Flow]) -> u32 {
-    p.bytes(link, || {
-        flows[p.flow as usize].payload(p.seq, link.payload_bytes) as u32
-    })
+    match p.size() {
+        WireSize::Control => link.ack_bytes,
+        WireSize::Header => link.header_bytes,
+        WireSize::FullData => link.header_bytes + link.payload_bytes,
+        WireSize::ShortData => {
+            link.header_bytes + flows[p.flow as usize].payload(p.seq, link.payload_bytes) as u32
+        }
+    }
 }
 
 /// A packet on a link's wire or in its queue: arrival time at the far end, the low 32 bits
@@ -1075,7 +1080,7 @@ mod tests {
             header_bytes: 0,
             ack_bytes: 64,
         };
-        let ser = |p: &Packet| ps(p.bytes(&link, || unreachable!("no short packets")) as u64);
+        let ser = |p: &Packet| ps(wire_bytes(p, &link, &[]) as u64);
         let delay = ps(100);
         let mut wire: VecDeque<Slot> = (0..3)
             .map(|i| {

@@ -9,8 +9,6 @@ pub use failures::{FailureSpec, Failures};
 pub use port::{EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
-use crate::theory::LinkModel;
-
 /// What a packet is. ACKs are their own size class under Ofan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -38,7 +36,7 @@ impl PacketKind {
 
 /// A packet in flight. Lives in each link's ring of packets in flight (most of a large
 /// run's memory), so it is 20 bytes: its kind and marks share one byte, and its size is not
-/// stored but follows from them (`bytes`).
+/// stored but follows from them (`size`).
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: u32,
@@ -78,6 +76,19 @@ impl Flags {
     fn put(&mut self, bit: u8, on: bool) {
         self.0 = self.0 & !bit | if on { bit } else { 0 };
     }
+}
+
+/// The size classes of packets on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireSize {
+    /// ACK, NACK, SYN, SYN-ACK: all `packet.ack_bytes`.
+    Control,
+    /// A trimmed data packet: its header.
+    Header,
+    /// A data packet with a full payload.
+    FullData,
+    /// A flow's last data packet, with less than a full payload.
+    ShortData,
 }
 
 /// CONGA's overlay header (`switch.lb = "conga"`): the source leaf's uplink and the path's
@@ -187,8 +198,7 @@ impl Packet {
         self.flags.put(Flags::ACK_REQ, on);
     }
 
-    /// Data: its flow's last packet, with less than a full payload (its size is the flow's
-    /// business: see `bytes`).
+    /// Data: its flow's last packet, with less than a full payload (see `size`).
     #[inline]
     pub fn short(&self) -> bool {
         self.flags.has(Flags::SHORT)
@@ -198,19 +208,18 @@ impl Packet {
         self.flags.put(Flags::SHORT, on);
     }
 
-    /// Bytes on the wire: a control packet's size (every control packet is `ack_bytes`), a
-    /// trimmed header, a full data packet, or for a short last packet the header plus
-    /// `short_payload()` (its flow's remainder, only asked for then).
+    /// Which of the sizes a packet can have on the wire it has (the simulator maps them to
+    /// bytes: the link model's sizes, and for a short last packet its flow's remainder).
     #[inline]
-    pub fn bytes(&self, link: &LinkModel, short_payload: impl FnOnce() -> u32) -> u32 {
+    pub fn size(&self) -> WireSize {
         if self.flags.0 & Flags::KIND != PacketKind::Data as u8 {
-            link.ack_bytes
+            WireSize::Control
         } else if self.trimmed() {
-            link.header_bytes
+            WireSize::Header
         } else if self.short() {
-            link.header_bytes + short_payload()
+            WireSize::ShortData
         } else {
-            link.header_bytes + link.payload_bytes
+            WireSize::FullData
         }
     }
 
@@ -276,27 +285,19 @@ mod tests {
     }
 
     #[test]
-    fn a_packets_size_follows_from_its_kind_marks_and_flow() {
-        let link = LinkModel {
-            rate_bps: 400_000_000_000,
-            delay_ps: crate::engine::Time::from_ps(1),
-            payload_bytes: 4096,
-            header_bytes: 64,
-            ack_bytes: 48,
-        };
-        let never = || -> u32 { panic!("only a short packet asks its flow") };
+    fn a_packets_size_follows_from_its_kind_and_marks() {
         let mut data = Packet::new(0, 5, PacketKind::Data, 7);
-        assert_eq!(data.bytes(&link, never), 4160);
+        assert_eq!(data.size(), WireSize::FullData);
         data.set_short(true);
-        assert_eq!(data.bytes(&link, || 100), 164);
+        assert_eq!(data.size(), WireSize::ShortData);
         data.mark_ecn();
         data.set_ack_req(true);
         data.trim();
         assert!(data.trimmed() && data.ecn() && data.ack_req() && data.short());
         assert_eq!(data.kind(), PacketKind::Data);
         assert_eq!(
-            data.bytes(&link, never),
-            64,
+            data.size(),
+            WireSize::Header,
             "a trimmed packet is its header"
         );
         let nack = data.answer(PacketKind::Nack, 9);
@@ -306,7 +307,7 @@ mod tests {
         );
         assert!(nack.ecn(), "the mark is echoed");
         assert!(!nack.trimmed() && !nack.ack_req() && !nack.short());
-        assert_eq!(nack.bytes(&link, never), 48);
+        assert_eq!(nack.size(), WireSize::Control);
         for kind in [PacketKind::Ack, PacketKind::Syn, PacketKind::SynAck] {
             assert_eq!(Packet::new(0, 0, kind, 0).kind(), kind);
         }

@@ -24,6 +24,7 @@ impl<A: Chassis> Sim<'_, A> {
                 } else {
                     self.c.delivered += 1;
                     let every = self.p.ack_every_bytes;
+                    let wire = self.wire_bytes(&p);
                     let f = &mut self.flows[p.flow as usize];
                     let first = f.recvd == 0;
                     let duplicate = f.received.set(p.seq, true);
@@ -40,9 +41,7 @@ impl<A: Chassis> Sim<'_, A> {
                     if every > 0 {
                         f.rx_log.push_back(p.seq);
                         f.rx_logged += 1;
-                        f.rx_unacked_bytes += p.bytes(&self.p.link, || {
-                            f.payload(p.seq, self.p.link.payload_bytes) as u32
-                        });
+                        f.rx_unacked_bytes += wire;
                         ack_now = duplicate
                             || first
                             || p.ecn()
