@@ -879,6 +879,12 @@ impl<A: Chassis> Sim<'_, A> {
     /// Uplinks of `sw` valid toward `key` (all without failures).
     #[inline]
     fn transmit(&mut self, port: u32, mut pkt: Packet, bounded: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ring) = self.wire.get(port as usize) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch is a hint that never faults, and SSE is x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((ring as *const Ring).cast()) };
+        }
         // With trimming, headers, ACKs and NACKs travel in the strict-priority class: they
         // overtake waiting data and are not held to the data buffer. A header trimmed at an
         // earlier hop is control too (it must not be dropped later).
