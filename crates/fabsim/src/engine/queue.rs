@@ -249,7 +249,9 @@ impl<E: Copy> TimingWheel<E> {
             self.current.push((wheel_key(e.time, e.ticket), e.event));
             self.far.pop();
         }
-        self.current.sort_unstable_by_key(|e| e.0);
+        if self.current.len() > 1 {
+            self.current.sort_unstable_by_key(|e| e.0);
+        }
     }
 }
 
