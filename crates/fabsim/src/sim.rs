@@ -353,10 +353,11 @@ struct Sim<'a, A: Chassis> {
     trace: Option<Trace>,
 }
 
-/// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs).
+/// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs):
+/// the size classes other than data.
 #[inline]
 fn is_control(p: &Packet) -> bool {
-    p.kind() != PacketKind::Data || p.trimmed()
+    matches!(p.size(), WireSize::Control | WireSize::Header)
 }
 
 /// A packet's bytes on the wire, by its size class: a short last packet's payload is its

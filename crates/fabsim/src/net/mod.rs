@@ -212,7 +212,7 @@ impl Packet {
     /// bytes: the link model's sizes, and for a short last packet its flow's remainder).
     #[inline]
     pub fn size(&self) -> WireSize {
-        if self.flags.0 & Flags::KIND != PacketKind::Data as u8 {
+        if self.kind() != PacketKind::Data {
             WireSize::Control
         } else if self.trimmed() {
             WireSize::Header

@@ -182,7 +182,7 @@ fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Pac
             // Internal links are FIFO: strict priority is modelled at egress ports.
             sim.push_wire(link.id, t, pkt, false);
         }
-        None if trim && pkt.kind() == PacketKind::Data => {
+        None if trim && !control => {
             pkt.trim();
             sim.c.trims += 1;
             cross(sim, link, gin, gout, pkt);

@@ -161,8 +161,8 @@ fn solver_runtimes(ctx: &Ctx, solvers: &[Solver]) -> Table {
 
 /// The indirection layer with port bundles: for each bundle size, the inter-ASIC share of
 /// the optimal mapping (exact solver) and the static mapping, and the Hungarian solver's
-/// runtime and elementary operations, on skewed random matrices (every port sends most of its bytes to one hot ASIC:
-/// localizable traffic).
+/// runtime and elementary operations, on skewed random matrices (every port sends most of
+/// its bytes to one hot ASIC: localizable traffic).
 fn bundled(ctx: &Ctx, asics: usize, bundles: &[usize]) -> Table {
     let reps = ctx.seeds.unwrap_or(if ctx.quick { 3 } else { 100 });
     let ports = 256;
