@@ -2,6 +2,11 @@
 //! git commit, plus a hash of uncommitted changes to the code (tracked diffs and untracked
 //! files under `crates/` and `data/`). Without git (a source tarball) it records nothing and
 //! the binary fingerprints itself at run time (see `reproduce::code_id`).
+//!
+//! It also hashes the content of the sources a simulation run's result depends on (the
+//! simulator library, its data, the locked dependencies, and the CLI's scenario loading and
+//! run execution), so a finished run is reused by any build whose simulator is the same,
+//! whatever else changed (see `reproduce::sim_id`). This needs no git.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -26,6 +31,38 @@ fn hash_object(bytes: &[u8]) -> Option<String> {
     child.stdin.take()?.write_all(bytes).ok()?;
     let out = child.wait_with_output().ok()?;
     out.status.success().then(|| text(out.stdout))
+}
+
+/// The files under `path` (or `path` itself), sorted.
+fn files(path: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    match std::fs::read_dir(path) {
+        Ok(dir) => {
+            let mut entries: Vec<_> = dir.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            entries.sort();
+            for e in entries {
+                files(&e, out);
+            }
+        }
+        Err(_) if path.is_file() => out.push(path.to_path_buf()),
+        Err(_) => {}
+    }
+}
+
+/// FNV-1a (64-bit) over each file's path (relative to this crate) and content.
+fn content_hash(paths: &[&str]) -> String {
+    let mut all = vec![];
+    for p in paths {
+        files(std::path::Path::new(p), &mut all);
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in &all {
+        let bytes = std::fs::read(f).unwrap_or_default();
+        let name = f.to_string_lossy();
+        for b in name.as_bytes().iter().chain([0u8].iter()).chain(&bytes) {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 // Cargo reads its directives from this script's stdout (clippy.toml forbids println!
@@ -74,4 +111,13 @@ fn main() {
         _ => String::new(),
     };
     println!("cargo:rustc-env=FABSIM_GIT_ID={id}");
+    let sim = content_hash(&[
+        "../fabsim/src",
+        "../fabsim/Cargo.toml",
+        "../../data",
+        "../../Cargo.lock",
+        "src/run.rs",
+        "src/cmd_sweep.rs",
+    ]);
+    println!("cargo:rustc-env=FABSIM_SIM_ID={sim}");
 }

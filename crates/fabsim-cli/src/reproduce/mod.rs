@@ -9,8 +9,9 @@
 //! Simulation sweeps reuse `fabsim sweep`'s machinery: each sweep is planned into
 //! `DIR/ID/runs/NAME-SIZE-HASH/` (numbered run specs, atomic per-run result files), so an
 //! interrupted `reproduce` resumes where it stopped and finished runs are never rerun.
-//! HASH covers the sweep's definition and the code that runs it ([`code_id`]): results of
-//! another fabsim build are never reused.
+//! HASH covers the sweep's definition and the simulator's sources ([`sim_id`]): a build whose
+//! simulator differs never reuses a run, while one that changed only the claims, plots or
+//! reports does. A computation is keyed by the whole build ([`code_id`]).
 
 mod cols;
 mod fastroute;
@@ -398,6 +399,17 @@ pub fn code_id() -> &'static str {
     })
 }
 
+/// Which simulator produced a run: the crate version and a hash of the content of the sources
+/// a run's result depends on (the simulator library, its data, `Cargo.lock`, and the CLI's
+/// scenario loading and run execution; computed by `build.rs`).
+pub fn sim_id() -> String {
+    format!(
+        "{} sim-{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("FABSIM_SIM_ID")
+    )
+}
+
 /// Runs (or resumes) every missing point of `exp` and returns its results table.
 fn results(
     exp: &Experiment,
@@ -429,11 +441,11 @@ fn results(
                     set.push(format!("run.seeds={n}"));
                 }
                 set.extend(ctx.set.iter().cloned());
-                // Named by its definition and the code: an edited experiment or another
-                // fabsim build gets a fresh directory instead of reusing the old results.
+                // Named by its definition and the simulator: an edited experiment or another
+                // simulator gets a fresh directory instead of reusing the old results.
                 let mut def = vec![s.scenario.to_string()];
                 def.extend(set.iter().cloned());
-                def.push(code_id().to_string());
+                def.push(sim_id());
                 let hash = cmd_sweep::fnv1a64(&def);
                 let d = dir
                     .join("runs")
@@ -590,7 +602,7 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     let _ =
         writeln!(
         s,
-        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows, {:.1} s wall, fabsim {}.\n",
+        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows, {:.1} s wall, fabsim {} (simulator sources {}).\n",
         ctx.size(),
         exp.id,
         if ctx.quick { " --quick" } else { "" },
@@ -598,7 +610,8 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
         ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
         table.rows.len(),
         wall,
-        code_id()
+        code_id(),
+        env!("FABSIM_SIM_ID")
     );
     let common = match exp.paper {
         Paper::Ofan => ofan::COMMON_SETUP,
@@ -960,6 +973,14 @@ mod tests {
             .unwrap_or_else(|| panic!("{id}"));
         assert!(rest.len() >= 12, "{id}");
         assert_eq!(id, code_id());
+        let sim = sim_id();
+        let hash = sim
+            .strip_prefix(concat!(env!("CARGO_PKG_VERSION"), " sim-"))
+            .unwrap_or_else(|| panic!("{sim}"));
+        assert!(
+            hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+            "{sim}"
+        );
     }
 
     #[test]
