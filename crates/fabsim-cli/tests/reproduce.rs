@@ -102,6 +102,55 @@ fn reproduce_runs_writes_outputs_computes_verdicts_and_resumes() {
 }
 
 #[test]
+fn reproduce_plan_writes_sweeps_that_fabsim_sweep_runs_and_reproduce_collects() {
+    let out = std::env::temp_dir().join(format!("fabsim-plan-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = out.to_str().unwrap();
+    let plan = [
+        "reproduce",
+        "ofan-bound",
+        "--quick",
+        "--seeds",
+        "1",
+        "--plan",
+        "--out",
+        o,
+    ];
+    let printed = ok(&plan);
+    let dirs: Vec<(PathBuf, String)> = printed
+        .lines()
+        .map(|l| {
+            let (d, counts) = l.rsplit_once(": ").unwrap();
+            (PathBuf::from(d), counts.to_string())
+        })
+        .collect();
+    assert_eq!(dirs.len(), 1, "{printed}");
+    assert_eq!(dirs[0].1, "6 runs, 6 to run");
+    let dir = out.join("ofan-bound");
+    assert!(result_files(&dir).is_empty() && !dir.join("claims.json").exists());
+    // Run them elsewhere (here: locally), then plan again and collect.
+    ok(&["sweep", "run", "--all", dirs[0].0.to_str().unwrap()]);
+    assert!(ok(&plan).ends_with(": 6 runs, 0 to run\n"));
+    let ran = result_files(&dir);
+    assert_eq!(ran.len(), 6);
+    ok(&[
+        "reproduce",
+        "ofan-bound",
+        "--quick",
+        "--seeds",
+        "1",
+        "--out",
+        o,
+    ]);
+    assert_eq!(result_files(&dir), ran, "collecting reran a planned run");
+    assert!(dir.join("claims.json").is_file());
+    // A computed experiment has nothing to plan.
+    let computed = ok(&["reproduce", "fastroute-table2", "--plan", "--out", o]);
+    assert!(computed.contains("no sweep to plan"), "{computed}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn reproduce_lists_experiments_and_rejects_unknown_ids() {
     let list = ok(&["reproduce", "--list"]);
     for id in [

@@ -61,6 +61,11 @@ pub struct ReproduceArgs {
     /// `--set host.profile=htsim` to run it with the reference simulator's host stack.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Plan the experiment's sweeps into DIR/ID/runs/ and print their directories, without
+    /// running them: run them with `fabsim sweep run` (e.g. as a Slurm array), then rerun
+    /// without --plan to collect the results.
+    #[arg(long)]
+    pub plan: bool,
 }
 
 /// Which paper an experiment reproduces.
@@ -410,6 +415,62 @@ pub fn sim_id() -> String {
     )
 }
 
+/// The sweeps of an experiment that run at the size of `ctx`.
+fn sweeps_of<'a>(sweeps: &'a [Sweep], ctx: &Ctx) -> Vec<&'a Sweep> {
+    sweeps
+        .iter()
+        .filter(|s| !ctx.quick || !s.full_only)
+        .collect()
+}
+
+/// Plans each sweep into `dir/runs/NAME-SIZE-HASH/` (kept as it is when already planned) and
+/// returns the directories and their run counts.
+fn plan_sweeps(
+    exp: &Experiment,
+    sweeps: &[&Sweep],
+    ctx: &Ctx,
+    dir: &Path,
+) -> Result<Vec<(PathBuf, u64)>, CliError> {
+    let mut dirs = vec![];
+    for s in sweeps {
+        let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
+        if let Some(n) = ctx.seeds {
+            set.push(format!("run.seeds={n}"));
+        }
+        set.extend(ctx.set.iter().cloned());
+        // Named by its definition and the simulator: an edited experiment or another
+        // simulator gets a fresh directory instead of reusing the old results.
+        let mut def = vec![s.scenario.to_string()];
+        def.extend(set.iter().cloned());
+        def.push(sim_id());
+        let hash = cmd_sweep::fnv1a64(&def);
+        let d = dir
+            .join("runs")
+            .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
+        std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
+        let source = format!("{} ({})", exp.id, s.name);
+        let (_, runs, _) = cmd_sweep::plan_dir(&d, &s.scenario, &source, &set)?;
+        dirs.push((d, runs));
+    }
+    Ok(dirs)
+}
+
+/// `--plan`: plans the sweeps of `exp` into `out/ID/runs/` without running them and prints
+/// each sweep directory with its run counts, to be run by `fabsim sweep run` (locally or as a
+/// Slurm array); `fabsim reproduce ID` then collects the results.
+fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), CliError> {
+    let Source::Sim(sweeps) = &exp.source else {
+        println!("{}: computed in-process (no sweep to plan)", exp.id);
+        return Ok(());
+    };
+    let dir = out.join(exp.id);
+    for (d, runs) in plan_sweeps(exp, &sweeps_of(sweeps, ctx), ctx, &dir)? {
+        let missing = cmd_sweep::missing_runs(&d, runs).len();
+        println!("{}: {runs} runs, {missing} to run", d.display());
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) every missing point of `exp` and returns its results table.
 fn results(
     exp: &Experiment,
@@ -430,31 +491,8 @@ fn results(
             Ok(t)
         }
         Source::Sim(sweeps) => {
-            let sweeps: Vec<&Sweep> = sweeps
-                .iter()
-                .filter(|s| !ctx.quick || !s.full_only)
-                .collect();
-            let mut dirs = vec![];
-            for s in &sweeps {
-                let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
-                if let Some(n) = ctx.seeds {
-                    set.push(format!("run.seeds={n}"));
-                }
-                set.extend(ctx.set.iter().cloned());
-                // Named by its definition and the simulator: an edited experiment or another
-                // simulator gets a fresh directory instead of reusing the old results.
-                let mut def = vec![s.scenario.to_string()];
-                def.extend(set.iter().cloned());
-                def.push(sim_id());
-                let hash = cmd_sweep::fnv1a64(&def);
-                let d = dir
-                    .join("runs")
-                    .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
-                std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
-                let source = format!("{} ({})", exp.id, s.name);
-                let (_, runs, _) = cmd_sweep::plan_dir(&d, &s.scenario, &source, &set)?;
-                dirs.push((d, runs));
-            }
+            let sweeps = sweeps_of(sweeps, ctx);
+            let dirs = plan_sweeps(exp, &sweeps, ctx, dir)?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
                 .enumerate()
@@ -488,7 +526,7 @@ fn results(
                 return Err(CliError::Runtime(failures.join("\n")));
             }
             let mut table = Table::default();
-            for ((d, _), s) in dirs.iter().zip(sweeps) {
+            for ((d, _), s) in dirs.iter().zip(&sweeps) {
                 let (labels, reports) = cmd_sweep::load_results(d)?;
                 let mut t = Table::from_csv(&crate::report_csv::csv(&labels, &reports));
                 let keys: Vec<String> = labels
@@ -728,10 +766,16 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
             ))
         })?;
         make_out(&args.out)?;
+        if args.plan {
+            return plan_only(exp, &ctx, &args.out);
+        }
         reproduce_one(exp, &ctx, &args.out, args.jobs)?;
         return Ok(());
     }
     make_out(&args.out)?;
+    if args.plan {
+        return exps.iter().try_for_each(|e| plan_only(e, &ctx, &args.out));
+    }
     let start = Instant::now();
     let mut index = String::new();
     let mut all = vec![];
