@@ -460,13 +460,13 @@ fn plan_sweeps(
 /// Slurm array); `fabsim reproduce ID` then collects the results.
 fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), CliError> {
     let Source::Sim(sweeps) = &exp.source else {
-        println!("{}: computed in-process (no sweep to plan)", exp.id);
+        outln!("{}: computed in-process (no sweep to plan)", exp.id);
         return Ok(());
     };
     let dir = out.join(exp.id);
     for (d, runs) in plan_sweeps(exp, &sweeps_of(sweeps, ctx), ctx, &dir)? {
         let missing = cmd_sweep::missing_runs(&d, runs).len();
-        println!("{}: {runs} runs, {missing} to run", d.display());
+        outln!("{}: {runs} runs, {missing} to run", d.display());
     }
     Ok(())
 }
