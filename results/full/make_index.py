@@ -14,7 +14,16 @@ results.csv and plot.svg, copied from `reproduce-out/ID/`. experiments.txt lists
 experiment of `fabsim reproduce --list`, in its order (the test
 `reproduce::tests::full_results_list_every_experiment` compares it with the registry). Only
 these committed files are read; nothing is run. Python standard library only.
+
+estimates.csv holds, for the experiments too large for a session, the measured cost of a
+slice of their runs: for each sweep of `fabsim reproduce ID --plan`, its first and last run
+spec timed by `fabsim run SPEC --set run.duration_us=200` (user CPU seconds, peak resident
+memory), on the 2-core machine the other results come from, with the simulator named by
+its sources' hash (as report.md names it). The cost of a full run is extrapolated linearly
+in simulated time (the workloads are time-bounded: flows keep arriving until
+run.duration_us), the sweep's cost as the runs' count times the mean of the two.
 """
+import csv
 import json
 import pathlib
 import re
@@ -28,6 +37,14 @@ ids_path = here / "experiments.txt"
 BEGIN, END = "<!-- verdicts:begin -->", "<!-- verdicts:end -->"
 PAPERS = [("ofan", "Ofan"), ("fastroute", "Fastroute")]
 VERDICTS = ["holds", "differs", "not comparable"]
+estimates_path = here / "estimates.csv"
+# Experiments that cannot run at full size on such a machine at all, and why.
+CANNOT_RUN = {
+    "ofan-fsdp": "refused before it starts: one run (126 blocks, 432 hosts) is estimated at "
+                 "6.1e12 packet-hops and 220 GiB, over `run.max_memory_gib` (16) and over "
+                 "this machine's 24 GiB; at the 5-8 M packet-hops/s of a 432-host run that is "
+                 "9-14 days of CPU per run, and the experiment has 80",
+}
 
 
 def registered():
@@ -89,6 +106,46 @@ def counts(claims):
     return n
 
 
+def costs():
+    """{experiment: (runs, CPU hours, peak MiB)} extrapolated from estimates.csv."""
+    by = {}
+    for r in csv.DictReader(estimates_path.open()):
+        sweep = by.setdefault(r["experiment"], {}).setdefault(r["sweep"], [r, [], 0])
+        sweep[1].append(float(r["cpu_s"]) * int(r["run_duration_us"]) / int(r["slice_us"]))
+        sweep[2] = max(sweep[2], int(r["peak_mib"]))
+    out = {}
+    for e, sweeps in by.items():
+        runs = sum(int(r["runs"]) for r, _, _ in sweeps.values())
+        cpu = sum(int(r["runs"]) * sum(x) / len(x) for r, x, _ in sweeps.values())
+        mem = max(m for _, _, m in sweeps.values())
+        out[e] = (runs, cpu / 3600, mem)
+    return out
+
+
+def not_run(exps, ids):
+    """The experiments without a full-size result: each one's cost, or why it cannot run."""
+    missing = [e for e in ids if e not in exps]
+    cost = costs()
+    sims = sorted({r["simulator"] for r in csv.DictReader(estimates_path.open())})
+    lines = [
+        f"No full-size result yet ({len(missing)} of {len(ids)} experiments). Their cost at "
+        "full size, extrapolated from 200 µs slices of their first and last run per sweep "
+        f"(simulator {', '.join(sims)}; method in results/full/make_index.py):",
+        "",
+        "| experiment | runs | extrapolated CPU | on 2 cores | peak memory (slice) |",
+        "|---|---|---|---|---|",
+    ]
+    for e in missing:
+        if e in cost:
+            runs, hours, mem = cost[e]
+            lines.append(f"| `{e}` | {runs} | {hours:.1f} h | {hours / 2:.1f} h | {mem} MiB |")
+        else:
+            lines.append(f"| `{e}` | {CANNOT_RUN.get(e, 'not measured')} | | | |")
+    total = sum(cost[e][1] for e in missing if e in cost)
+    lines += ["", f"Together {total:.0f} CPU hours ({total / 2:.0f} h on 2 cores)."]
+    return lines
+
+
 def readme_table(exps, ids):
     lines = [
         BEGIN,
@@ -112,13 +169,7 @@ def readme_table(exps, ids):
                      + " | ".join(f"**{x}**" for x in sub) + " |")
     lines.append(f"| **both** | **{len(exps)} experiments** | "
                  + " | ".join(f"**{x}**" for x in total) + " |")
-    missing = [e for e in ids if e not in exps]
-    lines += [
-        "",
-        f"No full-size result yet ({len(missing)} of {len(ids)} experiments): "
-        + ", ".join(f"`{e}`" for e in missing) + ".",
-        END,
-    ]
+    lines += ["", *not_run(exps, ids), END]
     return "\n".join(lines)
 
 
