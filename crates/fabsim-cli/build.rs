@@ -33,6 +33,17 @@ fn hash_object(bytes: &[u8]) -> Option<String> {
     out.status.success().then(|| text(out.stdout))
 }
 
+/// What a simulation run's result depends on: the simulator library, its data, the locked
+/// dependencies, and the CLI's scenario loading and run execution.
+const SIM_SOURCES: &[&str] = &[
+    "../fabsim/src",
+    "../fabsim/Cargo.toml",
+    "../../data",
+    "../../Cargo.lock",
+    "src/run.rs",
+    "src/cmd_sweep.rs",
+];
+
 /// The files under `path` (or `path` itself), sorted.
 fn files(path: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     match std::fs::read_dir(path) {
@@ -70,14 +81,10 @@ fn content_hash(paths: &[&str]) -> String {
 #[allow(clippy::disallowed_macros)]
 fn main() {
     // The code: every crate's sources, the data compiled in, the locked dependencies.
-    for p in [
-        "build.rs",
-        "src",
-        "../fabsim/src",
-        "../portmap/src",
-        "../../data",
-        "../../Cargo.lock",
-    ] {
+    for p in ["build.rs", "src", "../portmap/src"]
+        .iter()
+        .chain(SIM_SOURCES)
+    {
         println!("cargo:rerun-if-changed={p}");
     }
     let code = ["../../crates", "../../data", "../../Cargo.lock"];
@@ -111,13 +118,6 @@ fn main() {
         _ => String::new(),
     };
     println!("cargo:rustc-env=FABSIM_GIT_ID={id}");
-    let sim = content_hash(&[
-        "../fabsim/src",
-        "../fabsim/Cargo.toml",
-        "../../data",
-        "../../Cargo.lock",
-        "src/run.rs",
-        "src/cmd_sweep.rs",
-    ]);
+    let sim = content_hash(SIM_SOURCES);
     println!("cargo:rustc-env=FABSIM_SIM_ID={sim}");
 }
