@@ -22,6 +22,15 @@ memory), on the 2-core machine the other results come from, with the simulator n
 its sources' hash (as report.md names it). The cost of a full run is extrapolated linearly
 in simulated time (the workloads are time-bounded: flows keep arriving until
 run.duration_us), the sweep's cost as the runs' count times the mean of the two.
+
+pending/ID/ carries an experiment that did not finish in one session into the next: its
+sweep directories as `fabsim reproduce ID` left them under reproduce-out/ID/runs/ (sweep.json,
+the run specs, the finished runs' results; nothing half-written). To resume, copy it back and
+rerun: `cp -r results/full/pending/ID reproduce-out/ && fabsim reproduce ID`; finished runs
+are reused when the simulator's sources hash the same (the directory names carry the hash),
+and a changed simulator starts afresh. The folder is deleted once the experiment's outputs
+are here. The table counts its finished runs and their measured time (perf.wall_s), and
+extrapolates the rest from their mean, a better estimate than the slices.
 """
 import csv
 import json
@@ -38,6 +47,7 @@ BEGIN, END = "<!-- verdicts:begin -->", "<!-- verdicts:end -->"
 PAPERS = [("ofan", "Ofan"), ("fastroute", "Fastroute")]
 VERDICTS = ["holds", "differs", "not comparable"]
 estimates_path = here / "estimates.csv"
+pending_path = here / "pending"
 # Experiments that cannot run at full size on such a machine at all, and why.
 CANNOT_RUN = {
     "ofan-fsdp": "refused before it starts: one run (126 blocks, 432 hosts) is estimated at "
@@ -129,6 +139,16 @@ def costs():
     return out
 
 
+def pending():
+    """{experiment: (finished runs, their summed wall seconds)} of pending/."""
+    out = {}
+    for r in sorted(pending_path.glob("*/runs/*/results/*.json")):
+        exp = r.relative_to(pending_path).parts[0]
+        done, wall = out.get(exp, (0, 0.0))
+        out[exp] = (done + 1, wall + json.loads(r.read_text())["perf"]["wall_s"])
+    return out
+
+
 def not_run(exps, ids):
     """The experiments without a full-size result: each one's cost, or why it cannot run."""
     missing = [e for e in ids if e not in exps]
@@ -139,15 +159,23 @@ def not_run(exps, ids):
         "full size, extrapolated from 200 µs slices of their first and last run per sweep "
         f"(simulator {', '.join(sims)}; method in results/full/make_index.py):",
         "",
-        "| experiment | runs | extrapolated CPU | on 2 cores | peak memory (slice) |",
-        "|---|---|---|---|---|",
+        "| experiment | runs | extrapolated CPU | on 2 cores | peak memory (slice) "
+        "| finished (results/full/pending) |",
+        "|---|---|---|---|---|---|",
     ]
+    done = pending()
     for e in missing:
         if e in cost:
             runs, hours, mem = cost[e]
-            lines.append(f"| `{e}` | {runs} | {hours:.1f} h | {hours / 2:.1f} h | {mem} MiB |")
+            have = ""
+            if e in done:
+                n, wall = done[e]
+                have = (f"{n} runs in {wall / 3600:.1f} CPU h; the other {runs - n} "
+                        f"at their mean: {(runs - n) * wall / n / 3600:.1f} CPU h")
+            lines.append(f"| `{e}` | {runs} | {hours:.1f} h | {hours / 2:.1f} h | {mem} MiB "
+                         f"| {have} |")
         else:
-            lines.append(f"| `{e}` | {CANNOT_RUN.get(e, 'not measured')} | | | |")
+            lines.append(f"| `{e}` | {CANNOT_RUN.get(e, 'not measured')} | | | | |")
     total = sum(cost[e][1] for e in missing if e in cost)
     lines += ["", f"Together {total:.0f} CPU hours ({total / 2:.0f} h on 2 cores)."]
     # An estimated experiment run in full since: its runs' summed wall time (perf.wall_s,
