@@ -627,6 +627,17 @@ fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
     }
 }
 
+/// What a simulation's runs took, summed over their rows (`perf.wall_s`, one core each):
+/// the wall time of a `reproduce` that reused finished runs says nothing about them.
+fn runs_took(table: &Table) -> String {
+    let s: f64 = table.iter().filter_map(|r| r.num(cols::PERF_WALL_S)).sum();
+    if s > 0.0 {
+        format!(" (runs: {s:.0} s of single-core time in all)")
+    } else {
+        String::new()
+    }
+}
+
 fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wall: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -640,13 +651,14 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     let _ =
         writeln!(
         s,
-        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows, {:.1} s wall, fabsim {} (simulator sources {}).\n",
+        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows{}, {:.1} s wall, fabsim {} (simulator sources {}).\n",
         ctx.size(),
         exp.id,
         if ctx.quick { " --quick" } else { "" },
         ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
         ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
         table.rows.len(),
+        runs_took(table),
         wall,
         code_id(),
         env!("FABSIM_SIM_ID")
