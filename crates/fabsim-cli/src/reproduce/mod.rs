@@ -1001,7 +1001,8 @@ mod tests {
 
     /// `results/full/experiments.txt`, which `results/full/make_index.py` reads to name the
     /// experiments without a full-size result, is the registry's ids in `--list` order; every
-    /// folder of committed results is a registered experiment.
+    /// folder of committed results is a registered experiment, and so is every folder of
+    /// unfinished runs under `results/full/pending/`, which is never one already finished.
     #[test]
     fn full_results_list_every_experiment() {
         let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/full");
@@ -1012,12 +1013,25 @@ mod tests {
             ids,
             "regenerate with: fabsim reproduce --list | grep -v '^ ' | cut -d' ' -f1"
         );
-        for entry in std::fs::read_dir(&full).expect("results/full") {
-            let entry = entry.expect("readable");
-            if entry.path().is_dir() {
-                let name = entry.file_name().into_string().expect("utf-8");
-                assert!(ids.contains(&name.as_str()), "results/full/{name}");
-            }
+        let folders = |dir: &Path| -> Vec<String> {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return Vec::new();
+            };
+            entries
+                .map(|e| e.expect("readable").path())
+                .filter(|p| p.is_dir())
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        for name in folders(&full).iter().filter(|n| *n != "pending") {
+            assert!(ids.contains(&name.as_str()), "results/full/{name}");
+        }
+        for name in folders(&full.join("pending")) {
+            assert!(ids.contains(&name.as_str()), "results/full/pending/{name}");
+            assert!(
+                !full.join(&name).exists(),
+                "results/full/pending/{name}: finished, so delete it"
+            );
         }
     }
 
