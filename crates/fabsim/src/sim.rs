@@ -337,6 +337,10 @@ struct Sim<'a, A: Chassis> {
     tx: Vec<Vec<u32>>,
     cursor: Vec<u32>,
     nic_armed: Vec<bool>,
+    /// Per flow: [`Flow::window_open`] for a full data packet, kept beside the flows so the
+    /// round robin skips window-blocked flows without loading each one (a cache miss per
+    /// flow on a large fabric); refreshed wherever the window or the bytes in flight change.
+    window_open: Vec<bool>,
     now: Time,
     c: Counters,
     /// `c.events` when a flow last had new data acknowledged (the watchdog's reference).
@@ -539,6 +543,7 @@ fn simulate_with<A: Chassis>(
         tx: vec![Vec::new(); hosts],
         cursor: vec![0; hosts],
         nic_armed: vec![false; hosts],
+        window_open: vec![true; specs.len()],
         now: Time::ZERO,
         c: Counters::default(),
         progress_event: 0,

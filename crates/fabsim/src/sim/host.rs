@@ -94,7 +94,7 @@ impl<A: Chassis> Sim<'_, A> {
                     // Nothing new (the ACK of a duplicate), but a copy it took out of flight
                     // may have opened the window.
                     if f.inflight_bytes < inflight {
-                        self.arm_nic(host);
+                        self.window_moved(flow);
                     }
                     return;
                 }
@@ -125,8 +125,7 @@ impl<A: Chassis> Sim<'_, A> {
                 if self.p.loss_recovery == LossRecovery::Dupack {
                     self.repair_holes(flow, top);
                 }
-                // The window may have opened.
-                self.arm_nic(host);
+                self.window_moved(flow);
             }
             PacketKind::Syn => {
                 // The receiver answers every SYN (a resent one too).
@@ -154,7 +153,7 @@ impl<A: Chassis> Sim<'_, A> {
                 f.inflight_bytes -= bytes;
                 f.cc.on_loss(bytes, f.inflight_bytes, self.now);
                 self.requeue(p.flow, p.seq);
-                self.arm_nic(host);
+                self.window_moved(p.flow);
             }
         }
     }
@@ -318,7 +317,7 @@ impl<A: Chassis> Sim<'_, A> {
         self.c.timeouts += 1;
         f.timeouts += 1;
         self.host_lb.on_timeout(flow, self.now);
-        let (src, sent) = (f.src, f.next_seq);
+        let sent = f.next_seq;
         let mut lost = 0;
         // The retransmission list is taken from its end: under RFC 6298 the oldest hole goes
         // first, as TCP resends after a timeout; the fixed timer keeps its old order (newest
@@ -338,7 +337,17 @@ impl<A: Chassis> Sim<'_, A> {
         f.cc.on_timeout(lost, self.now);
         f.rtt.backoff(&rule);
         f.last_progress_ps = self.now;
-        self.arm_nic(src);
+        self.window_moved(flow);
+    }
+
+    /// `flow`'s bytes in flight or its congestion window changed: refresh the copy of
+    /// [`Flow::window_open`] the NIC's round robin reads (`Sim::window_open`), and make sure
+    /// its NIC is armed (the window may have opened).
+    fn window_moved(&mut self, flow: u32) {
+        let f = &self.flows[flow as usize];
+        let next_bytes = self.p.link.payload_bytes + self.p.window_header_bytes;
+        self.window_open[flow as usize] = f.window_open(next_bytes);
+        self.arm_nic(f.src);
     }
 
     /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
@@ -370,9 +379,14 @@ impl<A: Chassis> Sim<'_, A> {
         let payload_bytes = self.p.link.payload_bytes;
         let next_bytes = payload_bytes + self.p.window_header_bytes;
         let start = self.cursor[h] as usize % list.len();
+        let (flows, open) = (&self.flows, &self.window_open);
         let Some(i) = (0..list.len())
             .map(|j| (start + j) % list.len())
-            .find(|&j| self.flows[list[j] as usize].window_open(next_bytes))
+            .find(|&j| {
+                let fid = list[j] as usize;
+                debug_assert_eq!(open[fid], flows[fid].window_open(next_bytes), "flow {fid}");
+                open[fid]
+            })
         else {
             // Every flow waits for ACKs; an ACK re-arms the NIC.
             return;
@@ -425,6 +439,6 @@ impl<A: Chassis> Sim<'_, A> {
             self.next_tx[h] = self.now + Time::from_ps_f64(ser.as_ps_f64() * stretch);
         }
         self.transmit(host, pkt, self.p.nic_fifo);
-        self.arm_nic(host);
+        self.window_moved(fid);
     }
 }
