@@ -102,6 +102,13 @@ const FLOW_STATE_BYTES: u64 = 320;
 const HOST_STATE_BYTES: u64 = 256;
 
 impl SimParams {
+    /// Bytes a full data packet counts in its flow's window (`host.window_bytes`): what must
+    /// fit for the window to be open.
+    #[inline]
+    pub fn full_packet_charge(&self) -> u32 {
+        self.link.payload_bytes + self.window_header_bytes
+    }
+
     /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.hosts();

@@ -345,8 +345,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// its NIC is armed (the window may have opened).
     fn window_moved(&mut self, flow: u32) {
         let f = &self.flows[flow as usize];
-        let next_bytes = self.p.link.payload_bytes + self.p.window_header_bytes;
-        self.window_open[flow as usize] = f.window_open(next_bytes);
+        self.window_open[flow as usize] = f.window_open(self.p.full_packet_charge());
         self.arm_nic(f.src);
     }
 
@@ -377,7 +376,7 @@ impl<A: Chassis> Sim<'_, A> {
         }
         // Round-robin over the host's flows, skipping those whose window is full.
         let payload_bytes = self.p.link.payload_bytes;
-        let next_bytes = payload_bytes + self.p.window_header_bytes;
+        let next_bytes = self.p.full_packet_charge();
         let start = self.cursor[h] as usize % list.len();
         let (flows, open) = (&self.flows, &self.window_open);
         let Some(i) = (0..list.len())
