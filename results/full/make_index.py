@@ -207,7 +207,10 @@ def not_run(exps, ids):
             lines.append(f"| `{e}` | {CANNOT_RUN.get(e, 'not measured')} | | | | no | | |")
     total = sum(cost[e][1] for e in missing if e in cost)
     lines += ["", f"Together {total:.0f} CPU hours by the slices ({total / 2:.0f} h on 2 "
-              f"cores), {total / 2 * lo:.0f}-{total / 2 * hi:.0f} h on 2 cores expected."]
+              f"cores), {total / 2 * lo:.0f}-{total / 2 * hi:.0f} h on 2 cores expected. "
+              "The Fastroute simulations run 3 seeds per point (fabsim's choice: the paper "
+              "states none); `fabsim reproduce ID --seeds 1` runs the paper's size at a third "
+              "of the cost."]
     for e, took, r in measured:
         lines.append(f"`{e}`, run in full since, took {took:.1f} CPU hours against "
                      f"{cost[e][1]:.1f} estimated ({r:.1f}x).")
