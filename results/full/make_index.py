@@ -85,6 +85,13 @@ def simulator(exp):
     return m.group(1) if m else "?"
 
 
+def seeds(exp):
+    """The " --seeds N" an experiment's full-size run was given (report.md's command), if any:
+    the README and index.md show it beside the experiment."""
+    m = re.search(r"`fabsim reproduce \S+( --seeds \d+)", (here / exp / "report.md").read_text())
+    return m.group(1) if m else ""
+
+
 def index_md(exps):
     rows, tally = [], {}
     builds = sorted({build(e) for e in exps})
@@ -96,7 +103,7 @@ def index_md(exps):
                 v += " (theory)"
             tally[v] = tally.get(v, 0) + 1
             f = "n/a" if c["fabsim"] is None else f"{c['fabsim']:.4g}"
-            rows.append(f"| {exp} | {build(exp)} | {c['claim']} | {c['paper']:.4g} | {f} | {v} |")
+            rows.append(f"| {exp}{seeds(exp)} | {build(exp)} | {c['claim']} | {c['paper']:.4g} | {f} | {v} |")
     out = [
         "# Full-size results",
         "",
@@ -210,7 +217,7 @@ def not_run(exps, ids):
               f"cores), {total / 2 * lo:.0f}-{total / 2 * hi:.0f} h on 2 cores expected. "
               "The Fastroute simulations run 3 seeds per point (fabsim's choice: the paper "
               "states none); `fabsim reproduce ID --seeds 1` runs the paper's size at a third "
-              "of the cost."]
+              "of the cost; an experiment shown with `--seeds 1` above was run so."]
     for e, took, r in measured:
         lines.append(f"`{e}`, run in full since, took {took:.1f} CPU hours against "
                      f"{cost[e][1]:.1f} estimated ({r:.1f}x).")
@@ -233,7 +240,7 @@ def readme_table(exps, ids):
         for e in mine:
             n = counts(exps[e])
             sub = [a + b for a, b in zip(sub, n)]
-            lines.append(f"| {paper} | [{e}](results/full/{e}/report.md) | "
+            lines.append(f"| {paper} | [{e}](results/full/{e}/report.md){seeds(e)} | "
                          + " | ".join(map(str, n)) + " |")
         total = [a + b for a, b in zip(total, sub)]
         lines.append(f"| **{paper}** | **{len(mine)} experiments** | "
