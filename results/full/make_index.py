@@ -30,7 +30,8 @@ the highest ratio are the ones to run at full size.
 pending/ID/ carries an experiment that did not finish in one session into the next: its
 sweep directories as `fabsim reproduce ID` left them under reproduce-out/ID/runs/ (sweep.json,
 the run specs, the finished runs' results; nothing half-written). To resume, copy it back and
-rerun: `cp -r results/full/pending/ID reproduce-out/ && fabsim reproduce ID`; finished runs
+rerun: `cp -r results/full/pending/ID reproduce-out/ && fabsim reproduce ID` (with the
+`--seeds N` the table shows, if any: the sweep directories are named by it); finished runs
 are reused when the simulator's sources hash the same (the directory names carry the hash),
 and a changed simulator starts afresh. The folder is deleted once the experiment's outputs
 are here. The table counts its finished runs and their measured time (perf.wall_s), and
@@ -151,12 +152,19 @@ def costs():
 
 
 def pending():
-    """{experiment: (finished runs, their summed wall seconds)} of pending/."""
+    """{experiment: (planned runs, finished runs, their summed wall seconds, seeds)} of
+    pending/: the planned runs are its run specs (runs/SWEEP/runs/*.toml), seeds the
+    " --seeds N" its sweep directories name ("-full-sN-"), if any."""
     out = {}
-    for r in sorted(pending_path.glob("*/runs/*/results/*.json")):
-        exp = r.relative_to(pending_path).parts[0]
-        done, wall = out.get(exp, (0, 0.0))
-        out[exp] = (done + 1, wall + json.loads(r.read_text())["perf"]["wall_s"])
+    for spec in sorted(pending_path.glob("*/runs/*/runs/*.toml")):
+        exp, _, sweep = spec.relative_to(pending_path).parts[:3]
+        planned, done, wall, seeds = out.get(exp, (0, 0, 0.0, ""))
+        m = re.search(r"-full-s(\d+)-", sweep)
+        seeds = f" --seeds {m.group(1)}" if m else ""
+        res = spec.parent.parent / "results" / (spec.stem + ".json")
+        if res.exists():
+            done, wall = done + 1, wall + json.loads(res.read_text())["perf"]["wall_s"]
+        out[exp] = (planned + 1, done, wall, seeds)
     return out
 
 
@@ -204,10 +212,11 @@ def not_run(exps, ids):
         if e in cost:
             runs, hours, mem = cost[e]
             have = ""
-            if e in done:
-                n, wall = done[e]
-                have = (f"{n} runs in {wall / 3600:.1f} CPU h; the other {runs - n} "
-                        f"at their mean: {(runs - n) * wall / n / 3600:.1f} CPU h")
+            if e in done and done[e][1]:
+                planned, n, wall, given = done[e]
+                have = (f"{n} of {planned} runs{given} in {wall / 3600:.1f} CPU h; the "
+                        f"other {planned - n} at their mean: "
+                        f"{(planned - n) * wall / n / 3600:.1f} CPU h")
             fits = "yes" if hours / 2 * hi <= FITS_HOURS_ON_2_CORES else "no"
             lines.append(f"| `{e}` | {runs} | {hours:.1f} h | {hours / 2:.1f} h "
                          f"| {hours / 2 * lo:.1f}-{hours / 2 * hi:.1f} h | {fits} | {mem} MiB "
