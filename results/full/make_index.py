@@ -158,13 +158,13 @@ def pending():
     out = {}
     for spec in sorted(pending_path.glob("*/runs/*/runs/*.toml")):
         exp, _, sweep = spec.relative_to(pending_path).parts[:3]
-        planned, done, wall, seeds = out.get(exp, (0, 0, 0.0, ""))
+        planned, done, wall, _ = out.get(exp, (0, 0, 0.0, ""))
         m = re.search(r"-full-s(\d+)-", sweep)
-        seeds = f" --seeds {m.group(1)}" if m else ""
+        given = f" --seeds {m.group(1)}" if m else ""
         res = spec.parent.parent / "results" / (spec.stem + ".json")
         if res.exists():
             done, wall = done + 1, wall + json.loads(res.read_text())["perf"]["wall_s"]
-        out[exp] = (planned + 1, done, wall, seeds)
+        out[exp] = (planned + 1, done, wall, given)
     return out
 
 
