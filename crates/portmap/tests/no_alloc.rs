@@ -70,7 +70,10 @@ fn warm_workspace_does_not_allocate() {
             let before = allocs();
             solve(tm.view(), &c, solver, &mut ws, &mut out).unwrap();
             let n_allocs = allocs() - before;
-            assert_eq!(n_allocs, 0, "{solver} on {p}x{n} allocated {n_allocs} times");
+            assert_eq!(
+                n_allocs, 0,
+                "{solver} on {p}x{n} allocated {n_allocs} times"
+            );
         }
     }
 }
