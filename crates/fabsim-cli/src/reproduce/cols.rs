@@ -40,6 +40,8 @@ pub mod key {
         INTRA_RACK "workload.intra_rack",
         PHASE_US "workload.phase_us",
         SKEW "workload.skew",
+        DCTCP_RULES "host.dctcp_rules",
+        FSDP_PART "workload.fsdp_part",
     }
 }
 

@@ -45,7 +45,9 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.0),
                     fabsim: |t| win_share(t, key::LINKS, &["ofan"], &["ar", "reps"]),
                     differs: "",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ofan"), (key::LINKS, "8")], 50.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "ofan"), (key::LINKS, "8")], 50.0)
+                    }),
                 },
                 Claim {
                     text: "OFAN retains its relative ordering: both OFAN variants ahead of REPS \
@@ -56,7 +58,9 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Abs(0.0),
                     fabsim: |t| win_share(t, key::LINKS, &["ofan", "4ofan"], &["ar", "reps"]),
                     differs: "",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "4ofan"), (key::LINKS, "8")], 50.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "4ofan"), (key::LINKS, "8")], 50.0)
+                    }),
                 },
             ],
         },
@@ -227,147 +231,7 @@ pub fn experiments() -> Vec<Experiment> {
                 },
             ],
         },
-        Experiment {
-            id: "ofan-fig12",
-            paper: Paper::Ofan,
-            figure: "Fig. 12",
-            title: "congestion control: DCTCP, NSCC, MSwift",
-            varies:
-                "congestion control (none, DCTCP, NSCC, MSwift) x scheme (AR, REPS, 4OFAN, OFAN)",
-            setup: "432-host fat tree (k = 12), permutation, 1 MiB per host, 800 KB per-port \
-                    buffers with trimming (trimmed packets NACKed and resent), ECN marking at \
-                    30 KB (kmin = kmax; the paper does not state its thresholds), DCTCP gain \
-                    1/16, windows starting at 1.5 BDP; Swift/MSwift target = path base RTT + \
-                    1/4 fabric RTT, MSwift on the median of 8 RTT samples; NSCC with its default \
-                    target (0.75 x base RTT with trimming) and a 1.5 BDP cap. 'Inflation worsens \
-                    by at least X%' is read as percentage points of CCT inflation over OFAN's \
-                    and 4OFAN's (the worse of the two). The claims that OFAN escapes a \
-                    congestion control's slowdown, or that the control leaves AR and REPS \
-                    behind, need a control that acted: they are not comparable unless it \
-                    changed AR's or REPS's mean CCT by at least 10%. --quick: 1 seed.",
-            source: Source::Sim(by_scheme(
-                &with_cc(base()).text("host.cc", &["none", "dctcp", "nscc", "mswift"]),
-                MAIN,
-                &["run.seeds=1"],
-            )),
-            plot: Plot {
-                x: col::CC,
-                x_label: "congestion control",
-                x_log: false,
-                y: inflation_pct,
-                y_label: "CCT inflation over the lower bound [%]",
-                y_log: false,
-                y_span: None,
-                x_scale: 1.0,
-                series: scheme,
-            },
-            panels: vec![],
-            synthetic: synth::fig12,
-            claims: vec![
-                Claim {
-                    text: "with DCTCP, AR's CCT multiplies by 3-4x",
-                    paper: 3.5,
-                    unit: "x",
-                    tol: Tol::Abs(0.5),
-                    fabsim: |t| cc_ratio(t, "ar", "dctcp"),
-                    differs: "DCTCP's slowdown depends on the ECN threshold and the message \
-                              length in RTTs, neither stated for this figure; fabsim's 30 KB \
-                              threshold and 1 MiB messages (about 1.7 base RTTs of serialization) slow AR by \
-                              about 3% (REPS 5%) at the --quick size: its marks cut windows \
-                              that the next RTTs regrow within the message",
-                    contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ar"), (col::CC, "dctcp")], 0.5)),
-                },
-                Claim {
-                    text: "with DCTCP, REPS's CCT multiplies by 3-4x",
-                    paper: 3.5,
-                    unit: "x",
-                    tol: Tol::Abs(0.5),
-                    fabsim: |t| cc_ratio(t, "reps", "dctcp"),
-                    differs: "as for AR: the ECN threshold and message length are not stated",
-                    contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "reps"), (col::CC, "dctcp")], 0.5)),
-                },
-                Claim {
-                    text: "with DCTCP, OFAN's CCT increases by under 1%",
-                    paper: 1.0,
-                    unit: "%",
-                    tol: Tol::Below,
-                    fabsim: |t| {
-                        cc_acts(t, "dctcp")?;
-                        Ok(100.0 * (cc_ratio(t, "ofan", "dctcp")? - 1.0))
-                    },
-                    differs: "",
-                    contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan"), (col::CC, "dctcp")], 1.03)),
-                },
-                Claim {
-                    text: "with DCTCP, 4OFAN's CCT increases by under 1%",
-                    paper: 1.0,
-                    unit: "%",
-                    tol: Tol::Below,
-                    fabsim: |t| {
-                        cc_acts(t, "dctcp")?;
-                        Ok(100.0 * (cc_ratio(t, "4ofan", "dctcp")? - 1.0))
-                    },
-                    differs: "a real difference at fabsim's 30 KB ECN threshold: pOfan's 4-port \
-                              pipes leave queues that get marked, and DCTCP slows 4OFAN by about \
-                              7% (--quick size) while OFAN is never marked; the paper's threshold \
-                              is not stated",
-                    contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "4ofan"), (col::CC, "dctcp")], 1.03)),
-                },
-                Claim {
-                    text: "with NSCC, AR's CCT inflation worsens by at least 8% versus OFAN \
-                           and 4OFAN (pp of inflation over the worse of the two)",
-                    paper: 8.0,
-                    unit: "pp",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| {
-                        cc_acts(t, "nscc")?;
-                        cc_gap(t, "ar", "nscc")
-                    },
-                    differs: "the paper's message sizes and NSCC parameters for this figure are \
-                              not stated",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ar"), (col::CC, "nscc")], 8.0)),
-                },
-                Claim {
-                    text: "with NSCC, REPS's CCT inflation worsens by at least 8% versus OFAN \
-                           and 4OFAN (pp of inflation over the worse of the two)",
-                    paper: 8.0,
-                    unit: "pp",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| {
-                        cc_acts(t, "nscc")?;
-                        cc_gap(t, "reps", "nscc")
-                    },
-                    differs: "as for AR with NSCC",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "reps"), (col::CC, "nscc")], 8.0)),
-                },
-                Claim {
-                    text: "with MSwift, AR's CCT inflation worsens by at least 14% versus OFAN \
-                           and 4OFAN (pp of inflation over the worse of the two)",
-                    paper: 14.0,
-                    unit: "pp",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| {
-                        cc_acts(t, "mswift")?;
-                        cc_gap(t, "ar", "mswift")
-                    },
-                    differs: "the paper's MSwift target for this figure is not stated",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ar"), (col::CC, "mswift")], 10.0)),
-                },
-                Claim {
-                    text: "with MSwift, REPS's CCT inflation worsens by at least 14% versus OFAN \
-                           and 4OFAN (pp of inflation over the worse of the two)",
-                    paper: 14.0,
-                    unit: "pp",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| {
-                        cc_acts(t, "mswift")?;
-                        cc_gap(t, "reps", "mswift")
-                    },
-                    differs: "as for AR with MSwift",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "reps"), (col::CC, "mswift")], 10.0)),
-                },
-            ],
-        },
+        cc::fig12(),
         Experiment {
             id: "ofan-fig13",
             paper: Paper::Ofan,
@@ -436,7 +300,17 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::Above,
                     fabsim: |t| moe_gap(t, "nscc", "true"),
                     differs: "",
-                    contra: Contra::Table(|t| t.map(&[(col::SCHEME, "ofan"), (col::CC, "nscc"), (key::BALANCE, "true")], col::CCT_US, |_| 125.0)),
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (col::SCHEME, "ofan"),
+                                (col::CC, "nscc"),
+                                (key::BALANCE, "true"),
+                            ],
+                            col::CCT_US,
+                            |_| 125.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "OFAN's advantage under NSCC is larger with expert balancing (gap \
@@ -481,7 +355,17 @@ pub fn experiments() -> Vec<Experiment> {
                         Ok(100.0 * (hi / v.into_iter().fold(f64::INFINITY, f64::min) - 1.0))
                     },
                     differs: "",
-                    contra: Contra::Table(|t| t.map(&[(col::SCHEME, "ar"), (col::CC, "none"), (key::BALANCE, "false")], col::CCT_US, |_| 230.0)),
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[
+                                (col::SCHEME, "ar"),
+                                (col::CC, "none"),
+                                (key::BALANCE, "false"),
+                            ],
+                            col::CCT_US,
+                            |_| 230.0,
+                        )
+                    }),
                 },
                 Claim {
                     text: "without congestion control, buffers exceed 100 MB (largest max \
@@ -496,7 +380,13 @@ pub fn experiments() -> Vec<Experiment> {
                     differs: "the paper's token volume per host is not stated: fabsim's 1 MiB \
                               per host puts at most 128 MiB (k = 8) or 432 MiB (k = 12) in \
                               flight in all, spread over many receivers",
-                    contra: Contra::Table(|t| t.map(&[(col::CC, "none")], col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 50e6)),
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[(col::CC, "none")],
+                            col::MAX_QUEUE_BYTES.at(col::stage::ALL),
+                            |_| 50e6,
+                        )
+                    }),
                 },
                 Claim {
                     text: "with k = 8, OFAN and 4OFAN are equivalent (|4OFAN's mean CCT over \
@@ -512,7 +402,13 @@ pub fn experiments() -> Vec<Experiment> {
                                 .abs())
                     },
                     differs: "",
-                    contra: Contra::Table(|t| t.map(&[(col::SCHEME, "4ofan"), (col::HOSTS, "128")], col::CCT_US, |x| x * 1.05)),
+                    contra: Contra::Table(|t| {
+                        t.map(
+                            &[(col::SCHEME, "4ofan"), (col::HOSTS, "128")],
+                            col::CCT_US,
+                            |x| x * 1.05,
+                        )
+                    }),
                 },
             ],
         },
@@ -520,11 +416,16 @@ pub fn experiments() -> Vec<Experiment> {
             id: "ofan-fsdp",
             paper: Paper::Ofan,
             figure: "Sec. 6.7",
-            title: "FSDP2 training of Llama-3 405B: CCT increase beyond the lower bound",
+            title: "FSDP2 training of Llama-3 405B, the whole iteration in host rank order \
+                    (no contention: see ofan-fsdp-block)",
             varies: "congestion control (NSCC, MSwift) x scheme (AR, REPS, 4OFAN, OFAN)",
             setup: "One FSDP2 iteration of Llama-3 405B (126 blocks, bf16, root unit = \
                     embedding + output head + final norm) over a 432-host data-parallel group \
-                    (k = 12) with ring collectives; no compute (collectives back to back: \
+                    (k = 12) with ring collectives in host rank order: five of six ring flows \
+                    stay inside an edge switch and each cross-edge flow is alone on its links, \
+                    so the fabric sees no contention and this experiment cannot show the \
+                    paper's mechanism (ofan-fsdp-block runs blocks at full size with a random \
+                    rank order). No compute (collectives back to back: \
                     forward all-gathers, then backward all-gathers overlapping reduce-scatters; \
                     the paper states neither its schedule nor its compute overlap). 'CCT \
                     increase beyond the lower bound' = the iteration's CCT over its \
@@ -572,7 +473,9 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::AtLeast(INT_LIMIT),
                     fabsim: |t| fsdp_factor(t, "ofan", "nscc"),
                     differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "nscc")], 4.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "nscc")], 4.0)
+                    }),
                 },
                 Claim {
                     text: "with MSwift, OFAN cuts the CCT increase beyond the lower bound by at \
@@ -582,7 +485,9 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: Tol::AtLeast(INT_LIMIT),
                     fabsim: |t| fsdp_factor(t, "ofan", "mswift"),
                     differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "mswift")], 4.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "mswift")], 4.0)
+                    }),
                 },
                 Claim {
                     text: "with NSCC, 4OFAN cuts it by 15x",
@@ -591,7 +496,9 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: PRINTED_INT,
                     fabsim: |t| fsdp_factor(t, "4ofan", "nscc"),
                     differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "nscc")], 4.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "nscc")], 4.0)
+                    }),
                 },
                 Claim {
                     text: "with MSwift, 4OFAN cuts it by 36x",
@@ -600,9 +507,12 @@ pub fn experiments() -> Vec<Experiment> {
                     tol: PRINTED_INT,
                     fabsim: |t| fsdp_factor(t, "4ofan", "mswift"),
                     differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "mswift")], 4.0)),
+                    contra: Contra::Table(|t| {
+                        set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "mswift")], 4.0)
+                    }),
                 },
             ],
         },
+        cc::fsdp_block(),
     ]
 }

@@ -473,6 +473,7 @@ fn index(r: &Row, c: Col, values: &[&str]) -> usize {
     values.iter().position(|x| *x == v).unwrap_or(0)
 }
 
+mod cc;
 mod figs1_8;
 mod figs9_13;
 mod synth;

@@ -223,12 +223,16 @@ pub fn fig11() -> Table {
     })
 }
 
-/// DCTCP multiplies AR's and REPS's CCT by 3.5x and 3.4x and OFAN's by 1.005; NSCC and
-/// MSwift leave AR and REPS 17-23 pp of inflation behind OFAN and 4OFAN.
+/// At every message size and DCTCP rule: DCTCP multiplies AR's and REPS's CCT by 3.5x and
+/// 3.4x and OFAN's by 1.005; NSCC and MSwift leave AR and REPS 17-23 pp of inflation behind
+/// OFAN and 4OFAN (ECN at the claims' 30 KB).
 pub fn fig12() -> Table {
     let t = world(&[
         (col::CC, &["none", "dctcp", "nscc", "mswift"]),
         (col::SCHEME, SWITCH_AND_REPS),
+        (col::MESSAGE_BYTES, &["1048576", "4194304", "16777216"]),
+        (key::DCTCP_RULES, &["rfc8257", "htsim"]),
+        (col::SWEEP, &["x-30000"]),
     ]);
     with_infl(t, |r| {
         let s = r.get(col::SCHEME).unwrap_or_default();
@@ -311,6 +315,30 @@ pub fn fsdp() -> Table {
         let (ar, reps) = if nscc { (40.0, 35.0) } else { (80.0, 78.0) };
         let (of, four) = if nscc { (17.5, 15.0) } else { (40.0, 36.0) };
         match r.get(col::SCHEME).unwrap_or_default() {
+            "ar" => ar,
+            "reps" => reps,
+            "ofan" => reps / of,
+            _ => reps / four,
+        }
+    })
+}
+
+/// FSDP2 blocks: NSCC and MSwift throttle AR and REPS (35-80% increase) and leave OFAN at
+/// 2% (17.5x, 40x), 4OFAN at 15x and 36x; without a control every scheme within 5%.
+pub fn fsdp_block() -> Table {
+    let t = world(&[
+        (col::CC, &["none", "nscc", "mswift"]),
+        (col::SCHEME, SWITCH_AND_REPS),
+        (key::FSDP_PART, &["forward-block", "backward-block"]),
+    ]);
+    with_infl(t, |r| {
+        let s = r.get(col::SCHEME).unwrap_or_default();
+        let (ar, reps, of, four) = match r.get(col::CC).unwrap_or_default() {
+            "none" => return pick(r, col::SCHEME, &[("ofan", 1.5), ("4ofan", 2.0)], 5.0),
+            "nscc" => (40.0, 35.0, 17.5, 15.0),
+            _ => (80.0, 78.0, 40.0, 36.0),
+        };
+        match s {
             "ar" => ar,
             "reps" => reps,
             "ofan" => reps / of,
