@@ -56,9 +56,10 @@ fn reproduce_runs_writes_outputs_computes_verdicts_and_resumes() {
         let verdict = c["verdict"].as_str().unwrap();
         match verdict {
             "holds" | "differs" => {
-                assert!(c["fabsim"].is_f64());
+                assert!(c["fabsim"].is_f64() && c["margin"].is_f64());
                 assert_eq!(c["holds"].as_bool(), Some(verdict == "holds"));
             }
+            "inconclusive" => assert!(c["holds"].is_boolean() && c["se"].is_f64()),
             "not comparable" => assert!(c["holds"].is_null()),
             v => panic!("verdict {v}"),
         }
@@ -98,6 +99,37 @@ fn reproduce_runs_writes_outputs_computes_verdicts_and_resumes() {
         std::fs::read_to_string(dir.join("claims.json")).unwrap(),
         claims_before
     );
+
+    // Re-scoring reads results.csv alone: without the runs, the same claims, and a report
+    // naming the runs' build and the re-scoring one.
+    std::fs::remove_dir_all(dir.join("runs")).unwrap();
+    let size = |r: &str| {
+        r.lines()
+            .find(|l| l.starts_with("Size: "))
+            .unwrap()
+            .to_string()
+    };
+    let ran = size(&std::fs::read_to_string(dir.join("report.md")).unwrap());
+    let printed = ok(&["reproduce", "ofan-bound", "--rescore", "--out", o]);
+    assert!(
+        printed.contains("ofan-bound: re-scored 6 rows"),
+        "{printed}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("claims.json")).unwrap(),
+        claims_before
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert_eq!(size(&report), ran);
+    assert!(
+        report.contains("`fabsim reproduce ofan-bound --rescore`"),
+        "{report}"
+    );
+    assert!(report.contains("simulator sources") && report.contains(": the runs'"));
+    // An experiment without results is an error naming the file.
+    let o2 = fabsim(&["reproduce", "ofan-fig1", "--rescore", "--out", o]);
+    let err = String::from_utf8_lossy(&o2.stderr);
+    assert!(!o2.status.success() && err.contains("results.csv"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

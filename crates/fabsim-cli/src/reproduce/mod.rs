@@ -66,6 +66,13 @@ pub struct ReproduceArgs {
     /// without --plan to collect the results.
     #[arg(long)]
     pub plan: bool,
+    /// Re-evaluate the claims of results already in --out (DIR/ID/results.csv, e.g.
+    /// `--out results/full`) with this build's claims and tolerances, without running
+    /// anything: rewrites claims.json, plot.svg and report.md, which names the build and
+    /// simulator of the runs and of the re-scoring (the runs are kept even when the
+    /// simulator's sources have changed since).
+    #[arg(long, conflicts_with_all = ["plan", "quick", "seeds", "set", "jobs"])]
+    pub rescore: bool,
 }
 
 /// Which paper an experiment reproduces.
@@ -118,8 +125,13 @@ impl Ctx {
 pub enum Source {
     /// Simulation sweeps (one results row per run).
     Sim(Vec<Sweep>),
-    /// A computation outside the simulator (power model, solver timings), one row per point.
+    /// A computation outside the simulator (solver timings, an in-process simulation), one
+    /// row per point.
     Compute(fn(&Ctx) -> Table),
+    /// A closed form of the paper's own parameters (Fastroute's power and radix model), one
+    /// row per point: its claims recompute the paper's arithmetic, so they are `theory`,
+    /// tallied apart from measurements.
+    ClosedForm(fn(&Ctx) -> Table),
 }
 
 /// The plot: `y` against column `x`, one line per `series`, mean and error bar (one standard
@@ -140,7 +152,7 @@ pub struct Plot {
 }
 
 /// How fabsim's number is compared with the paper's. Which kind a claim uses follows its
-/// wording; each kind's width is stated once, in [`TOLERANCES`] and the constants below.
+/// wording; each kind's width is stated once, in [`tolerances`] and the constants below.
 #[derive(Clone, Copy, Debug)]
 pub enum Tol {
     /// |fabsim - paper| <= the given absolute difference: a printed number (half a unit of
@@ -150,10 +162,14 @@ pub enum Tol {
     Below,
     /// fabsim > paper: 'over', 'more than', or a stated direction (> 0).
     Above,
-    /// fabsim <= paper + the printed limit's rounding: 'up to', 'within'.
+    /// fabsim <= paper + the printed limit's rounding: 'within', a bound.
     AtMost(f64),
     /// fabsim >= paper - the printed limit's rounding: 'at least'.
     AtLeast(f64),
+    /// paper / 2 <= fabsim <= paper + the printed limit's rounding: 'up to X' where X is a
+    /// peak the paper reaches (a range's end, a best case), so a number far below it does not
+    /// hold.
+    UpTo(f64),
     /// paper / f <= fabsim <= paper * f (timings on another machine and implementation).
     Factor(f64),
 }
@@ -173,9 +189,11 @@ pub const INT_LIMIT: f64 = 0.5;
 /// Absolute solver runtimes on another machine and implementation: within a factor 2.
 pub const TIMING: Tol = Tol::Factor(2.0);
 
-/// How each kind of tolerance was chosen (report.md of `reproduce all` and of each
-/// experiment).
-pub const TOLERANCES: &str = "\
+/// How each kind of tolerance was chosen, how noise and premises decide a verdict, and what
+/// is tallied apart (report.md of `reproduce all` and of each experiment).
+pub fn tolerances() -> String {
+    format!(
+        "\
 Tolerances follow each claim's wording, one rule per kind. A printed number is compared \
 within half a unit of its last printed digit (its rounding). 'About', 'around', 'roughly' \
 and 'within about' X% of a percentage: ± 1 pp (the paper rounds to whole percent, and one \
@@ -183,15 +201,30 @@ more point allows for seeds; 'within about 1% of Ideal' is 99 ± 1, i.e. 98-100%
 half': ± 5 pp. 'Around N orders of magnitude': log10 within ± 0.5 (the value rounds to N). \
 Asymptotic classes (Θ(1), Θ(√m), Θ(m), Θ(p^3)) are fitted log-log slopes within ± 0.15 of \
 the exponent: classes 0.5 apart keep a gap of 0.2 in which neither holds. Printed whole \
-multiples ('3x', '15x') are ± 0.5. 'Up to', 'within' and 'at least' are one-sided limits, \
-allowing only the rounding of the printed limit; 'under', 'over', 'more than' and stated \
+multiples ('3x', '15x') are ± 0.5. 'Within', 'at least' and bounds are one-sided limits, \
+allowing only the rounding of the printed limit; 'up to X' where X is a peak the paper \
+reaches (a range's end, a best case) is two-sided: X / 2 <= fabsim <= X + its rounding, \
+so a number far below the peak does not hold. 'Under', 'over', 'more than' and stated \
 directions ('grows', 'beats': a difference > 0 or < 0) are strict. 'Versus A and B' \
 checks both (the worse of the two). Absolute solver runtimes (another machine, another \
 implementation) are within a factor 2, measured as medians of repeated solves; a solver's \
 scaling and runtime ratios are computed on its count of elementary operations (inner-loop \
-iterations: the same on every machine and run). A claim whose premise did not occur in the run \
-(congestion control that never changed a run) is `not comparable`, not `holds`. Claims \
-labelled `theory` evaluate a closed form and are not counted as simulation results.";
+iterations: the same on every machine and run). Noise: a claim's margin is the distance of \
+fabsim's number from its tolerance's edge (positive inside; for a factor, in log space), and \
+where the results have a seed column its standard error (SE) is a delete-one-seed \
+jackknife: the claim evaluated on the results without seed s, for each of the n seeds, SE = \
+sqrt((n-1)/n Σ (θ_s - θ̄)^2). A verdict whose margin is within one SE is `inconclusive` \
+(its why says on which side it falls); with one seed the noise is not estimated and the \
+verdict stays plain. A claim whose premise did not occur in the run is `not comparable`, \
+not `holds`: congestion control acted only if it changed AR's or REPS's mean CCT by at \
+least {cc}% against the runs without it (every congestion-control claim states the measured \
+change and its margin; a change within one SE of {cc}% makes the claim `inconclusive`). \
+Claims labelled `theory` evaluate a closed form (of fabsim's theory, or the paper's own \
+arithmetic on its own parameters: Fastroute's power and radix model) and are tallied apart \
+from simulation and measured results.",
+        cc = fmt_num(ofan::CC_ACTS_PCT)
+    )
+}
 
 impl Tol {
     fn holds(self, paper: f64, fabsim: f64) -> bool {
@@ -201,7 +234,30 @@ impl Tol {
             Tol::Above => fabsim > paper,
             Tol::AtMost(r) => fabsim <= paper + r,
             Tol::AtLeast(r) => fabsim >= paper - r,
+            Tol::UpTo(r) => fabsim >= paper / 2.0 && fabsim <= paper + r,
             Tol::Factor(f) => fabsim >= paper / f && fabsim <= paper * f,
+        }
+    }
+
+    /// The scale margins and their noise are measured on: log for a factor, else linear.
+    fn scale(self, fabsim: f64) -> f64 {
+        match self {
+            Tol::Factor(_) => fabsim.ln(),
+            _ => fabsim,
+        }
+    }
+
+    /// How far `fabsim` is inside the tolerance (negative: outside), on [`Tol::scale`]: the
+    /// distance to the nearer edge.
+    fn margin(self, paper: f64, fabsim: f64) -> f64 {
+        match self {
+            Tol::Abs(d) => d - (fabsim - paper).abs(),
+            Tol::Below => paper - fabsim,
+            Tol::Above => fabsim - paper,
+            Tol::AtMost(r) => paper + r - fabsim,
+            Tol::AtLeast(r) => fabsim - (paper - r),
+            Tol::UpTo(r) => (fabsim - paper / 2.0).min(paper + r - fabsim),
+            Tol::Factor(f) => f.ln() - (fabsim.ln() - paper.ln()).abs(),
         }
     }
 
@@ -219,6 +275,7 @@ impl Tol {
             Tol::Above => "fabsim > paper".into(),
             Tol::AtMost(r) => format!("fabsim <= paper{}", plus(r, "+")),
             Tol::AtLeast(r) => format!("fabsim >= paper{}", plus(r, "-")),
+            Tol::UpTo(r) => format!("paper / 2 <= fabsim <= paper{}", plus(r, "+")),
             Tol::Factor(f) => format!("within a factor {}", fmt_num(f)),
         }
     }
@@ -291,25 +348,230 @@ pub struct ClaimResult {
     pub claim: String,
     pub paper: f64,
     pub fabsim: Option<f64>,
+    /// Whether fabsim's number is within the tolerance (`None` when there is none); for an
+    /// `inconclusive` verdict, the side it falls on.
     pub holds: Option<bool>,
     pub unit: String,
     pub tolerance: String,
+    /// `holds`, `differs`, `inconclusive` (the margin or the claim's premise is within the
+    /// seeds' standard error) or `not comparable`.
     pub verdict: String,
-    /// `simulation`, `computation` (power model, solver timings) or `theory` (a closed
-    /// form: not a simulation result).
+    /// `simulation`, `computation` (solver timings, an in-process simulation) or `theory` (a
+    /// closed form: fabsim's theory or the paper's own arithmetic; not a simulation result).
     pub basis: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub why: String,
+    /// How far fabsim's number is inside the tolerance (negative: outside), in the claim's
+    /// unit (a factor: in natural log).
+    pub margin: Option<f64>,
+    /// The standard error of the margin over seeds (a delete-one-seed jackknife), when the
+    /// results have two or more seeds.
+    pub se: Option<f64>,
+    /// What the claim's premises measured (congestion control acting), and why the noise
+    /// was not estimated, if it was not.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// A premise of a claim, as measured on the results (see [`premise`]).
+struct Premise {
+    text: String,
+    /// Within the seeds' standard error of its threshold.
+    uncertain: bool,
+}
+
+/// What is being evaluated on this thread: the premises [`premise`] reports go to the claim
+/// evaluated on the whole results (`Claim`); a resample of the jackknife only measures the
+/// claim's number (`Resample`: premises are judged on the whole results).
+enum Evaluating {
+    Nothing,
+    Claim(Vec<Premise>),
+    Resample,
+}
+
+thread_local! {
+    static EVALUATING: std::cell::RefCell<Evaluating> =
+        const { std::cell::RefCell::new(Evaluating::Nothing) };
+}
+
+/// Runs `f` as `mode` (restoring the previous one) and returns its value and the premises
+/// it reported.
+fn evaluating<T>(mode: Evaluating, f: impl FnOnce() -> T) -> (T, Vec<Premise>) {
+    let prev = EVALUATING.with(|e| e.replace(mode));
+    let v = f();
+    let mode = EVALUATING.with(|e| e.replace(prev));
+    match mode {
+        Evaluating::Claim(p) => (v, p),
+        _ => (v, vec![]),
+    }
+}
+
+/// A claim's premise (an event the claim presupposes, such as congestion control acting),
+/// checked on the results `t` and stated in the claim's result. `margin(t)` is how far the
+/// premise is met, in `unit` (>= 0: it occurred); `stated` says what was measured. A premise
+/// that clearly did not occur is an error (the claim is `not comparable`, with the
+/// statement); one within the seeds' standard error of its threshold makes the claim
+/// `inconclusive`; otherwise the statement becomes the claim's `note`. In a resample of the
+/// jackknife it is not checked (it is judged once, on all seeds).
+pub fn premise(
+    t: &Table,
+    unit: &str,
+    margin: impl Fn(&Table) -> Result<f64, String>,
+    stated: impl FnOnce() -> Result<String, String>,
+) -> Result<(), String> {
+    if EVALUATING.with(|e| matches!(*e.borrow(), Evaluating::Resample)) {
+        return Ok(());
+    }
+    let m = margin(t)?;
+    let noise = jackknife(t, &margin);
+    let uncertain = noise.covers(m);
+    let mut text = format!("{}; premise margin {}", stated()?, noise.margin(m, unit));
+    if uncertain {
+        text += ": within one standard error of its threshold, so whether the premise \
+                 occurred is uncertain";
+    } else if m < 0.0 {
+        return Err(format!(
+            "{text}: the claim's premise did not occur, so the claim would be decided without it"
+        ));
+    }
+    EVALUATING.with(|e| {
+        if let Evaluating::Claim(p) = &mut *e.borrow_mut() {
+            p.push(Premise { text, uncertain });
+        }
+    });
+    Ok(())
+}
+
+/// The noise of a number computed from a results table, over its seeds.
+enum Noise {
+    /// The table has no seed column (a computation).
+    NoSeeds,
+    /// One seed: no spread to estimate.
+    OneSeed,
+    /// A resample had no number.
+    Failed(String),
+    /// The delete-one-seed jackknife's standard error over `seeds` seeds.
+    Se { se: f64, seeds: usize },
+}
+
+impl Noise {
+    fn se(&self) -> Option<f64> {
+        match *self {
+            Noise::Se { se, .. } => Some(se),
+            _ => None,
+        }
+    }
+
+    /// Whether margin `m` is within one standard error (a positive one) of 0.
+    fn covers(&self, m: f64) -> bool {
+        self.se().is_some_and(|se| se > 0.0 && m.abs() <= se)
+    }
+
+    /// Why the noise was not estimated (empty when it was, or when there are no seeds).
+    fn remark(&self) -> String {
+        match self {
+            Noise::OneSeed => "1 seed: noise not estimated".into(),
+            Noise::Failed(why) => format!("noise not estimated: {why}"),
+            Noise::NoSeeds | Noise::Se { .. } => String::new(),
+        }
+    }
+
+    /// `+1.2 pp, SE 0.3 over 10 seeds` (or `+1.2 pp (1 seed: noise not estimated)`).
+    fn margin(&self, m: f64, unit: &str) -> String {
+        let m = format!("{} {unit}", fmt_signed(m));
+        let m = m.trim_end();
+        match self {
+            Noise::Se { se, seeds } => format!("{m}, SE {} over {seeds} seeds", fmt_sig(*se)),
+            Noise::NoSeeds => m.into(),
+            Noise::OneSeed | Noise::Failed(_) => format!("{m} ({})", self.remark()),
+        }
+    }
+}
+
+/// The delete-one-seed jackknife of `f` over the seeds of `t`: `f` on `t` without seed s, for
+/// each of its n seeds, SE = sqrt((n-1)/n Σ (θ_s - θ̄)^2). Resamples run as
+/// [`Evaluating::Resample`].
+fn jackknife(t: &Table, f: impl Fn(&Table) -> Result<f64, String>) -> Noise {
+    let Some(seeds) = t.distinct(cols::SEED) else {
+        return Noise::NoSeeds;
+    };
+    if seeds.len() < 2 {
+        return Noise::OneSeed;
+    }
+    let mut theta = vec![];
+    for s in &seeds {
+        let sub = t.filtered(|r| r.get(cols::SEED) != Some(s.as_str()));
+        match evaluating(Evaluating::Resample, || f(&sub)).0 {
+            Ok(v) if v.is_finite() => theta.push(v),
+            Ok(v) => return Noise::Failed(format!("without seed {s}: {v}")),
+            Err(e) => return Noise::Failed(format!("without seed {s}: {e}")),
+        }
+    }
+    let n = theta.len() as f64;
+    let mean = theta.iter().sum::<f64>() / n;
+    let ss: f64 = theta.iter().map(|x| (x - mean).powi(2)).sum();
+    Noise::Se {
+        se: ((n - 1.0) / n * ss).sqrt(),
+        seeds: seeds.len(),
+    }
 }
 
 /// Evaluates `claim` on `table`.
 pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
-    let (fabsim, holds, verdict, why) = match (claim.fabsim)(table) {
+    let (value, premises) = evaluating(Evaluating::Claim(vec![]), || (claim.fabsim)(table));
+    // A premise checked twice (by a claim and a helper it calls) is stated once.
+    let mut notes: Vec<String> = vec![];
+    for p in &premises {
+        if !notes.contains(&p.text) {
+            notes.push(p.text.clone());
+        }
+    }
+    let mut r = ClaimResult {
+        claim: claim.text.into(),
+        paper: claim.paper,
+        fabsim: None,
+        holds: None,
+        unit: claim.unit.into(),
+        tolerance: claim.tol.describe(claim.unit),
+        verdict: "not comparable".into(),
+        basis: String::new(),
+        why: String::new(),
+        margin: None,
+        se: None,
+        note: String::new(),
+    };
+    match value {
         Ok(v) if v.is_finite() => {
-            let holds = claim.tol.holds(claim.paper, v);
-            let why = if holds {
-                String::new()
+            let (tol, paper) = (claim.tol, claim.paper);
+            let holds = tol.holds(paper, v);
+            let margin = tol.margin(paper, v);
+            let noise = jackknife(table, |t| Ok(tol.scale((claim.fabsim)(t)?)));
+            let near = noise.covers(margin);
+            let premise_uncertain = premises.iter().any(|p| p.uncertain);
+            let side = if holds { "inside" } else { "outside" };
+            let unit = if matches!(tol, Tol::Factor(_)) {
+                "(natural log)"
             } else {
+                claim.unit
+            };
+            r.why = if near {
+                format!(
+                    "fabsim's {} is {side} the tolerance ({}) of the paper's {} by a margin of \
+                     {}: within one standard error, so noise could move it",
+                    fmt_num(v),
+                    r.tolerance,
+                    fmt_num(paper),
+                    noise.margin(margin, unit)
+                )
+            } else if premise_uncertain {
+                format!(
+                    "fabsim's {} is {side} the tolerance ({}) of the paper's {}, but the \
+                     claim's premise is within noise (note)",
+                    fmt_num(v),
+                    r.tolerance,
+                    fmt_num(paper)
+                )
+            } else if !holds {
                 let reason = if claim.differs.is_empty() {
                     "no reason identified yet"
                 } else {
@@ -318,38 +580,38 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
                 format!(
                     "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
                     fmt_num(v),
-                    claim.tol.describe(claim.unit),
-                    fmt_num(claim.paper)
+                    r.tolerance,
+                    fmt_num(paper)
                 )
+            } else {
+                String::new()
             };
-            let verdict = if holds { "holds" } else { "differs" };
-            (Some(v), Some(holds), verdict, why)
+            r.verdict = if near || premise_uncertain {
+                "inconclusive"
+            } else if holds {
+                "holds"
+            } else {
+                "differs"
+            }
+            .into();
+            notes.push(noise.remark());
+            (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
         }
-        Ok(v) => (
-            None,
-            None,
-            "not comparable",
-            format!("fabsim's number is {v}"),
-        ),
-        Err(why) => (None, None, "not comparable", why),
-    };
-    ClaimResult {
-        claim: claim.text.into(),
-        paper: claim.paper,
-        fabsim,
-        holds,
-        unit: claim.unit.into(),
-        tolerance: claim.tol.describe(claim.unit),
-        verdict: verdict.into(),
-        basis: String::new(),
-        why,
+        Ok(v) => r.why = format!("fabsim's number is {v}"),
+        Err(why) => r.why = why,
     }
+    r.note = notes
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    r
 }
 
 /// Where a claim's number comes from: `theory`, `simulation` or `computation`.
 pub fn basis(exp: &Experiment, claim: &Claim) -> &'static str {
     match (claim.contra, &exp.source) {
-        (Contra::Theory, _) => "theory",
+        (Contra::Theory, _) | (_, Source::ClosedForm(_)) => "theory",
         (_, Source::Sim(_)) => "simulation",
         (_, Source::Compute(_)) => "computation",
     }
@@ -364,6 +626,25 @@ pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
             ..evaluate(c, table)
         })
         .collect()
+}
+
+/// A signed number to three significant digits (`+1.23`, `-0.0456`).
+fn fmt_signed(x: f64) -> String {
+    let s = fmt_sig(x);
+    if x >= 0.0 {
+        format!("+{s}")
+    } else {
+        s
+    }
+}
+
+/// Three significant digits.
+fn fmt_sig(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.digits$}")
 }
 
 /// Seven significant digits, without trailing zeros.
@@ -479,7 +760,7 @@ fn results(
     jobs: Option<usize>,
 ) -> Result<Table, CliError> {
     match &exp.source {
-        Source::Compute(f) => {
+        Source::Compute(f) | Source::ClosedForm(f) => {
             // A finished computation is kept, like a finished run, per build of fabsim.
             let code = cmd_sweep::fnv1a64(&[code_id().to_string()]);
             let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
@@ -577,22 +858,95 @@ pub fn reproduce_one(
     let svg = plot::render(exp, &table)
         .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
     write_output(&dir.join("results.csv"), &table.to_csv())?;
-    let json =
-        serde_json::to_string_pretty(&claims).map_err(|e| CliError::Runtime(e.to_string()))?;
-    write_output(&dir.join("claims.json"), &json)?;
-    write_output(&dir.join("plot.svg"), &svg)?;
     let wall = start.elapsed().as_secs_f64();
-    write_output(
-        &dir.join("report.md"),
-        &report(exp, ctx, &table, &claims, wall),
-    )?;
-    let held = claims.iter().filter(|c| c.holds == Some(true)).count();
+    let size =
+        format!(
+        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows{}, {:.1} s wall, fabsim {} \
+         (simulator sources {}).",
+        ctx.size(),
+        exp.id,
+        if ctx.quick { " --quick" } else { "" },
+        ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
+        ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
+        table.rows.len(),
+        runs_took(&table),
+        wall,
+        code_id(),
+        env!("FABSIM_SIM_ID")
+    );
+    write_claims(exp, &dir, &svg, &claims, &size)?;
     outln!(
-        "{}: {} runs/rows, {held}/{} claims hold, {:.1} s -> {}",
+        "{}: {} runs/rows, {}, {:.1} s -> {}",
         exp.id,
         table.rows.len(),
-        claims.len(),
+        tally_text(tally(claims.iter())),
         wall,
+        dir.join("report.md").display()
+    );
+    Ok(claims)
+}
+
+/// Writes an experiment's claims.json, plot.svg and report.md (`provenance`: the lines
+/// naming how its results were produced).
+fn write_claims(
+    exp: &Experiment,
+    dir: &Path,
+    svg: &str,
+    claims: &[ClaimResult],
+    provenance: &str,
+) -> Result<(), CliError> {
+    let json =
+        serde_json::to_string_pretty(claims).map_err(|e| CliError::Runtime(e.to_string()))?;
+    write_output(&dir.join("claims.json"), &json)?;
+    write_output(&dir.join("plot.svg"), svg)?;
+    write_output(&dir.join("report.md"), &report(exp, provenance, claims))
+}
+
+/// `--rescore`: evaluates the claims of `exp` on the results an earlier `reproduce` left in
+/// `out/ID/results.csv`, without running anything, and rewrites its claims.json, plot.svg
+/// and report.md. The report keeps the earlier report's `Size:` line (the runs' command,
+/// build and simulator) and adds one naming this build and whether its simulator's sources
+/// are the runs' (they may differ: the runs are not repeated).
+pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, CliError> {
+    let dir = out.join(exp.id);
+    let read = |f: &str| {
+        let p = dir.join(f);
+        std::fs::read_to_string(&p).map_err(|e| io_err(&p, "read (--rescore needs it)", e))
+    };
+    let table = Table::from_csv(&read("results.csv")?);
+    let old = read("report.md")?;
+    let ran = old
+        .lines()
+        .find(|l| l.starts_with("Size: "))
+        .ok_or_else(|| {
+            CliError::Runtime(format!(
+                "{}: no `Size:` line naming the build that produced the runs",
+                dir.join("report.md").display()
+            ))
+        })?;
+    let sim = env!("FABSIM_SIM_ID");
+    let same = ran.contains(&format!("simulator sources {sim})"));
+    let claims = evaluate_all(exp, &table);
+    let svg = plot::render(exp, &table)
+        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+    let provenance = format!(
+        "{ran}\n\nClaims re-scored from this results.csv, without rerunning, by `fabsim reproduce \
+         {} --rescore`, fabsim {} (simulator sources {sim}: {}).",
+        exp.id,
+        code_id(),
+        if same {
+            "the runs'"
+        } else {
+            "not the runs' (above): the simulator changed since, and the runs were not \
+             repeated with it"
+        }
+    );
+    write_claims(exp, &dir, &svg, &claims, &provenance)?;
+    outln!(
+        "{}: re-scored {} rows, {} -> {}",
+        exp.id,
+        table.rows.len(),
+        tally_text(tally(claims.iter())),
         dir.join("report.md").display()
     );
     Ok(claims)
@@ -602,18 +956,24 @@ fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
     let lead = if id.is_some() { "| experiment " } else { "" };
     let _ = writeln!(
         out,
-        "{lead}| claim (as the paper states it) | paper | fabsim | tolerance | verdict | why |"
+        "{lead}| claim (as the paper states it) | paper | fabsim | tolerance | margin (SE) | \
+         verdict | why | note |"
     );
     let _ = writeln!(
         out,
-        "{}|---|---|---|---|---|---|",
+        "{}|---|---|---|---|---|---|---|---|",
         if id.is_some() { "|---" } else { "" }
     );
     for c in claims {
         let cell = |s: &str| s.replace('|', "\\|");
+        let margin = match (c.margin, c.se) {
+            (Some(m), Some(se)) => format!("{} ({})", fmt_signed(m), fmt_sig(se)),
+            (Some(m), None) => fmt_signed(m),
+            (None, _) => "-".into(),
+        };
         let _ = writeln!(
             out,
-            "{}| {} | {} {} | {} | {} | **{}**{} | {} |",
+            "{}| {} | {} {} | {} | {} | {margin} | **{}**{} | {} | {} |",
             id.map_or(String::new(), |i| format!("| {i} ")),
             cell(&c.claim),
             fmt_num(c.paper),
@@ -622,7 +982,8 @@ fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
             cell(&c.tolerance),
             c.verdict,
             if c.basis == "theory" { " (theory)" } else { "" },
-            cell(&c.why)
+            cell(&c.why),
+            cell(&c.note)
         );
     }
 }
@@ -638,30 +999,15 @@ fn runs_took(table: &Table) -> String {
     }
 }
 
-fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wall: f64) -> String {
+fn report(exp: &Experiment, provenance: &str, claims: &[ClaimResult]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# {}: {} {}, {}\n",
+        "# {}: {} {}, {}\n\n{provenance}\n",
         exp.id,
         exp.paper.name(),
         exp.figure,
         exp.title
-    );
-    let _ =
-        writeln!(
-        s,
-        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows{}, {:.1} s wall, fabsim {} (simulator sources {}).\n",
-        ctx.size(),
-        exp.id,
-        if ctx.quick { " --quick" } else { "" },
-        ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
-        ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
-        table.rows.len(),
-        runs_took(table),
-        wall,
-        code_id(),
-        env!("FABSIM_SIM_ID")
     );
     let common = match exp.paper {
         Paper::Ofan => ofan::COMMON_SETUP,
@@ -693,40 +1039,41 @@ fn report(exp: &Experiment, ctx: &Ctx, table: &Table, claims: &[ClaimResult], wa
     claims_table(&mut s, claims, None);
     let _ = writeln!(
         s,
-        "\n{TOLERANCES}\n\nEvery run: `results.csv`; claims as JSON: `claims.json`."
+        "\n{}\n\nEvery run: `results.csv`; claims as JSON: `claims.json`.",
+        tolerances()
     );
     s
 }
 
-/// Verdict counts of `claims`: (holds, differs, not comparable) over the claims that are
-/// not theory, and (theory claims, theory claims that hold).
-pub fn tally<'a>(claims: impl Iterator<Item = &'a ClaimResult>) -> ([usize; 3], [usize; 2]) {
-    let (mut v, mut th) = ([0; 3], [0; 2]);
+/// The verdicts tallied, in this order (theory claims apart).
+const VERDICTS: [&str; 4] = ["holds", "differs", "inconclusive", "not comparable"];
+
+/// Verdict counts of `claims`: per [`VERDICTS`] over the claims that are not theory, and
+/// (theory claims, theory claims that hold).
+pub fn tally<'a>(claims: impl Iterator<Item = &'a ClaimResult>) -> ([usize; 4], [usize; 2]) {
+    let (mut v, mut th) = ([0; 4], [0; 2]);
     for c in claims {
         if c.basis == "theory" {
             th[0] += 1;
             th[1] += usize::from(c.verdict == "holds");
             continue;
         }
-        match c.verdict.as_str() {
-            "holds" => v[0] += 1,
-            "differs" => v[1] += 1,
-            _ => v[2] += 1,
-        }
+        let i = VERDICTS.iter().position(|v| *v == c.verdict);
+        v[i.expect("a verdict of VERDICTS")] += 1;
     }
     (v, th)
 }
 
-/// `N claims: a hold, b differ, c not comparable (+ t theory)`.
-fn tally_text(([h, d, n], [t, th]): ([usize; 3], [usize; 2])) -> String {
+/// `N claims: a hold, b differ, c inconclusive, d not comparable (+ t theory)`.
+fn tally_text(([h, d, i, n], [t, th]): ([usize; 4], [usize; 2])) -> String {
     let theory = if t > 0 {
         format!(" (and {t} theory: {th} hold)")
     } else {
         String::new()
     };
     format!(
-        "{} claims: {h} hold, {d} differ, {n} not comparable{theory}",
-        h + d + n
+        "{} claims: {h} hold, {d} differ, {i} inconclusive, {n} not comparable{theory}",
+        h + d + i + n
     )
 }
 
@@ -757,6 +1104,42 @@ fn make_out(out: &Path) -> Result<(), CliError> {
     })
 }
 
+/// `all --rescore`: re-scores every experiment with results in `out` (see [`rescore_one`])
+/// and prints the tallies; the experiments without results are named, not an error.
+fn rescore_all(exps: &[Experiment], out: &Path) -> Result<(), CliError> {
+    let (have, missing): (Vec<&Experiment>, Vec<&Experiment>) = exps
+        .iter()
+        .partition(|e| out.join(e.id).join("results.csv").is_file());
+    if have.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--rescore: no experiment has results in {}",
+            out.display()
+        )));
+    }
+    let mut all = vec![];
+    for e in have {
+        all.push((e, rescore_one(e, out)?));
+    }
+    for paper in [Paper::Ofan, Paper::Fastroute] {
+        let t = tally(
+            all.iter()
+                .filter(|(e, _)| e.paper == paper)
+                .flat_map(|(_, c)| c),
+        );
+        outln!("{}: {}", paper.name(), tally_text(t));
+    }
+    outln!(
+        "{} experiments re-scored: {}",
+        all.len(),
+        tally_text(tally(all.iter().flat_map(|(_, c)| c)))
+    );
+    if !missing.is_empty() {
+        let ids: Vec<&str> = missing.iter().map(|e| e.id).collect();
+        outln!("without results in {}: {}", out.display(), ids.join(", "));
+    }
+    Ok(())
+}
+
 pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     let exps = registry();
     if args.list {
@@ -777,12 +1160,18 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
                 ids.join(", ")
             ))
         })?;
+        if args.rescore {
+            return rescore_one(exp, &args.out).map(drop);
+        }
         make_out(&args.out)?;
         if args.plan {
             return plan_only(exp, &ctx, &args.out);
         }
         reproduce_one(exp, &ctx, &args.out, args.jobs)?;
         return Ok(());
+    }
+    if args.rescore {
+        return rescore_all(&exps, &args.out);
     }
     make_out(&args.out)?;
     if args.plan {
@@ -820,16 +1209,17 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         );
         let _ = writeln!(index, "- {}: {}", paper.name(), tally_text(t));
     }
-    let _ = writeln!(index, "\n{TOLERANCES}\n");
+    let _ = writeln!(index, "\n{}\n", tolerances());
     let _ = writeln!(
         index,
-        "| experiment | paper | figure | wall s | claims held |\n|---|---|---|---|---|"
+        "| experiment | paper | figure | wall s | claims | holds | differs | inconclusive | not \
+         comparable | theory |\n|---|---|---|---|---|---|---|---|---|---|"
     );
     for (e, c, w) in &all {
-        let held = c.iter().filter(|c| c.holds == Some(true)).count();
+        let ([h, d, i, n], [t, _]) = tally(c.iter());
         let _ = writeln!(
             index,
-            "| [{0}]({0}/report.md) | {1} | {2} | {w:.1} | {held}/{3} |",
+            "| [{0}]({0}/report.md) | {1} | {2} | {w:.1} | {3} | {h} | {d} | {i} | {n} | {t} |",
             e.id,
             e.paper.name(),
             e.figure,
@@ -880,6 +1270,133 @@ mod tests {
         assert!(Tol::Factor(10.0).holds(28.0, 2.9) && !Tol::Factor(10.0).holds(28.0, 2.7));
         assert!(Tol::AtMost(0.5).holds(64.0, 64.5) && !Tol::AtMost(0.5).holds(64.0, 64.6));
         assert!(Tol::AtLeast(0.5).holds(16.0, 15.5) && !Tol::AtLeast(0.5).holds(16.0, 15.4));
+        // 'Up to 64x' is reached: a ratio of 1 (or anything under half the peak) differs.
+        assert!(Tol::UpTo(0.5).holds(64.0, 64.5) && !Tol::UpTo(0.5).holds(64.0, 64.6));
+        assert!(Tol::UpTo(0.5).holds(64.0, 32.0) && !Tol::UpTo(0.5).holds(64.0, 1.0));
+    }
+
+    /// The margin is the distance to the tolerance's nearer edge, positive inside, and its
+    /// sign agrees with `holds` away from the edge.
+    #[test]
+    fn margins_measure_the_distance_to_the_edge() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(close(Tol::Abs(1.0).margin(99.0, 98.5), 0.5));
+        assert!(close(Tol::Below.margin(1.0, 1.25), -0.25));
+        assert!(close(Tol::Above.margin(11.0, 10.94), -0.06));
+        assert!(close(Tol::AtMost(0.5).margin(64.0, 60.0), 4.5));
+        assert!(close(Tol::AtLeast(0.5).margin(16.0, 15.0), -0.5));
+        assert!(close(Tol::UpTo(0.5).margin(64.0, 40.0), 8.0));
+        assert!(close(Tol::Factor(2.0).margin(28.0, 56.0), 0.0));
+        assert!(close(
+            Tol::Factor(2.0).margin(28.0, 14.0 / 2.0),
+            -(2f64.ln())
+        ));
+        for tol in [Tol::Abs(1.0), Tol::Below, Tol::UpTo(0.5), Tol::Factor(2.0)] {
+            for v in [0.5, 3.0, 10.0, 31.0, 40.0, 64.2, 70.0] {
+                assert_eq!(tol.holds(64.0, v), tol.margin(64.0, v) > 0.0, "{tol:?} {v}");
+            }
+        }
+    }
+
+    /// A claim of the mean of `x` over the rows of scheme `ofan`.
+    fn mean_claim(paper: f64, tol: Tol) -> Claim {
+        Claim {
+            text: "x",
+            paper,
+            unit: "",
+            tol,
+            fabsim: |t| t.mean(&[(cols::LB, "ofan")], |r| r.num(Col::derived("x"))),
+            differs: "",
+            contra: Contra::Unmeasured,
+        }
+    }
+
+    /// A margin within the seeds' jackknife standard error is `inconclusive`, saying on
+    /// which side it falls; outside it the verdict is plain; one seed estimates no noise.
+    #[test]
+    fn verdicts_within_the_noise_are_inconclusive() {
+        let t = Table::from_csv("lb,seed,x\nofan,1,10\nofan,2,12\nofan,3,14\nar,1,0\n");
+        // Mean 12; without each seed 13, 12, 11: SE = sqrt(2/3 * 2) = 1.1547.
+        let r = evaluate(&mean_claim(11.5, Tol::Above), &t);
+        assert_eq!(r.verdict, "inconclusive", "{r:?}");
+        assert_eq!((r.holds, r.margin), (Some(true), Some(0.5)));
+        assert!((r.se.unwrap() - (4.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert!(r.why.contains("inside") && r.why.contains("SE 1.15 over 3 seeds"));
+        let r = evaluate(&mean_claim(12.5, Tol::Above), &t);
+        assert_eq!((r.verdict.as_str(), r.holds), ("inconclusive", Some(false)));
+        assert!(r.why.contains("outside"), "{}", r.why);
+        let r = evaluate(&mean_claim(9.0, Tol::Above), &t);
+        assert_eq!((r.verdict.as_str(), r.why.as_str()), ("holds", ""));
+        assert_eq!(
+            evaluate(&mean_claim(15.0, Tol::Above), &t).verdict,
+            "differs"
+        );
+        let one = t.filtered(|r| r.get(cols::SEED) == Some("1"));
+        let r = evaluate(&mean_claim(9.5, Tol::Above), &one);
+        assert_eq!((r.verdict.as_str(), r.se), ("holds", None));
+        assert_eq!(r.note, "1 seed: noise not estimated");
+        // Without a seed column (a computation) there is nothing to say.
+        let computed = Table::from_csv("lb,x\nofan,10\n");
+        let r = evaluate(&mean_claim(9.5, Tol::Above), &computed);
+        assert_eq!((r.verdict.as_str(), r.note.as_str()), ("holds", ""));
+    }
+
+    /// A results table of congestion control `cc` against none: AR's and REPS's CCT change
+    /// by `ar`% and `reps`% (the last seed's by `last`% instead), OFAN's by 2%.
+    fn cc_table(ar: f64, reps: f64, last: f64) -> Table {
+        let mut csv = String::from("scheme,cc,seed,cct_us,lower_bound_us,cct_inflation\n");
+        for seed in 1..=4 {
+            for (s, pct) in [("ar", ar), ("reps", reps), ("ofan", 2.0)] {
+                let pct = if seed == 4 && s != "ofan" { last } else { pct };
+                let cct = 100.0 * (1.0 + pct / 100.0);
+                csv += &format!("{s},none,{seed},100,90,0.1\n{s},x,{seed},{cct},90,0.1\n");
+            }
+        }
+        Table::from_csv(&csv)
+    }
+
+    /// The congestion-control premise: stated with its margin whether the claim holds or
+    /// not, not comparable when the control clearly did nothing, inconclusive when its
+    /// change is within a standard error of the threshold.
+    #[test]
+    fn congestion_control_claims_state_whether_it_acted() {
+        let claim = Claim {
+            text: "OFAN's CCT increases by under 5% under x",
+            paper: 5.0,
+            unit: "%",
+            tol: Tol::Below,
+            fabsim: |t| {
+                ofan::cc_acts(t, "x")?;
+                t.mean(&[(cols::SCHEME, "ofan"), (cols::CC, "x")], |r| {
+                    Some(r.num(cols::CCT_US)? - 100.0)
+                })
+            },
+            differs: "",
+            contra: Contra::Unmeasured,
+        };
+        let r = evaluate(&claim, &cc_table(250.0, 240.0, 250.0));
+        assert_eq!(r.verdict, "holds", "{r:?}");
+        assert!(
+            r.note
+                .starts_with("x changed AR's mean CCT by +250.0% and REPS's by +242.5%"),
+            "{}",
+            r.note
+        );
+        assert!(
+            r.note
+                .ends_with("premise margin +240 pp, SE 0 over 4 seeds"),
+            "{}",
+            r.note
+        );
+        let r = evaluate(&claim, &cc_table(0.1, 0.2, 0.3));
+        assert_eq!(r.verdict, "not comparable", "{r:?}");
+        assert!(r.why.contains("premise did not occur"), "{}", r.why);
+        // REPS at +9.5% on three seeds and +12.5% on the fourth: 10.25% on average, the
+        // margin (+0.25 pp) within its SE (0.75 pp).
+        let r = evaluate(&claim, &cc_table(0.0, 9.5, 12.5));
+        assert_eq!(r.verdict, "inconclusive", "{r:?}");
+        assert!(r.note.contains("within one standard error"), "{}", r.note);
+        assert!(r.why.contains("premise is within noise"), "{}", r.why);
     }
 
     /// Every claim can fail: on its experiment's synthetic table (numbers that agree with

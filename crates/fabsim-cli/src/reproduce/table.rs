@@ -138,6 +138,32 @@ impl Table {
         }
     }
 
+    /// The rows for which `keep` is true (a claim's subset, or the results without a seed).
+    pub fn filtered(&self, keep: impl Fn(&Row) -> bool) -> Table {
+        Table {
+            header: self.header.clone(),
+            rows: self
+                .iter()
+                .filter(|r| keep(r))
+                .map(|r| r.cells.to_vec())
+                .collect(),
+        }
+    }
+
+    /// The distinct non-empty values of column `c`, in order of appearance (`None` when the
+    /// table has no such column).
+    pub fn distinct(&self, c: impl ColumnName) -> Option<Vec<String>> {
+        let name = c.column();
+        self.header.iter().position(|h| *h == name)?;
+        let mut seen: Vec<String> = vec![];
+        for v in self.iter().filter_map(|r| r.cell(&name)) {
+            if !seen.iter().any(|s| s == v) {
+                seen.push(v.to_string());
+            }
+        }
+        Some(seen)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = Row<'_>> {
         self.rows.iter().map(|cells| Row {
             header: &self.header,
