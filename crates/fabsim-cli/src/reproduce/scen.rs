@@ -51,7 +51,7 @@ const KEY_ORDER: &[&str] = &[
     "workload.algorithm",
     "workload.order",
     "workload.fsdp_part",
-    "workload.ring_steps",
+    "workload.steps",
     "failures.links",
     "failures.pace",
     "run.seeds",

@@ -66,6 +66,8 @@ named!(
     crate::net::TrimVictim,
     crate::net::EcnAt,
     crate::workload::Algorithm,
+    crate::workload::Order,
+    crate::workload::FsdpPart,
     super::profile::Profile
 );
 

@@ -6,8 +6,8 @@ use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
 use crate::workload::fsdp::LLAMA3_405B;
 use crate::workload::{
-    Algorithm, CollectiveKind, FastrouteWorkload, Group, HtsimMatrix, ModelShape, Pattern, SizeCdf,
-    WorkloadSpec,
+    Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
+    Pattern, Ranks, SizeCdf, WorkloadSpec,
 };
 
 /// The workload kinds, by their scenario names (`workload.kind`).
@@ -158,6 +158,27 @@ pub const KEYS: &[Key] = &[
         meaning: "collectives, fsdp, moe: the hosts taking part (default all)",
     },
     Key {
+        name: "workload.order",
+        kind: Kind::Choice(names::<Order>),
+        default: None,
+        unit: "",
+        meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective (default host)",
+    },
+    Key {
+        name: "workload.steps",
+        kind: int(1, 1 << 20),
+        default: None,
+        unit: "",
+        meaning: "collectives and fsdp: simulate only the first N steps of every collective, each step at full size (default all)",
+    },
+    Key {
+        name: "workload.fsdp_part",
+        kind: Kind::Choice(names::<FsdpPart>),
+        default: None,
+        unit: "",
+        meaning: "fsdp: iteration (every block), forward-block (one block's all-gather) or backward-block (one block's all-gather and the next block's reduce-scatter, started together as FSDP2's backward prefetch overlaps them) (default iteration)",
+    },
+    Key {
         name: "workload.model",
         kind: Kind::Choice(names::<ModelShape>),
         default: None,
@@ -242,6 +263,10 @@ pub fn parse(
     let algorithm = k
         .opt_choice("workload.algorithm")
         .unwrap_or(Algorithm::Ring);
+    let ranks = Ranks {
+        order: k.opt_choice("workload.order").unwrap_or(Order::Host),
+        steps: k.opt_u32("workload.steps"),
+    };
     let group = || -> Result<Group, ScenarioError> {
         let key = "workload.group";
         let Some(v) = k.get(key) else {
@@ -278,10 +303,16 @@ pub fn parse(
                 flow_bytes: k.opt_int("workload.flow_bytes"),
             }
         }
-        WorkloadKind::AllToAll => {
-            collective(CollectiveKind::AllToAll, algorithm, message_bytes, group()?)
+        WorkloadKind::AllToAll => collective(
+            CollectiveKind::AllToAll,
+            algorithm,
+            message_bytes,
+            group()?,
+            ranks,
+        ),
+        WorkloadKind::Collective(kind) => {
+            collective(kind, algorithm, message_bytes, group()?, ranks)
         }
-        WorkloadKind::Collective(kind) => collective(kind, algorithm, message_bytes, group()?),
         WorkloadKind::Fsdp => {
             let model = k.opt_choice("workload.model").unwrap_or(LLAMA3_405B);
             let layers = match k.opt_u32("workload.layers") {
@@ -296,10 +327,14 @@ pub fn parse(
             };
             WorkloadSpec::Fsdp {
                 model,
+                part: k
+                    .opt_choice("workload.fsdp_part")
+                    .unwrap_or(FsdpPart::Iteration),
                 layers,
                 size_scale: k.opt_float("workload.size_scale").unwrap_or(1.0),
                 algorithm,
                 group: group()?,
+                ranks,
             }
         }
         WorkloadKind::Moe => WorkloadSpec::Moe {
@@ -332,12 +367,14 @@ fn collective(
     algorithm: Algorithm,
     message_bytes: u64,
     group: Group,
+    ranks: Ranks,
 ) -> WorkloadSpec {
     WorkloadSpec::Collective {
         kind,
         algorithm,
         message_bytes,
         group,
+        ranks,
     }
 }
 

@@ -12,6 +12,13 @@
 //! - direct: one step in which every host sends its shards straight to their owners (two
 //!   steps for all-reduce).
 //!
+//! Ranks ([`Ranks`]): rank i is the group's i-th host (`workload.order = "host"`), or the
+//! group is shuffled once per run from its own RNG stream (`"random"`), the same order for
+//! every collective of the run (one process group). In host order a ring's neighbours share
+//! an edge switch, so five of six ring flows of a k = 12 fat tree never leave it and each
+//! cross-edge flow is alone on its links: no contention. `workload.steps = N` keeps only the
+//! first N steps of every collective (a slice of a long ring at full message size).
+//!
 //! A host starts step s+1 once every step-s flow into it has been received (it forwards or
 //! reduces that data; as with RDMA writes, it does not wait for the ACKs of its own sends).
 //! Ring all-reduce thus moves 2(N-1)/N of the buffer out of every host.
@@ -20,7 +27,7 @@ use std::ops::Range;
 
 use super::deps::{Deps, DepsBuilder, Signal};
 use super::FlowSpec;
-use crate::engine::Time;
+use crate::engine::{Rng, Time};
 
 /// A workload's flows, their dependencies, and the collectives they form.
 #[derive(Clone, Debug, Default)]
@@ -151,6 +158,50 @@ impl Group {
     }
 }
 
+/// The order of a group's ranks (`workload.order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Rank i is the group's i-th host.
+    Host,
+    /// A uniformly random order, drawn once per run from the `ranks` RNG stream.
+    Random,
+}
+
+impl Order {
+    pub const ALL: [Order; 2] = [Order::Host, Order::Random];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Host => "host",
+            Order::Random => "random",
+        }
+    }
+}
+
+/// How a run lays out its collectives' ranks and how many steps of each it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ranks {
+    pub order: Order,
+    /// Steps kept of every collective (`None`: all).
+    pub steps: Option<u32>,
+}
+
+impl Ranks {
+    /// Host order, every step: the collectives as built before either key existed.
+    pub const HOST_ORDER: Ranks = Ranks {
+        order: Order::Host,
+        steps: None,
+    };
+
+    /// The group's `hosts` in rank order for the run of `seed`.
+    pub fn order(&self, mut hosts: Vec<u32>, seed: u64) -> Vec<u32> {
+        if self.order == Order::Random {
+            Rng::stream(seed, "ranks").shuffle(&mut hosts);
+        }
+        hosts
+    }
+}
+
 /// Shard `j` of `bytes` split `n` ways.
 pub fn shard(bytes: u64, n: usize, j: usize) -> u64 {
     bytes / n as u64 + u64::from((j as u64) < bytes % n as u64)
@@ -215,6 +266,8 @@ pub struct TrafficBuilder {
     pub flows: Vec<FlowSpec>,
     pub deps: DepsBuilder,
     pub collectives: Vec<Collective>,
+    /// Steps kept of every collective appended (`None`: all).
+    pub steps: Option<u32>,
 }
 
 impl TrafficBuilder {
@@ -229,7 +282,11 @@ impl TrafficBuilder {
         hosts: &[u32],
         after: &[u32],
     ) -> u32 {
-        self.custom(name, steps(kind, alg, bytes, hosts.len()), hosts, after)
+        let mut all = steps(kind, alg, bytes, hosts.len());
+        if let Some(kept) = self.steps {
+            all.truncate(kept as usize);
+        }
+        self.custom(name, all, hosts, after)
     }
 
     /// Appends a collective given as steps of `(src index, dst index, bytes)` over `hosts`.
@@ -367,6 +424,53 @@ mod tests {
         // Host 1's step-1 flow waits for host 0's step-0 flow (0 -> 1) to be received.
         assert_eq!(t.deps.recv_done.row(0), &[1]);
         assert_eq!(t.deps.targets.row(1), &[c.steps[1].start + 1]);
+    }
+
+    #[test]
+    fn random_ranks_are_a_seeded_permutation() {
+        let r = Ranks {
+            order: Order::Random,
+            steps: None,
+        };
+        let hosts: Vec<u32> = (0..64).collect();
+        let a = r.order(hosts.clone(), 1);
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, hosts, "a permutation of the group");
+        assert_eq!(a, r.order(hosts.clone(), 1), "the same for a seed");
+        assert_ne!(a, r.order(hosts.clone(), 2), "another for another seed");
+        assert_ne!(a, hosts);
+        assert_eq!(Ranks::HOST_ORDER.order(hosts.clone(), 1), hosts);
+    }
+
+    #[test]
+    fn steps_keeps_the_first_steps_and_their_chain() {
+        let build = |steps| {
+            let mut b = TrafficBuilder {
+                steps,
+                ..Default::default()
+            };
+            let hosts: Vec<u32> = (0..8).collect();
+            b.collective(
+                "ag".into(),
+                CollectiveKind::AllGather,
+                Algorithm::Ring,
+                8000,
+                &hosts,
+                &[],
+            );
+            b.build()
+        };
+        let (all, two) = (build(None), build(Some(2)));
+        assert_eq!(all.collectives[0].steps.len(), 7);
+        assert_eq!(two.collectives[0].steps.len(), 2);
+        assert_eq!(two.flows[..], all.flows[..16], "the first two steps' flows");
+        assert_eq!(two.deps.waits[..], all.deps.waits[..16]);
+        assert_eq!(
+            build(Some(100)).flows,
+            all.flows,
+            "more steps than there are"
+        );
     }
 
     #[test]

@@ -11,6 +11,12 @@
 //!
 //! Message sizes are the unit's parameter bytes (bf16 parameters and gradients), times
 //! `workload.size_scale`.
+//!
+//! One block of FSDP2's steady state instead of the iteration ([`Part`], `workload.fsdp_part`):
+//! the forward all-gather of a block; or the backward all-gather of a block together with the
+//! reduce-scatter of the block after it (FSDP2 prefetches the next all-gather while the last
+//! block's gradients are reduced), both starting at once. An iteration has as many of each
+//! as blocks, and with `workload.steps` a run keeps only the first steps of each ring.
 
 use super::collective::{Algorithm, CollectiveKind, TrafficBuilder};
 
@@ -74,10 +80,45 @@ impl ModelShape {
     }
 }
 
-/// Appends one iteration over `hosts` with the first `layers` blocks; sizes times `scale`.
-pub fn iteration(
+/// What of an FSDP2 iteration a run simulates (`workload.fsdp_part`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The whole iteration.
+    Iteration,
+    /// One block's forward all-gather.
+    ForwardBlock,
+    /// One block's backward all-gather and the previous block's reduce-scatter, together.
+    BackwardBlock,
+}
+
+impl Part {
+    pub const ALL: [Part; 3] = [Part::Iteration, Part::ForwardBlock, Part::BackwardBlock];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Iteration => "iteration",
+            Part::ForwardBlock => "forward-block",
+            Part::BackwardBlock => "backward-block",
+        }
+    }
+
+    /// Collectives per block simulated (the iteration: two all-gathers and a
+    /// reduce-scatter per block).
+    pub fn collectives(self, layers: u32) -> u64 {
+        match self {
+            Part::Iteration => 3 * layers.max(1) as u64,
+            Part::ForwardBlock => 1,
+            Part::BackwardBlock => 2,
+        }
+    }
+}
+
+/// Appends `part` of one iteration over `hosts` (the iteration: with its first `layers`
+/// blocks); sizes times `scale`.
+pub fn append(
     b: &mut TrafficBuilder,
     model: &ModelShape,
+    part: Part,
     layers: u32,
     scale: f64,
     hosts: &[u32],
@@ -94,6 +135,18 @@ pub fn iteration(
     };
     let ag = CollectiveKind::AllGather;
     let rs = CollectiveKind::ReduceScatter;
+    match part {
+        Part::Iteration => {}
+        Part::ForwardBlock => {
+            add(b, "fwd-ag".into(), ag, block, &[]);
+            return;
+        }
+        Part::BackwardBlock => {
+            add(b, "bwd-ag".into(), ag, block, &[]);
+            add(b, "bwd-rs".into(), rs, block, &[]);
+            return;
+        }
+    }
     let mut prev = add(b, "fwd-ag-root".into(), ag, root, &[]);
     for l in 0..layers {
         prev = add(b, format!("fwd-ag-{l}"), ag, block, &[prev]);
@@ -129,7 +182,15 @@ mod tests {
     fn messages_are_the_units_parameter_bytes() {
         let mut b = TrafficBuilder::default();
         let hosts: Vec<u32> = (0..4).collect();
-        iteration(&mut b, &LLAMA3_405B, 3, 1.0, &hosts, Algorithm::Direct);
+        append(
+            &mut b,
+            &LLAMA3_405B,
+            Part::Iteration,
+            3,
+            1.0,
+            &hosts,
+            Algorithm::Direct,
+        );
         let t = b.build();
         // Root AG, 3 forward AGs, 3 backward AGs, 3 RSs, root RS.
         assert_eq!(t.collectives.len(), 11);
@@ -160,5 +221,44 @@ mod tests {
             vec![6, 5],
             "bwd-rs-1 after its AG and bwd-rs-2"
         );
+    }
+
+    #[test]
+    fn block_parts_are_one_blocks_collectives_starting_at_once() {
+        let hosts: Vec<u32> = (0..4).collect();
+        let build = |part| {
+            let mut b = TrafficBuilder::default();
+            append(
+                &mut b,
+                &LLAMA3_405B,
+                part,
+                126,
+                1e-3,
+                &hosts,
+                Algorithm::Ring,
+            );
+            b.build()
+        };
+        let block = (LLAMA3_405B.block_params() as f64 * 2.0 * 1e-3).round() as u64;
+        for (part, names) in [
+            (Part::ForwardBlock, &["fwd-ag"][..]),
+            (Part::BackwardBlock, &["bwd-ag", "bwd-rs"][..]),
+        ] {
+            let t = build(part);
+            let got: Vec<&str> = t.collectives.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(got, names);
+            assert_eq!(t.collectives.len() as u64, part.collectives(126));
+            for c in &t.collectives {
+                assert!(c.after.is_empty(), "{} starts at once", c.name);
+                assert_eq!(c.steps.len(), 3, "a ring of 4");
+                // Each host sends 3 of its 4 shards.
+                let sent: u64 = c.flows().map(|f| t.flows[f as usize].bytes).sum();
+                assert_eq!(sent, 3 * block, "{}", c.name);
+                // Only the first step waits for nothing.
+                for f in c.flows() {
+                    assert_eq!(t.deps.waits[f as usize] == 0, f < c.steps[0].end);
+                }
+            }
+        }
     }
 }

@@ -14,9 +14,11 @@ pub mod htsim;
 pub mod moe;
 
 pub use cdf::SizeCdf;
-pub use collective::{Algorithm, Collective, CollectiveKind, Group, Traffic, TrafficBuilder};
+pub use collective::{
+    Algorithm, Collective, CollectiveKind, Group, Order, Ranks, Traffic, TrafficBuilder,
+};
 pub use fastroute::{FastrouteWorkload, Pattern};
-pub use fsdp::ModelShape;
+pub use fsdp::{ModelShape, Part as FsdpPart};
 pub use htsim::HtsimMatrix;
 
 pub use crate::flow::FlowSpec;
@@ -57,14 +59,18 @@ pub enum WorkloadSpec {
         algorithm: Algorithm,
         message_bytes: u64,
         group: Group,
+        ranks: Ranks,
     },
-    /// One FSDP2 training iteration's collectives over the data-parallel group.
+    /// One FSDP2 training iteration's collectives over the data-parallel group, or one
+    /// block of it (`part`).
     Fsdp {
         model: ModelShape,
+        part: FsdpPart,
         layers: u32,
         size_scale: f64,
         algorithm: Algorithm,
         group: Group,
+        ranks: Ranks,
     },
     /// MoE dispatch: an all-to-all-v skewed by expert popularity.
     Moe {
@@ -145,14 +151,24 @@ impl WorkloadSpec {
                 let flows = (*senders as u64).min(hosts - 1);
                 (flows, flows.saturating_mul(*message_bytes), *message_bytes)
             }
-            // A collective moves at most twice each member's message (all-reduce), in at
-            // most two flows per pair of members.
+            // Per step at most one shard from each member (the message over the members),
+            // in at most 2n steps (all-reduce: 2(n - 1)), unless `workload.steps` keeps fewer.
             WorkloadSpec::Collective {
                 message_bytes,
                 group: g,
+                ranks,
                 ..
+            } => {
+                let n = group(g);
+                let steps = ranks.steps.map_or(2 * n, |s| (s as u64).min(2 * n));
+                (
+                    steps * n,
+                    steps.saturating_mul(*message_bytes),
+                    *message_bytes,
+                )
             }
-            | WorkloadSpec::Moe {
+            // At most two flows per pair of members, twice each member's message.
+            WorkloadSpec::Moe {
                 message_bytes,
                 group: g,
                 ..
@@ -164,16 +180,22 @@ impl WorkloadSpec {
                     *message_bytes,
                 )
             }
-            // Per block: an all-gather forward, one backward, a reduce-scatter.
+            // Per collective as a collective of one block's bytes: per block of the
+            // iteration an all-gather forward, one backward, a reduce-scatter.
             WorkloadSpec::Fsdp {
-                layers, group: g, ..
+                part,
+                layers,
+                group: g,
+                ranks,
+                ..
             } => {
                 let n = group(g);
                 let block = self.message_bytes();
-                let collectives = 3 * (*layers as u64).max(1);
+                let collectives = part.collectives(*layers);
+                let steps = ranks.steps.map_or(2 * n, |s| (s as u64).min(2 * n));
                 (
-                    collectives * 2 * n * n,
-                    (collectives * 2 * n).saturating_mul(block),
+                    collectives * steps * n,
+                    (collectives * steps).saturating_mul(block),
                     block,
                 )
             }
@@ -201,23 +223,39 @@ impl WorkloadSpec {
                 algorithm,
                 message_bytes,
                 group: g,
+                ranks,
             } => {
+                b.steps = ranks.steps;
                 b.collective(
                     kind.name().into(),
                     *kind,
                     *algorithm,
                     *message_bytes,
-                    &group(g),
+                    &ranks.order(group(g), seed),
                     &[],
                 );
             }
             WorkloadSpec::Fsdp {
                 model,
+                part,
                 layers,
                 size_scale,
                 algorithm,
                 group: g,
-            } => fsdp::iteration(&mut b, model, *layers, *size_scale, &group(g), *algorithm),
+                ranks,
+            } => {
+                b.steps = ranks.steps;
+                let hosts = ranks.order(group(g), seed);
+                fsdp::append(
+                    &mut b,
+                    model,
+                    *part,
+                    *layers,
+                    *size_scale,
+                    &hosts,
+                    *algorithm,
+                )
+            }
             WorkloadSpec::Moe {
                 message_bytes,
                 skew,

@@ -24,19 +24,6 @@ fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
 
-/// The rows `keep` accepts.
-fn rows(t: &Table, keep: impl Fn(&Row) -> bool) -> Table {
-    Table {
-        header: t.header.clone(),
-        rows: t
-            .iter()
-            .zip(&t.rows)
-            .filter(|(r, _)| keep(r))
-            .map(|(_, c)| c.clone())
-            .collect(),
-    }
-}
-
 /// A row's ECN threshold in bytes, from its sweep's name (`none` for the runs without
 /// congestion control, which ECN marks do not affect).
 fn ecn<'a>(r: &Row<'a>) -> Option<&'a str> {
@@ -52,7 +39,7 @@ fn claims_ecn(r: &Row) -> bool {
 /// `RULE` ([`DCTCP_RULES`]), every other control and the runs without one.
 fn reading<const MIB: u64, const RULE: usize>(t: &Table) -> Table {
     let size = bytes::<MIB>();
-    rows(t, |r| {
+    t.filtered(|r| {
         r.get(col::MESSAGE_BYTES) == Some(size.as_str())
             && (r.get(col::CC) == Some("none") || claims_ecn(r))
             && (r.get(col::CC) != Some("dctcp")
@@ -342,14 +329,11 @@ const BLOCK_STEPS: u32 = 6;
 /// all-gather overlapped with the previous block's reduce-scatter.
 const BLOCK_PARTS: [&str; 2] = ["forward-block", "backward-block"];
 
-/// Sec. 6.7's reduction factor on FSDP2 block part `PART` ([`BLOCK_PARTS`]): the smaller
-/// mean CCT increase beyond the bound of AR and REPS over `of`'s, under `cc` (which must have
-/// acted: the paper's mechanism is AR and REPS being throttled).
+/// Sec. 6.7's reduction factor ([`fsdp_factor`]) on FSDP2 block part `PART`
+/// ([`BLOCK_PARTS`]).
 fn block_factor<const PART: usize>(t: &Table, of: &str, cc: &str) -> Result<f64, String> {
-    let t = rows(t, |r| r.get(key::FSDP_PART) == Some(BLOCK_PARTS[PART]));
-    cc_acts(&t, cc)?;
-    let f = [(col::CC, cc)];
-    Ok(infl(&t, "ar", &f)?.min(infl(&t, "reps", &f)?) / infl(&t, of, &f)?)
+    let part = t.filtered(|r| r.get(key::FSDP_PART) == Some(BLOCK_PARTS[PART]));
+    fsdp_factor(&part, of, cc)
 }
 
 /// Sets the inflation (%) of `scheme` under `cc` in block part `PART` of a synthetic table.
@@ -438,7 +422,7 @@ pub fn fsdp_block() -> Experiment {
                 does not state its rank placement). Two block parts, each the first 6 ring \
                 steps (of 431) of FSDP2's steady state: the forward all-gather, and the \
                 backward all-gather overlapped with the previous block's reduce-scatter \
-                (`workload.fsdp_part`, `workload.ring_steps`); no compute (the paper states \
+                (`workload.fsdp_part`, `workload.steps`); no compute (the paper states \
                 neither its schedule nor its compute overlap). An iteration has as many \
                 forward as backward blocks; each part is a reading of its own, with its own \
                 claims. 'CCT increase beyond the lower bound' = a run's CCT over its bound \
@@ -458,11 +442,11 @@ pub fn fsdp_block() -> Experiment {
                 .text("workload.algorithm", &["ring"])
                 .text("workload.order", &["random"])
                 .text("workload.fsdp_part", &BLOCK_PARTS)
-                .set("workload.ring_steps", BLOCK_STEPS);
+                .set("workload.steps", BLOCK_STEPS);
             let q = [
                 "topology.k=8",
                 "workload.size_scale=0.1",
-                "workload.ring_steps=3",
+                "workload.steps=3",
                 "run.seeds=1",
             ];
             by_scheme(&block, MAIN, &q)

@@ -418,7 +418,7 @@ pub fn experiments() -> Vec<Experiment> {
             figure: "Sec. 6.7",
             title: "FSDP2 training of Llama-3 405B, the whole iteration in host rank order \
                     (no contention: see ofan-fsdp-block)",
-            varies: "congestion control (NSCC, MSwift) x scheme (AR, REPS, 4OFAN, OFAN)",
+            varies: "congestion control (none, NSCC, MSwift) x scheme (AR, REPS, 4OFAN, OFAN)",
             setup: "One FSDP2 iteration of Llama-3 405B (126 blocks, bf16, root unit = \
                     embedding + output head + final norm) over a 432-host data-parallel group \
                     (k = 12) with ring collectives in host rank order: five of six ring flows \
@@ -437,7 +437,7 @@ pub fn experiments() -> Vec<Experiment> {
             source: Source::Sim({
                 let fsdp = with_cc(base())
                     .unset("workload.message_bytes")
-                    .text("host.cc", &["nscc", "mswift"])
+                    .text("host.cc", &["none", "nscc", "mswift"])
                     .text("workload.kind", &["fsdp"])
                     .text("workload.model", &["llama3-405b"])
                     .set("workload.layers", 126)

@@ -273,8 +273,10 @@ fn infl(t: &Table, scheme: &str, extra: &Filter) -> Result<f64, String> {
 }
 
 /// Sec. 6.7's reduction factor: the smaller CCT inflation of AR and REPS over `of`'s, under
-/// congestion control `cc`.
+/// congestion control `cc` (which must have acted: the paper's mechanism is AR and REPS
+/// being throttled).
 fn fsdp_factor(t: &Table, of: &str, cc: &str) -> Result<f64, String> {
+    cc_acts(t, cc)?;
     let f = [(col::CC, cc)];
     Ok(infl(t, "ar", &f)?.min(infl(t, "reps", &f)?) / infl(t, of, &f)?)
 }

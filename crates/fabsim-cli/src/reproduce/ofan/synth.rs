@@ -304,16 +304,16 @@ pub fn fig13() -> Table {
     })
 }
 
-/// FSDP2: OFAN cuts the CCT increase 17.5x (NSCC) and 40x (MSwift), 4OFAN 15x and 36x.
-pub fn fsdp() -> Table {
-    let t = world(&[
-        (col::CC, &["nscc", "mswift"]),
-        (col::SCHEME, SWITCH_AND_REPS),
-    ]);
+/// FSDP2: NSCC and MSwift throttle AR and REPS (35-80% increase); OFAN cuts the increase
+/// 17.5x (NSCC) and 40x (MSwift), 4OFAN 15x and 36x; without a control every scheme within
+/// 5%.
+fn with_fsdp_infl(t: Table) -> Table {
     with_infl(t, |r| {
-        let nscc = r.get(col::CC) == Some("nscc");
-        let (ar, reps) = if nscc { (40.0, 35.0) } else { (80.0, 78.0) };
-        let (of, four) = if nscc { (17.5, 15.0) } else { (40.0, 36.0) };
+        let (ar, reps, of, four) = match r.get(col::CC).unwrap_or_default() {
+            "none" => return pick(r, col::SCHEME, &[("ofan", 1.5), ("4ofan", 2.0)], 5.0),
+            "nscc" => (40.0, 35.0, 17.5, 15.0),
+            _ => (80.0, 78.0, 40.0, 36.0),
+        };
         match r.get(col::SCHEME).unwrap_or_default() {
             "ar" => ar,
             "reps" => reps,
@@ -323,28 +323,20 @@ pub fn fsdp() -> Table {
     })
 }
 
-/// FSDP2 blocks: NSCC and MSwift throttle AR and REPS (35-80% increase) and leave OFAN at
-/// 2% (17.5x, 40x), 4OFAN at 15x and 36x; without a control every scheme within 5%.
+const FSDP_CC: &[&str] = &["none", "nscc", "mswift"];
+
+/// The FSDP2 iteration ([`with_fsdp_infl`]).
+pub fn fsdp() -> Table {
+    with_fsdp_infl(world(&[(col::CC, FSDP_CC), (col::SCHEME, SWITCH_AND_REPS)]))
+}
+
+/// FSDP2 blocks: both parts as [`with_fsdp_infl`].
 pub fn fsdp_block() -> Table {
-    let t = world(&[
-        (col::CC, &["none", "nscc", "mswift"]),
+    with_fsdp_infl(world(&[
+        (col::CC, FSDP_CC),
         (col::SCHEME, SWITCH_AND_REPS),
         (key::FSDP_PART, &["forward-block", "backward-block"]),
-    ]);
-    with_infl(t, |r| {
-        let s = r.get(col::SCHEME).unwrap_or_default();
-        let (ar, reps, of, four) = match r.get(col::CC).unwrap_or_default() {
-            "none" => return pick(r, col::SCHEME, &[("ofan", 1.5), ("4ofan", 2.0)], 5.0),
-            "nscc" => (40.0, 35.0, 17.5, 15.0),
-            _ => (80.0, 78.0, 40.0, 36.0),
-        };
-        match s {
-            "ar" => ar,
-            "reps" => reps,
-            "ofan" => reps / of,
-            _ => reps / four,
-        }
-    })
+    ]))
 }
 
 /// OFAN's edge-uplink max queue at 80% of App. F.4's w + 1 packets at every size.
