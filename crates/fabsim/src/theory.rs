@@ -12,6 +12,13 @@
 //!      service ends (ACKs are not preempted by, and do not preempt, a packet on the wire);
 //!   3. ACKs only, after the host's last data packet, for the data still arriving.
 //!
+//! With ACK coalescing (`host.ack_every_bytes = B`) the receiver ACKs its first packet, then
+//! a packet once `B` wire bytes arrived unacknowledged, and the last one; ECN marks, the
+//! sender's ACK requests, duplicates and the delayed-ACK timer only add ACKs (each extra one
+//! resets the count, so by induction the i-th ACK of any run answers a packet no later than
+//! the i-th of the threshold-only sequence). The schedule then charges exactly those
+//! threshold-only ACKs ([`LinkModel::acks_packet`]), the fewest the policy can send.
+//!
 //! The collective ends when the ACK of the last data packet reaches its sender: the time
 //! the receiver's NIC finishes sending it, plus `d + (H-1)(T_a + d)`. [`permutation_bound_ps`]
 //! computes that schedule exactly, packet by packet (so partial last packets and ACK/data
@@ -53,6 +60,45 @@ impl LinkModel {
         (bytes - (self.packets(bytes) - 1) * self.payload_bytes as u64) as u32 + self.header_bytes
     }
 
+    /// Whether the receiver of a message of `bytes`, its packets arriving in order, must ACK
+    /// its packet `i` when it ACKs only what the policy forces: every packet if
+    /// `ack_every_bytes` is 0, else the first, one once `ack_every_bytes` wire bytes arrived
+    /// since the last ACK (`unacked`, updated here), and the last.
+    pub fn acks_packet(&self, bytes: u64, ack_every_bytes: u32, i: u64, unacked: &mut u64) -> bool {
+        let n = self.packets(bytes);
+        let size = if i + 1 == n {
+            self.last_packet_bytes(bytes)
+        } else {
+            self.payload_bytes + self.header_bytes
+        };
+        *unacked += size as u64;
+        let ack =
+            ack_every_bytes == 0 || i == 0 || i + 1 == n || *unacked >= ack_every_bytes as u64;
+        if ack {
+            *unacked = 0;
+        }
+        ack
+    }
+
+    /// The fewest ACKs a receiver can send for a message of `bytes`, in any arrival order:
+    /// one per packet if `ack_every_bytes` is 0; else the first and the last packet's, and one
+    /// per `c = ceil(B / full packet)` full packets between them (at most one packet, the
+    /// short one, is not full; extra ACKs only reset the count, see the module docs).
+    pub fn min_acks(&self, bytes: u64, ack_every_bytes: u32) -> u64 {
+        let n = self.packets(bytes);
+        if ack_every_bytes == 0 || n <= 2 {
+            return n;
+        }
+        let full = (self.payload_bytes + self.header_bytes) as u64;
+        let short = u64::from(!bytes.is_multiple_of(self.payload_bytes as u64));
+        2 + (n - 2 - short) / (ack_every_bytes as u64).div_ceil(full)
+    }
+
+    /// Serialization time of one ACK.
+    pub fn ack_ser_ps(&self) -> Time {
+        self.ser(self.ack_bytes)
+    }
+
     /// Round trip of a full data packet and its ACK over `hops` links, with no queueing.
     pub fn base_rtt_ps(&self, hops: u32) -> Time {
         let full = self.payload_bytes + self.header_bytes;
@@ -77,8 +123,9 @@ impl LinkModel {
     }
 }
 
-/// Permutation CCT lower bound for messages of `bytes` over paths of `hops` links.
-pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
+/// Permutation CCT lower bound for messages of `bytes` over paths of `hops` links, the
+/// receivers ACKing per packet (`ack_every_bytes = 0`) or coalescing (the fewest ACKs).
+pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_bytes: u32) -> Time {
     let ack = link.ser(link.ack_bytes);
     let sizes: Vec<u32> = link.packet_sizes(bytes).collect();
     // ACK due times at this host = arrival times of the symmetric sender's data, which by
@@ -90,7 +137,8 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
     // When each later link of the path finishes its previous data packet: a short last
     // packet cannot overtake the full one ahead of it.
     let mut link_free = vec![Time::ZERO; hops as usize - 1];
-    for &size in &sizes {
+    let mut unacked = 0;
+    for (i, &size) in sizes.iter().enumerate() {
         // Phase 2: send every ACK already due before the next data packet.
         while next_ack < ack_due.len() && ack_due[next_ack] <= t {
             t += ack;
@@ -102,7 +150,9 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
             *free = arrival.max(*free) + link.ser(size);
             arrival = *free + link.delay_ps;
         }
-        ack_due.push(arrival);
+        if link.acks_packet(bytes, ack_every_bytes, i as u64, &mut unacked) {
+            ack_due.push(arrival);
+        }
     }
     // Phase 3: the remaining ACKs, each when due or when the NIC frees up.
     while next_ack < ack_due.len() {
@@ -244,7 +294,7 @@ mod tests {
     fn bound_exceeds_the_trivial_bounds() {
         let l = ofan_default();
         let m = 256 * 4096;
-        let b = permutation_bound_ps(&l, m, 6);
+        let b = permutation_bound_ps(&l, m, 6, 0);
         // Sending the data alone, plus one round trip of the last packet.
         let data = 256 * l.ser(4160);
         let rtt = l.latency_after_send(4160, 6) + l.ser(64) + l.latency_after_send(64, 6);
@@ -256,8 +306,8 @@ mod tests {
     #[test]
     fn bound_grows_linearly_with_message_size() {
         let l = ofan_default();
-        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6);
-        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6);
+        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6, 0);
+        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6, 0);
         let per_packet = (b2 - b1).as_ps_f64() / 1024.0;
         // Asymptotically each packet costs one data and one ACK serialization.
         let expected = (l.ser(4160) + l.ser(64)).as_ps_f64();

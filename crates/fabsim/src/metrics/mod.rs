@@ -273,15 +273,16 @@ pub fn run_parallel(
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
+    let every = params.ack_every_bytes;
     match params.workload {
         WorkloadSpec::Permutation { message_bytes } => {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
-            permutation_bound_ps(link, message_bytes, hops.unwrap_or(2))
+            permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every)
         }
         WorkloadSpec::AllToAll { .. }
         | WorkloadSpec::Bipartite { .. }
         | WorkloadSpec::Incast { .. }
-        | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, f, &outcome.flows),
+        | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, every, f, &outcome.flows),
         _ => {
             // Three lower bounds, the largest wins: the longest chain of collective bounds
             // (collectives come in dependency order: `after` points to earlier ones), the
@@ -295,7 +296,9 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                     .map(|&a| path[a as usize])
                     .max()
                     .unwrap_or(Time::ZERO);
-                path.push(before + collective_bound_ps(link, f, &outcome.flows, &outcome.deps, c));
+                path.push(
+                    before + collective_bound_ps(link, every, f, &outcome.flows, &outcome.deps, c),
+                );
             }
             let all = 0..outcome.flows.len() as u32;
             let chain = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
@@ -309,7 +312,7 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                 .max()
                 .unwrap_or(Time::ZERO)
                 .max(chain.saturating_sub(first))
-                .max(nic_bound_ps(link, f, &outcome.flows))
+                .max(nic_bound_ps(link, every, f, &outcome.flows))
         }
     }
 }
@@ -320,6 +323,19 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
 /// fires at its `need`-th signal; signals of flows outside the subset count as time 0,
 /// the subset's start). With `absolute`, flows also respect their own start times. Flows
 /// that can never start are ignored.
+///
+/// The ACK a host owes when a gate releases its flow. If every signal of gate `g` is the
+/// receive done of a flow into host `h` ([`ack_gates`]), the signal that fires `g` (at `A`)
+/// is the arrival at `h` of some flow's last data packet, and `h` sends that packet's ACK
+/// at once under every ACK policy (per packet, or coalesced: the last packet is always
+/// ACKed). A flow `x` of `h` that `g` releases starts at `A + delay` or later, so each of
+/// its data packets is handed to the NIC at or after the ACK (the `FlowStart` event comes
+/// after the receive that queued the ACK, even at the same instant). The NIC serves an ACK
+/// before any data packet handed to it later: a pulling NIC takes data only when its port
+/// is free, a FIFO NIC queues it behind. So `x`'s first data bit leaves at `A + T_ack` or
+/// later, and `x` starts, for its data, at `max(A + delay, A + T_ack)`. The ACKs of the
+/// flow's other packets (one per data packet in a ring step) are not charged: a schedule
+/// may receive them while its NIC is idle, and no dependency forces otherwise.
 pub fn critical_path_ps(
     link: &LinkModel,
     f: &Fabric,
@@ -330,6 +346,8 @@ pub fn critical_path_ps(
 ) -> Time {
     let inside = |x: u32| subset.contains(&x);
     let gates = deps.need.len();
+    let ack_host = ack_gates(flows, deps);
+    let t_ack = link.ack_ser_ps();
     // Per gate: its signal times so far, and the in-subset signals still to come.
     let mut times: Vec<Vec<Time>> = vec![Vec::new(); gates];
     let mut pending = vec![0u32; gates];
@@ -365,8 +383,12 @@ pub fn critical_path_ps(
             return;
         };
         for &x in deps.targets.row(g as u32) {
+            let mut delay = deps.delay_ps[g];
+            if ack_host[g] == flows[x as usize].src {
+                delay = delay.max(t_ack);
+            }
             let s = &mut start[x as usize];
-            *s = (*s).max(at + deps.delay_ps[g]);
+            *s = (*s).max(at + delay);
             waits[x as usize] -= 1;
             if waits[x as usize] == 0 && inside(x) {
                 ready.push(x);
@@ -397,10 +419,41 @@ pub fn critical_path_ps(
     end
 }
 
+/// Per gate: the host `h` if every signal of the gate is the receive done of a flow into
+/// `h` (and it needs one at least), else `u32::MAX` (no host). See [`critical_path_ps`].
+fn ack_gates(flows: &[FlowSpec], deps: &Deps) -> Vec<u32> {
+    const UNSET: u32 = u32::MAX - 1;
+    let mut host: Vec<u32> = deps
+        .need
+        .iter()
+        .map(|&n| if n == 0 { u32::MAX } else { UNSET })
+        .collect();
+    for (fl, spec) in flows.iter().enumerate() {
+        for &g in deps.send_done.row(fl as u32) {
+            host[g as usize] = u32::MAX;
+        }
+        for &g in deps.recv_done.row(fl as u32) {
+            let h = &mut host[g as usize];
+            if *h == UNSET {
+                *h = spec.dst;
+            } else if *h != spec.dst {
+                *h = u32::MAX;
+            }
+        }
+    }
+    for h in &mut host {
+        if *h == UNSET {
+            *h = u32::MAX;
+        }
+    }
+    host
+}
+
 /// Naive bound: the busiest NIC sends its data and the ACKs it owes (or receives the data
 /// sent to it and the ACKs of its own data), then a last packet and its ACK cross the
-/// shortest path.
-fn nic_bound_ps(link: &LinkModel, f: &Fabric, flows: &[FlowSpec]) -> Time {
+/// shortest path. ACKs are counted as the fewest the policy can send
+/// ([`LinkModel::min_acks`]: one per packet, or with `ack_every_bytes` coalescing).
+fn nic_bound_ps(link: &LinkModel, ack_every_bytes: u32, f: &Fabric, flows: &[FlowSpec]) -> Time {
     let mut out = vec![0u64; f.hosts as usize];
     let mut into = vec![0u64; f.hosts as usize];
     let mut min_data = u32::MAX;
@@ -410,7 +463,7 @@ fn nic_bound_ps(link: &LinkModel, f: &Fabric, flows: &[FlowSpec]) -> Time {
         let n = link.packets(fl.bytes);
         let (wire, acks) = (
             fl.bytes + n * link.header_bytes as u64,
-            n * link.ack_bytes as u64,
+            link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
         );
         out[fl.src as usize] += wire;
         out[fl.dst as usize] += acks;
@@ -434,6 +487,7 @@ fn nic_bound_ps(link: &LinkModel, f: &Fabric, flows: &[FlowSpec]) -> Time {
 /// one path).
 pub fn collective_bound_ps(
     link: &LinkModel,
+    ack_every_bytes: u32,
     f: &Fabric,
     flows: &[FlowSpec],
     deps: &Deps,
@@ -443,6 +497,7 @@ pub fn collective_bound_ps(
     let chain = critical_path_ps(link, f, flows, deps, all.clone(), false);
     chain.max(nic_bound_ps(
         link,
+        ack_every_bytes,
         f,
         &flows[all.start as usize..all.end as usize],
     ))
@@ -491,8 +546,15 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
             CollectiveReport {
                 name: c.name.clone(),
                 cct_us: cct,
-                lower_bound_us: collective_bound_ps(&params.link, &o.fabric, &o.flows, &o.deps, c)
-                    .as_us_f64(),
+                lower_bound_us: collective_bound_ps(
+                    &params.link,
+                    params.ack_every_bytes,
+                    &o.fabric,
+                    &o.flows,
+                    &o.deps,
+                    c,
+                )
+                .as_us_f64(),
                 bytes: o.flows[ids].iter().map(|f| f.bytes).sum(),
             }
         })
