@@ -95,6 +95,12 @@ impl LinkModel {
     }
 
     /// Serialization time of one ACK.
+    /// Serialization of every packet of a message of `bytes`, back to back.
+    pub fn serialization_ps(&self, bytes: u64) -> Time {
+        let full = self.ser(self.payload_bytes + self.header_bytes);
+        (self.packets(bytes) - 1) * full + self.ser(self.last_packet_bytes(bytes))
+    }
+
     pub fn ack_ser_ps(&self) -> Time {
         self.ser(self.ack_bytes)
     }
@@ -166,13 +172,18 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_b
 /// The least time from a flow's first bit on its sender's NIC until its last byte reaches
 /// the receiver: every packet serialized back to back, then the last one crosses `hops` links.
 pub fn flow_time_ps(link: &LinkModel, bytes: u64, hops: u32) -> Time {
-    let mut ser = Time::ZERO;
-    let mut last = 0;
-    for size in link.packet_sizes(bytes) {
-        ser += link.ser(size);
-        last = size;
-    }
-    ser + link.latency_after_send(last, hops)
+    link.serialization_ps(bytes) + link.latency_after_send(link.last_packet_bytes(bytes), hops)
+}
+
+/// When the first and the last data packet of a flow of `bytes` over `hops` links reach the
+/// receiver, from the flow's first bit on its sender's NIC, sent back to back with no
+/// queueing.
+pub fn arrival_span_ps(link: &LinkModel, bytes: u64, hops: u32) -> (Time, Time) {
+    let first = link.packet_sizes(bytes).next().unwrap_or(link.header_bytes);
+    (
+        link.ser(first) + link.latency_after_send(first, hops),
+        flow_time_ps(link, bytes, hops),
+    )
 }
 
 /// An ACK's trip back over `hops` links, serialization included.

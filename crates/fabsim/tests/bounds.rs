@@ -1,7 +1,6 @@
 //! The CCT lower bounds are lower bounds: no run beats its bound, over host profiles (per-packet
 //! and coalesced ACKs, pulling and FIFO NICs), workloads, congestion control and load
-//! balancers; and the bound of a ring with no contention is tight up to the ACKs it cannot
-//! prove are on the critical path.
+//! balancers; and the bound of a ring with no contention is tight.
 
 use fabsim::metrics::run;
 use fabsim::params::SimParams;
@@ -49,6 +48,7 @@ fn no_collective_beats_its_bound() {
         PROFILES,
         "workload.kind=all-gather,reduce-scatter,all-reduce,all-to-all",
         "workload.algorithm=ring,direct",
+        "workload.order=host,random",
         "workload.message_bytes=131072",
         "switch.lb=ecmp,ofan",
     ]) {
@@ -73,6 +73,8 @@ fn no_permutation_or_fsdp_beats_its_bound() {
         "topology.k=4",
         PROFILES,
         "workload.kind=fsdp",
+        "workload.fsdp_part=iteration,forward-block,backward-block",
+        "workload.order=host,random",
         "workload.layers=1",
         "workload.size_scale=0.0001",
         "switch.lb=ecmp,ofan",
@@ -86,8 +88,9 @@ fn congestion_control_does_not_beat_the_bound() {
     for p in params(&[
         "topology.k=4",
         "host.profile=fabsim,htsim",
-        "host.cc=dctcp,nscc",
+        "host.cc=dctcp,nscc,mswift",
         "workload.kind=permutation,all-gather",
+        "workload.order=host,random",
         "workload.message_bytes=131072",
         "switch.lb=ecmp,ofan",
     ]) {
@@ -111,32 +114,32 @@ fn coalesced_acks_lower_the_permutation_bound() {
     assert_eq!(link.min_acks(m, 0), 256);
 }
 
-/// An in-order ring (each flow alone on its links) with no congestion control: the CCT
-/// exceeds the bound by no more than the ACKs of the data each host receives while it sends,
-/// which the bound cannot prove are on the critical path (a schedule may receive them while
-/// the NIC idles).
+/// An in-order ring (each flow alone on its links: no contention) sits within 0.1% of its
+/// bound: every step's serialization, the ACKs each host owes for the shard it receives while
+/// it sends its own, and the path (the floor the bound missed before it charged those ACKs:
+/// +1.36% here, +1.35% on a 432-host block all-gather). What remains is about 11 ns per
+/// step whatever the shard (0.23% with 64-packet shards, 0.04% with 512).
 #[test]
-fn an_in_order_ring_sits_at_its_bound_up_to_the_ack_interleaving() {
+fn an_in_order_ring_sits_at_its_bound() {
     let hosts = 8u64;
-    let packets = 64u64;
+    let packets = 512u64;
     for p in params(&[
         "topology.k=4",
-        "workload.kind=all-gather",
+        "workload.kind=all-gather,reduce-scatter",
         "workload.algorithm=ring",
         "workload.group=0-7",
         &format!("workload.message_bytes={}", hosts * packets * 4096),
-        "switch.lb=ecmp",
+        "switch.lb=ecmp,ofan",
     ]) {
         let r = run(&p);
         let (cct, bound) = (r.cct_us.unwrap(), r.lower_bound_us);
-        let steps = hosts - 1;
-        // One ACK per received packet per step, but the last (which the bound charges).
-        let acks = (steps * (packets - 1)) as f64 * p.link.ack_ser_ps().as_us_f64();
-        eprintln!(
-            "ring: CCT {cct} bound {bound} (+{:.4}%), ACK work {acks}",
+        assert!(cct >= bound, "{cct} < {bound}");
+        assert!(
+            cct <= bound * 1.001,
+            "{} {}: CCT {cct} is {:+.3}% over the bound {bound}",
+            r.workload,
+            r.lb,
             (cct / bound - 1.0) * 100.0
         );
-        assert!(cct >= bound, "{cct} < {bound}");
-        assert!(cct - bound <= acks * 1.01, "{cct} - {bound} > {acks}");
     }
 }

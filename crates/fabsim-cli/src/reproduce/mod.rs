@@ -594,7 +594,11 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
                 "differs"
             }
             .into();
-            notes.push(noise.remark());
+            // Said once: a premise's note already names the same missing noise.
+            let remark = noise.remark();
+            if !notes.iter().any(|n| n.contains(&remark)) {
+                notes.push(remark);
+            }
             (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
         }
         Ok(v) => r.why = format!("fabsim's number is {v}"),

@@ -21,7 +21,9 @@ use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
 use crate::sim::{simulate_traced, RunOutcome};
-use crate::theory::{ack_return_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel};
+use crate::theory::{
+    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel,
+};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use flows::{flow_records, FlowRecord};
@@ -301,7 +303,7 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                 );
             }
             let all = 0..outcome.flows.len() as u32;
-            let chain = critical_path_ps(link, f, &outcome.flows, &outcome.deps, all, true);
+            let chain = critical_path_ps(link, every, f, &outcome.flows, &outcome.deps, all, true);
             // The CCT runs from the first start: the earliest flow waiting on nothing.
             let first = (outcome.flows.iter().zip(&outcome.deps.waits))
                 .filter(|(_, &w)| w == 0)
@@ -333,17 +335,40 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
 /// after the receive that queued the ACK, even at the same instant). The NIC serves an ACK
 /// before any data packet handed to it later: a pulling NIC takes data only when its port
 /// is free, a FIFO NIC queues it behind. So `x`'s first data bit leaves at `A + T_ack` or
-/// later, and `x` starts, for its data, at `max(A + delay, A + T_ack)`. The ACKs of the
-/// flow's other packets (one per data packet in a ring step) are not charged: a schedule
-/// may receive them while its NIC is idle, and no dependency forces otherwise.
+/// later, and `x` starts, for its data, at `max(A + delay, A + T_ack)`.
+///
+/// The ACKs of the other packets a host receives while it sends (one per data packet in a
+/// ring step, 1.5% of a step's NIC time with 64 B ACKs per 4,160 B packet) are charged as in
+/// appendix A's permutation bound: in the schedule of perfect load balance, with no
+/// queueing anywhere ([`ack_charges`]). That part is the bound of zero-queueing schedules,
+/// not of every schedule (one that delays a flow's data in the fabric could receive it
+/// while its NIC idles, paying in latency instead); `tests/bounds.rs` holds every run of
+/// every profile, collective and load balancer to it.
 pub fn critical_path_ps(
     link: &LinkModel,
+    ack_every_bytes: u32,
     f: &Fabric,
     flows: &[FlowSpec],
     deps: &Deps,
     subset: std::ops::Range<u32>,
     absolute: bool,
 ) -> Time {
+    let plain = chain_schedule(link, f, flows, deps, subset.clone(), absolute, &[]);
+    let extra = ack_charges(link, ack_every_bytes, f, flows, subset.clone(), &plain.1);
+    chain_schedule(link, f, flows, deps, subset, absolute, &extra).0
+}
+
+/// [`critical_path_ps`]'s schedule: its end and each flow's start (`None`: never started),
+/// each flow of the subset taking `extra[x]` (if given) longer to send.
+fn chain_schedule(
+    link: &LinkModel,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    subset: std::ops::Range<u32>,
+    absolute: bool,
+    extra: &[Time],
+) -> (Time, Vec<Option<Time>>) {
     let inside = |x: u32| subset.contains(&x);
     let gates = deps.need.len();
     let ack_host = ack_gates(flows, deps);
@@ -399,10 +424,13 @@ pub fn critical_path_ps(
     for g in idle {
         fire(g, &mut times, &mut waits, &mut start, &mut ready);
     }
+    let mut started: Vec<Option<Time>> = vec![None; flows.len()];
     while let Some(x) = ready.pop() {
         let fl = &flows[x as usize];
         let hops = f.hops(fl.src, fl.dst);
-        let recv = start[x as usize] + flow_time_ps(link, fl.bytes, hops);
+        started[x as usize] = Some(start[x as usize]);
+        let more = extra.get(x as usize).copied().unwrap_or(Time::ZERO);
+        let recv = start[x as usize] + flow_time_ps(link, fl.bytes, hops) + more;
         let send = recv + ack_return_ps(link, hops);
         end = end.max(send);
         for (list, t) in [(&deps.send_done, send), (&deps.recv_done, recv)] {
@@ -416,7 +444,52 @@ pub fn critical_path_ps(
             }
         }
     }
-    end
+    (end, started)
+}
+
+/// Per flow of `subset`: the NIC time of the ACKs its sender owes, in the zero-queueing
+/// schedule `start`, for the data of the subset's other flows that reaches it while the flow
+/// is being sent (each incoming flow's packets arriving evenly between its first and last
+/// arrival, its ACKs the fewest its policy can send; rounded down). See
+/// [`critical_path_ps`].
+fn ack_charges(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    subset: std::ops::Range<u32>,
+    start: &[Option<Time>],
+) -> Vec<Time> {
+    // Per host: (first arrival, last arrival, ACKs) of each flow into it.
+    let mut into: Vec<Vec<(Time, Time, u64)>> = vec![Vec::new(); f.hosts as usize];
+    for y in subset.clone() {
+        let (fl, Some(at)) = (&flows[y as usize], start[y as usize]) else {
+            continue;
+        };
+        let (first, last) = arrival_span_ps(link, fl.bytes, f.hops(fl.src, fl.dst));
+        let acks = link.min_acks(fl.bytes, ack_every_bytes);
+        into[fl.dst as usize].push((at + first, at + last, acks));
+    }
+    let t_ack = link.ack_ser_ps();
+    let mut extra = vec![Time::ZERO; flows.len()];
+    for x in subset {
+        let (fl, Some(from)) = (&flows[x as usize], start[x as usize]) else {
+            continue;
+        };
+        let to = from + link.serialization_ps(fl.bytes);
+        let mut acks = 0u64;
+        for &(first, last, n) in &into[fl.src as usize] {
+            let (lo, hi) = (first.max(from), last.min(to));
+            if last == first {
+                acks += u64::from(first >= from && first < to) * n;
+            } else if hi > lo {
+                let share = (hi - lo).as_ps_f64() / (last - first).as_ps_f64();
+                acks += (n as f64 * share).floor() as u64;
+            }
+        }
+        extra[x as usize] = acks * t_ack;
+    }
+    extra
 }
 
 /// Per gate: the host `h` if every signal of the gate is the receive done of a flow into
@@ -494,7 +567,7 @@ pub fn collective_bound_ps(
     c: &Collective,
 ) -> Time {
     let all = c.flows();
-    let chain = critical_path_ps(link, f, flows, deps, all.clone(), false);
+    let chain = critical_path_ps(link, ack_every_bytes, f, flows, deps, all.clone(), false);
     chain.max(nic_bound_ps(
         link,
         ack_every_bytes,
