@@ -27,7 +27,8 @@ fn leak(s: String) -> &'static str {
 /// A row's ECN threshold in bytes, from its sweep's name (`none` for the runs without
 /// congestion control, which ECN marks do not affect).
 fn ecn<'a>(r: &Row<'a>) -> Option<&'a str> {
-    r.get(col::SWEEP)?.split('-').nth(1)
+    let e = r.get(col::SWEEP)?.split('-').nth(1)?;
+    e.bytes().all(|b| b.is_ascii_digit()).then_some(e)
 }
 
 /// Whether a row ran at the ECN threshold the claims read.
