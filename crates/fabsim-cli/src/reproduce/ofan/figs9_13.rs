@@ -464,54 +464,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fsdp,
-            claims: vec![
-                Claim {
-                    text: "with NSCC, OFAN cuts the CCT increase beyond the lower bound by at \
-                           least 16x versus AR and REPS",
-                    paper: 16.0,
-                    unit: "x",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| fsdp_factor(t, "ofan", "nscc"),
-                    differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| {
-                        set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "nscc")], 4.0)
-                    }),
-                },
-                Claim {
-                    text: "with MSwift, OFAN cuts the CCT increase beyond the lower bound by at \
-                           least 39x versus AR and REPS",
-                    paper: 39.0,
-                    unit: "x",
-                    tol: Tol::AtLeast(INT_LIMIT),
-                    fabsim: |t| fsdp_factor(t, "ofan", "mswift"),
-                    differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| {
-                        set_infl(t, &[(col::SCHEME, "ofan"), (col::CC, "mswift")], 4.0)
-                    }),
-                },
-                Claim {
-                    text: "with NSCC, 4OFAN cuts it by 15x",
-                    paper: 15.0,
-                    unit: "x",
-                    tol: PRINTED_INT,
-                    fabsim: |t| fsdp_factor(t, "4ofan", "nscc"),
-                    differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| {
-                        set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "nscc")], 4.0)
-                    }),
-                },
-                Claim {
-                    text: "with MSwift, 4OFAN cuts it by 36x",
-                    paper: 36.0,
-                    unit: "x",
-                    tol: PRINTED_INT,
-                    fabsim: |t| fsdp_factor(t, "4ofan", "mswift"),
-                    differs: FSDP_DIFFERS,
-                    contra: Contra::Table(|t| {
-                        set_infl(t, &[(col::SCHEME, "4ofan"), (col::CC, "mswift")], 4.0)
-                    }),
-                },
-            ],
+            claims: cc::fsdp_claims::<2>("", FSDP_DIFFERS),
         },
         cc::fsdp_block(),
     ]

@@ -327,7 +327,11 @@ const FSDP_CC: &[&str] = &["none", "nscc", "mswift"];
 
 /// The FSDP2 iteration ([`with_fsdp_infl`]).
 pub fn fsdp() -> Table {
-    with_fsdp_infl(world(&[(col::CC, FSDP_CC), (col::SCHEME, SWITCH_AND_REPS)]))
+    with_fsdp_infl(world(&[
+        (col::CC, FSDP_CC),
+        (col::SCHEME, SWITCH_AND_REPS),
+        (key::FSDP_PART, &["iteration"]),
+    ]))
 }
 
 /// FSDP2 blocks: both parts as [`with_fsdp_infl`].
