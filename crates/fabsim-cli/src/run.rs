@@ -212,6 +212,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         if let Some(why) = &r.stalled {
             eprintln!("warning: run{at} (seed {}) stopped: {why}", r.seed);
         }
+
         if let Some(c) = spec.params.arch.circuit.as_ref() {
             let first_us = (c.interval_ps + c.compute_delay_ps).as_us_f64();
             if r.cct_us.is_some_and(|t| t < first_us) {
@@ -226,6 +227,14 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
                 );
             }
         }
+    }
+    // A scenario's warnings, once each however many runs share them.
+    let mut warned = std::collections::BTreeMap::<&str, usize>::new();
+    for w in reports.iter().flat_map(|r| &r.warnings) {
+        *warned.entry(w).or_default() += 1;
+    }
+    for (w, n) in warned {
+        eprintln!("warning: {w} ({n} of {} runs)", reports.len());
     }
     let table = table(&specs, &reports);
     let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();

@@ -6,7 +6,7 @@ use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
 use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
-use crate::transport::{CcParams, LossRecovery, Rto};
+use crate::transport::{CcParams, LossRecovery, Rto, RtoTimer};
 use crate::workload::WorkloadSpec;
 
 /// Everything one run needs, validated.
@@ -47,6 +47,10 @@ pub struct SimParams {
     pub rto: Option<Rto>,
     /// When a sender presumes a packet lost (`host.loss_recovery`).
     pub loss_recovery: LossRecovery,
+    /// `host.loss_recovery = "rack"`: how much later a packet ACKed must have been sent than
+    /// a hole for the hole to count as lost (`host.reorder_us`); `None`: never (unbounded
+    /// buffers let any packet overtake any other).
+    pub reorder_ps: Option<Time>,
     /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
     /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
     /// Bytes a packet counts in its window beyond its payload: its header with
@@ -105,6 +109,13 @@ impl SimParams {
     /// Bytes a full data packet counts in its flow's window (`host.window_bytes`): what must
     /// fit for the window to be open.
     #[inline]
+    /// Senders keep every packet's send time: for RACK, or for a timer armed at the oldest
+    /// packet in flight.
+    pub fn logs_sends(&self) -> bool {
+        self.loss_recovery == LossRecovery::Rack && self.reorder_ps.is_some()
+            || self.rto.is_some_and(|r| r.timer == RtoTimer::Oldest)
+    }
+
     pub fn full_packet_charge(&self) -> u32 {
         self.link.payload_bytes + self.window_header_bytes
     }

@@ -41,7 +41,7 @@ use crate::net::asic::{AsicStats, Asics};
 use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, WireSize};
 use crate::params::SimParams;
 use crate::theory::LinkModel;
-use crate::transport::{Cc, RttEstimator};
+use crate::transport::{Cc, FirstWindow, RttEstimator};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
 use multi_asic::{Chassis, Ideal};
@@ -153,7 +153,8 @@ struct Flow {
     /// Bytes (as the window counts them, `host.window_bytes`) sent and not yet ACKed or
     /// NACKed.
     inflight_bytes: u64,
-    /// An ACK for this sequence number or later closes the congestion window's round.
+    /// An ACK for this sequence number or later closes the congestion window's round
+    /// (`u32::MAX` until the first ACK opens the first round).
     window_end: u32,
     /// Per sequence number: ACKed (sender), counted in flight (sender), received (receiver).
     acked_seqs: Bits,
@@ -182,6 +183,13 @@ struct Flow {
     syn_pending: bool,
     /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
     hole_scan: u32,
+    /// `host.loss_recovery = "rack"`: the latest send time of a packet ACKed.
+    rack_ps: Time,
+    /// `host.rto_timer = "oldest"` and `host.loss_recovery = "rack"`: each packet's last send
+    /// time, and (send time, sequence number) of every send in order; an entry whose packet
+    /// left flight or was sent again is stale and skipped. Empty otherwise.
+    sent_at: Vec<Time>,
+    send_log: VecDeque<(Time, u32)>,
     /// Gates still to fire before the flow may start.
     waiting: u32,
     /// Distinct data packets the receiver holds.
@@ -245,6 +253,18 @@ impl Flow {
         self.timer_armed = true;
         self.last_progress_ps = now;
         Some(now + self.rtt.rto())
+    }
+
+    /// `host.rto_timer = "oldest"`: the send time and sequence number of the packet in flight
+    /// sent longest ago, dropping the stale entries before it.
+    fn oldest_in_flight(&mut self) -> Option<(Time, u32)> {
+        while let Some(&(t, seq)) = self.send_log.front() {
+            if self.outstanding.get(seq) && self.sent_at[seq as usize] == t {
+                return Some((t, seq));
+            }
+            self.send_log.pop_front();
+        }
+        None
     }
 
     /// May send one more packet of `bytes` (as the window counts them) now: the window has
@@ -576,13 +596,22 @@ fn simulate_with<A: Chassis>(
             retx: Vec::new(),
             cc: Cc::new(&p.cc, p.link.base_rtt_ps(hops)),
             inflight_bytes: 0,
-            window_end: 0,
+            window_end: match p.cc.dctcp.first_window {
+                FirstWindow::FirstAck => 0,
+                FirstWindow::RoundTrip => u32::MAX,
+            },
             acked_seqs: Bits::new(pkts),
             outstanding: Bits::new(pkts),
             received: Bits::new(pkts),
             rx_next: 0,
             timer_armed: false,
             hole_scan: 0,
+            rack_ps: Time::ZERO,
+            sent_at: match p.logs_sends() {
+                true => vec![Time::ZERO; pkts as usize],
+                false => Vec::new(),
+            },
+            send_log: VecDeque::new(),
             last_progress_ps: Time::ZERO,
             rtt: p.rto.as_ref().map(RttEstimator::new).unwrap_or_default(),
             rx_log: VecDeque::new(),

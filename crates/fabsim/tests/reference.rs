@@ -2,19 +2,21 @@
 //! and `"netbench"`, on the traffic files in `reference/`, against the results htsim (UEC)
 //! and Netbench produced from the same files (`reference/README.md` has their provenance).
 //!
-//! Bands, on each scenario's CCT, median FCT and p99 FCT: 2%, 2% and 5% of the reference.
-//! htsim's numbers are means over its seeds, whose own spread is large where hashing decides
-//! (per-flow ECMP) or a few flows do (the CCT of a permutation is its slowest flow): there the
-//! band widens to twice the standard error of the difference of the two means (each side's
-//! seed-to-seed standard deviation over the root of its seed count), the smallest gap the
-//! seeds can tell from noise. The band used is printed with every comparison. Netbench ran
-//! once, one draw of its own ECMP hash: where hashing matters (the web-search replay) fabsim
-//! runs 10 seeds and the reference counts as one more draw with fabsim's seed-to-seed spread
+//! Bands, on each scenario's CCT, median FCT and p99 FCT: 3%, 2% and 5% of the reference.
+//! htsim's numbers are means over its seeds (3 to 12; more where its own spread is large:
+//! per-flow ECMP, where hashing decides), and fabsim runs as many. Where the two means' noise
+//! is still larger, the band widens to twice the standard error of their difference (each
+//! side's seed-to-seed standard deviation over the root of its seed count), but never past
+//! [`MAX_BAND`]. The band used is printed with every comparison.
+//!
+//! Netbench's ECMP hash reads switch, flow and flowlet ids but not its seed, so a replay has
+//! one draw. Its web-search replays are compared per flow-size bucket (means 5%, p99 10%),
+//! fabsim over 10 seeds and the reference as one more draw with fabsim's seed-to-seed spread
 //! (see `netbench_websearch`).
 
 use std::path::PathBuf;
 
-use fabsim::metrics::{run, RunReport};
+use fabsim::metrics::{run, run_with, Extras, RunReport};
 use fabsim::scenario::Scenario;
 
 fn reference() -> PathBuf {
@@ -74,7 +76,10 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
     v[((v.len() as f64 * q).ceil() as usize).max(1) - 1]
 }
 
-const STATS: [(&str, f64); 3] = [("cct", 0.02), ("p50", 0.02), ("p99", 0.05)];
+const STATS: [(&str, f64); 3] = [("cct", 0.03), ("p50", 0.02), ("p99", 0.05)];
+
+/// The widest band noise may open.
+const MAX_BAND: f64 = 0.10;
 
 /// The relative gap of fabsim's mean to the reference's per statistic, and the band each is
 /// held to: the nominal one, or two standard errors of the difference where that is wider.
@@ -91,7 +96,10 @@ fn gaps(reference: &[[f64; 3]], fabsim: &[[f64; 3]]) -> [(f64, f64); 3] {
             se_f * (f.len() as f64).sqrt()
         };
         let noise = (se_r.powi(2) + se_f.powi(2)).sqrt() * 2.0 / mean(&r);
-        ((mean(&f) - mean(&r)) / mean(&r), STATS[i].1.max(noise))
+        (
+            (mean(&f) - mean(&r)) / mean(&r),
+            STATS[i].1.max(noise.min(MAX_BAND)),
+        )
     })
 }
 
@@ -196,6 +204,50 @@ fn htsim_incast() {
     );
 }
 
+/// 64 senders of 256 KiB into one host.
+#[test]
+fn htsim_incast_of_64() {
+    let name = "k8_incast64_reps";
+    assert_within(
+        name,
+        htsim_case(name, 8, "reps", "incast128_64to1_256KiB.cm", &[]),
+    );
+}
+
+/// htsim's UEC DCTCP (`-sender_cc_algo dctcp`) with its default marking, over 10 seeds.
+#[test]
+fn htsim_dctcp_permutation() {
+    let name = "k8_perm1MiB_dctcp_reps";
+    let g = htsim_case(name, 8, "reps", "perm128_1MiB.cm", &["host.cc=\"dctcp\""]);
+    assert_within(name, g);
+}
+
+#[test]
+fn htsim_spraying_on_a_16mib_permutation() {
+    let name = "k8_perm16MiB_reps";
+    assert_within(name, htsim_case(name, 8, "reps", "perm128_16MiB.cm", &[]));
+}
+
+/// Every pair of 128 hosts exchanging 64 KiB at once under REPS and NSCC: 127 flows per NIC.
+/// A known gap. With htsim's retransmission timer (`host.rto_timer = "oldest"`) fabsim's
+/// CCT went from +18.3% to about +10%, its median and p99 to about +8%, but fabsim still
+/// times out about 18,000 packets per run, nearly all of which had arrived (their ACKs
+/// were held by coalescing), where htsim times out about 10,000; the cause is not found yet.
+/// This holds the gap where it is (CCT 12%, median and p99 10%), so that it can only shrink.
+#[test]
+fn htsim_all_to_all_known_gap() {
+    let name = "k8_a2a64KiB_reps";
+    let g = htsim_case(name, 8, "reps", "a2a128_64KiB.cm", &[]);
+    for ((stat, _), ((gap, _), limit)) in STATS.iter().zip(g.iter().zip([0.12, 0.10, 0.10])) {
+        assert!(
+            gap.abs() <= limit,
+            "{name} {stat}: {:+.2}% is outside the known gap's {:.0}%",
+            gap * 100.0,
+            limit * 100.0
+        );
+    }
+}
+
 /// Netbench's statistics of one of its runs in `netbench_flows.csv`: CCT (the last end),
 /// median and p99 FCT.
 fn netbench_run(run: &str) -> [f64; 3] {
@@ -248,10 +300,96 @@ fn netbench_incast() {
     netbench_case("incast16", 1);
 }
 
-/// The pFabric web-search replay at 60% load: 253 flows, ECMP with each simulator's own hash.
-/// Over fabsim's seeds the hash alone moves the CCT by up to 40% and the median by 8%, so
-/// the bands are the noise bands of one draw.
+/// A statistic of a bucket's FCTs: its name, nominal band and function.
+type Stat = (&'static str, f64, fn(&[f64]) -> f64);
+
+/// Flow-size buckets of the web-search comparisons, as the README's table has them.
+const BUCKETS: [(f64, f64, &str); 4] = [
+    (0.0, 1e4, "<10KB"),
+    (1e4, 1e5, "10KB-100KB"),
+    (1e5, 1e6, "100KB-1MB"),
+    (1e6, f64::INFINITY, ">=1MB"),
+];
+
+/// The pFabric web-search replays at 60% load (253 flows) and 50% load (209 flows, another
+/// draw of Netbench's generator), ECMP with each simulator's own hash, per size bucket:
+/// the mean FCT within 5% and the p99 within 10%, each widened to the noise of one draw
+/// (twice fabsim's seed-to-seed standard deviation of the bucket's statistic, times
+/// sqrt(1 + 1/10) for fabsim's own mean), at most 10%. The p99 is compared only in buckets of
+/// at least 100 flows: in smaller ones it is one of the two slowest flows.
 #[test]
 fn netbench_websearch() {
-    netbench_case("websearch_replay", 10);
+    const SEEDS: u32 = 10;
+    for run in ["websearch_replay", "websearch50_replay"] {
+        let netbench: Vec<(f64, f64)> = csv("netbench/netbench_flows.csv")
+            .into_iter()
+            .filter(|r| text(r, "run") == run)
+            .map(|r| (field(&r, "size_bytes"), field(&r, "fct_ns") / 1e3))
+            .collect();
+        let path = reference().join("netbench/leafspine.toml");
+        let text_ = std::fs::read_to_string(&path).unwrap();
+        let mut s = Scenario::parse(&text_, path.to_str().unwrap()).unwrap();
+        for a in [
+            "host.profile=\"netbench\"".to_string(),
+            format!("workload.file=\"{run}.cm\""),
+            format!("run.seeds={SEEDS}"),
+        ] {
+            s.set(&a).unwrap();
+        }
+        let seeds: Vec<Vec<(f64, f64)>> = s
+            .expand()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let out = run_with(
+                    &r.params,
+                    Extras {
+                        flows: true,
+                        trace: false,
+                    },
+                );
+                let flows = out.flows.unwrap();
+                assert!(flows.iter().all(|f| f.fct_us.is_some()), "{run}");
+                flows
+                    .iter()
+                    .map(|f| (f.size_bytes as f64, f.fct_us.unwrap()))
+                    .collect()
+            })
+            .collect();
+        for (lo, hi, name) in BUCKETS {
+            let pick = |flows: &[(f64, f64)]| -> Vec<f64> {
+                flows
+                    .iter()
+                    .filter(|(b, _)| (lo..hi).contains(b))
+                    .map(|&(_, t)| t)
+                    .collect()
+            };
+            let r = pick(&netbench);
+            let per_seed: Vec<Vec<f64>> = seeds.iter().map(|f| pick(f)).collect();
+            let mut stats: Vec<Stat> = vec![("mean", 0.05, mean)];
+            if r.len() >= 100 {
+                stats.push(("p99", 0.10, |x: &[f64]| quantile(x, 0.99)));
+            }
+            for (stat, nominal, f) in stats {
+                let each: Vec<f64> = per_seed.iter().map(|x| f(x)).collect();
+                let fab = mean(&each);
+                let sd = stderr(&each) * (each.len() as f64).sqrt();
+                let noise = 2.0 * sd * (1.0 + 1.0 / SEEDS as f64).sqrt() / f(&r);
+                let band = nominal.max(noise.min(MAX_BAND));
+                let gap = fab / f(&r) - 1.0;
+                eprintln!(
+                    "netbench {run} {name} ({} flows) {stat}: {:+.2}% (band {:.2}%)",
+                    r.len(),
+                    gap * 100.0,
+                    band * 100.0
+                );
+                assert!(
+                    gap.abs() <= band,
+                    "{run} {name} {stat}: {:+.2}% is outside {:.2}%",
+                    gap * 100.0,
+                    band * 100.0
+                );
+            }
+        }
+    }
 }

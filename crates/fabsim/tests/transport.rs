@@ -10,7 +10,7 @@ use fabsim::metrics::{run, RunReport};
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
 use fabsim::sim::simulate;
-use fabsim::transport::{Rto, RtoRule};
+use fabsim::transport::{Rto, RtoRule, RtoTimer};
 
 fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();
@@ -46,10 +46,13 @@ fn dctcp_incast_is_fair_efficient_and_keeps_queues_short() {
         dctcp.max_queue_bytes
     );
     assert!(dctcp.ecn_marks > 0);
-    // Efficiency: within 15% of the receiver-link bound.
+    // Efficiency: within 20% of the receiver-link bound. Alpha starts at 1 and holds for
+    // the whole first round trip (`host.dctcp_first_window = "round-trip"`), so the first
+    // cuts are deep: 19.2% over the bound, where closing the first window at the first ACK
+    // (RFC 8257 read literally) gave 11.9%.
     let cct = dctcp.cct_us.unwrap();
     assert!(
-        cct < 1.15 * dctcp.lower_bound_us,
+        cct < 1.20 * dctcp.lower_bound_us,
         "{cct} vs {}",
         dctcp.lower_bound_us
     );
@@ -235,6 +238,7 @@ fn a_livelocked_run_is_stopped_with_a_diagnosis() {
         initial: Time::from_ps(10),
         rule: RtoRule::Fixed,
         min: Time::from_ps(10),
+        timer: RtoTimer::Progress,
     });
     let o = simulate(&p);
     let why = o.stalled.expect("the watchdog stops the run");
@@ -337,18 +341,20 @@ fn newreno_dctcp_repairs_drops_on_small_buffers_without_timeouts() {
         assert!(o.counters.retransmits >= o.counters.dropped, "{profile}");
         o.counters
     };
-    let (own, newreno) = (lossy("fabsim"), lossy("netbench"));
+    let (old, own, newreno) = (lossy("fabsim-rto"), lossy("fabsim"), lossy("netbench"));
     assert!(newreno.timeouts <= 1, "{} timeouts", newreno.timeouts);
     assert!(
         newreno.fast_retransmits >= newreno.dropped - newreno.timeouts,
         "{newreno:?}"
     );
-    assert!(own.timeouts > 100, "{own:?}");
+    // Go-back-N after a fixed timer waits on timeouts; the default stack (RACK) mostly not.
+    assert!(old.timeouts > 100, "{old:?}");
+    assert!(own.timeouts * 4 < old.timeouts, "{own:?}");
 }
 
 /// Fastroute's Oversubscribed switch with 100 KB drop-tail buffers, 4 MB Stride flows: with
 /// fast retransmit and the RFC 6298 timer no flow waits for a timeout, every drop is resent;
-/// the fixed timer alone (fabsim's default) needs timeouts and finishes later.
+/// the fixed timer alone (`host.profile = "fabsim-rto"`) needs timeouts and finishes later.
 #[test]
 fn oversubscribed_fastroute_losses_are_repaired_by_fast_retransmit() {
     let run_with = |extra: &[&str]| {
@@ -375,7 +381,7 @@ fn oversubscribed_fastroute_losses_are_repaired_by_fast_retransmit() {
         assert_eq!(o.counters.retransmits, o.counters.dropped, "{extra:?}");
         o
     };
-    let fixed = run_with(&[]);
+    let fixed = run_with(&["host.profile=\"fabsim-rto\""]);
     let repaired = run_with(&["host.loss_recovery=\"dupack\"", "host.rto=\"rfc6298\""]);
     assert_eq!(repaired.counters.timeouts, 0);
     assert!(fixed.counters.timeouts > 0);
@@ -533,4 +539,117 @@ fn htsim_dctcp_holds_the_incast_queue_down_and_the_link_busy() {
         "{cct} vs {}",
         r.lower_bound_us
     );
+}
+
+/// A k = 8 permutation of 1 MiB messages into 100 KB drop-tail buffers under DCTCP, marking
+/// at 30 KB, over `lb`.
+fn drop_tail(lb: &str, extra: &[&str]) -> RunReport {
+    let sets = [
+        "topology.k=8",
+        "workload.kind=permutation",
+        "workload.message_bytes=1048576",
+        "switch.overflow=drop",
+        "switch.buffer_bytes=100000",
+        "host.cc=dctcp",
+        "switch.ecn_kmin_bytes=30000",
+        "switch.ecn_kmax_bytes=30000",
+    ];
+    let lb = format!("switch.lb={lb}");
+    run(&params(&[&sets[..], &[lb.as_str()], extra].concat()))
+}
+
+/// The default stack repairs drops while flows go on (RACK with the RFC 6298 timer behind
+/// it): far sooner than the old stack's go-back-N after a fixed timer, which `fabsim-rto`
+/// keeps; and where nothing is dropped it resends nothing, though spraying reorders.
+#[test]
+fn default_loss_recovery_repairs_drops_without_resending_reordered_packets() {
+    let new = drop_tail("ecmp", &[]);
+    let old = drop_tail("ecmp", &["host.profile=fabsim-rto"]);
+    assert!(new.drops > 1000 && old.drops > 1000);
+    assert_eq!(new.flows_completed, new.flows_total);
+    assert!(
+        new.timeouts * 2 < old.timeouts,
+        "{} vs {}",
+        new.timeouts,
+        old.timeouts
+    );
+    let (n, o) = (new.cct_us.unwrap(), old.cct_us.unwrap());
+    assert!(n < 0.6 * o, "{n} vs {o}");
+    // Packet spraying in the same buffers drops nothing, and nothing is resent.
+    let spray = drop_tail("ofan", &[]);
+    assert_eq!(spray.drops, 0);
+    assert!(spray.reordered > 0, "the test needs reordering");
+    assert_eq!((spray.retransmits, spray.duplicates), (0, 0));
+    // Duplicate ACKs in packets cannot tell reordering from loss: they resend in vain.
+    let dupack = drop_tail("ofan", &["host.loss_recovery=dupack"]);
+    assert!(dupack.duplicates > 100, "{}", dupack.duplicates);
+}
+
+/// htsim's timer (`host.rto_timer = "oldest"`) presumes one packet lost per expiry, so with
+/// no other recovery every resend is a timeout; the progress timer resends all in flight.
+#[test]
+fn the_oldest_packet_timer_resends_one_packet_per_expiry() {
+    let only_timer = ["host.loss_recovery=rto", "host.rto=fixed"];
+    let oldest = drop_tail(
+        "ecmp",
+        &[&only_timer[..], &["host.rto_timer=oldest"]].concat(),
+    );
+    assert!(oldest.timeouts > 100);
+    assert_eq!(oldest.retransmits, oldest.timeouts);
+    assert_eq!(oldest.flows_completed, oldest.flows_total);
+    let progress = drop_tail("ecmp", &only_timer);
+    assert!(progress.retransmits > 2 * progress.timeouts);
+}
+
+/// `switch.ecn_default = "htsim"` marks from ceil(0.2 BDP) to ceil(0.8 BDP) packets, as
+/// htsim_uec printed on its 128-host fat tree: 43 packets of 4,160 B at 100 Gb/s and 1 us
+/// hops (37,440 / 145,600 B), 79 at 2 us hops (66,560 / 266,240 B), 151 at 400 Gb/s
+/// (128,960 / 503,360 B); thresholds given by hand win.
+#[test]
+fn htsim_default_ecn_thresholds_follow_the_bdp() {
+    let base = [
+        "topology.k=8",
+        "packet.payload_bytes=4096",
+        "packet.header_bytes=64",
+        "switch.ecn_default=htsim",
+    ];
+    for (extra, want) in [
+        (
+            ["link.rate_gbps=100", "link.delay_ns=1000"],
+            (37_440, 145_600),
+        ),
+        (
+            ["link.rate_gbps=100", "link.delay_ns=2000"],
+            (66_560, 266_240),
+        ),
+        (
+            ["link.rate_gbps=400", "link.delay_ns=1000"],
+            (128_960, 503_360),
+        ),
+    ] {
+        let p = params(&[&base[..], &extra[..]].concat());
+        assert_eq!(p.ecn, Some(want), "{extra:?}");
+    }
+    let given = params(
+        &[
+            &base[..],
+            &["switch.ecn_kmin_bytes=1000", "switch.ecn_kmax_bytes=2000"],
+        ]
+        .concat(),
+    );
+    assert_eq!(given.ecn, Some((1000, 2000)));
+    assert_eq!(params(&["topology.k=8"]).ecn, None);
+}
+
+/// An ECN-driven controller on a fabric that marks nothing runs, with a warning.
+#[test]
+fn ecn_control_without_marking_warns() {
+    let quiet = run(&params(&["topology.k=4", "host.cc=dctcp"]));
+    assert!(quiet.warnings.iter().any(|w| w.contains("never cuts")));
+    let marked = run(&params(&[
+        "topology.k=4",
+        "host.cc=dctcp",
+        "switch.ecn_default=htsim",
+    ]));
+    assert!(marked.warnings.is_empty());
 }

@@ -24,6 +24,7 @@ use crate::sim::{simulate_traced, RunOutcome};
 use crate::theory::{
     ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel,
 };
+use crate::transport::CcKind;
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use flows::{flow_records, FlowRecord};
@@ -119,6 +120,9 @@ pub struct RunReport {
     /// Why the no-progress watchdog ended the run, if it did (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stalled: Option<String>,
+    /// What in the scenario likely defeats its purpose (absent when nothing does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     pub perf: Perf,
 }
 
@@ -765,8 +769,27 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
         stalled: o.stalled.clone(),
+        warnings: warnings(params),
         perf: Perf::default(),
     }
+}
+
+/// Settings that run without error but likely not as meant.
+fn warnings(params: &SimParams) -> Vec<String> {
+    let cc = params.cc.kind;
+    let mut w = Vec::new();
+    if matches!(cc, CcKind::Dctcp | CcKind::Nscc) && params.ecn.is_none() {
+        w.push(format!(
+            "host.cc = \"{}\" reacts to ECN marks, but no port marks (switch.ecn_kmin_bytes / ecn_kmax_bytes unset, switch.ecn_default = \"none\"){}",
+            cc.name(),
+            if cc == CcKind::Dctcp {
+                ": it never cuts its window"
+            } else {
+                ": it acts on delay alone"
+            }
+        ));
+    }
+    w
 }
 
 #[cfg(test)]

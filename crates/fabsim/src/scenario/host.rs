@@ -9,15 +9,15 @@ use crate::net::asic::ArchParams;
 use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{
-    CcKind, CcParams, DctcpParams, DctcpRules, LossRecovery, Nic, NsccParams, NsccRules, Rto,
-    RtoRule, SwiftParams, WindowBytes, MAX_MEDIAN_SAMPLES,
+    CcKind, CcParams, DctcpParams, DctcpRules, FirstWindow, LossRecovery, Nic, NsccParams,
+    NsccRules, Rto, RtoRule, RtoTimer, SwiftParams, WindowBytes, MAX_MEDIAN_SAMPLES,
 };
 
 /// The largest RTO accepted (1 s).
 const MAX_RTO_US: f64 = 1e6;
 
 fn rto(v: &toml::Value) -> bool {
-    matches!(v.as_str(), Some("auto" | "off"))
+    matches!(v.as_str(), Some("auto" | "off" | "htsim"))
         || super::keys::as_f64(v).is_some_and(|us| us > 0.0 && us <= MAX_RTO_US)
 }
 
@@ -27,7 +27,7 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Choice(names::<Profile>),
         default: Some("\"fabsim\""),
         unit: "",
-        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (none: per-packet ACKs, fixed RTO), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
+        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (none: per-packet ACKs, duplicate-ACK repair and an RFC 6298 timer where packets can be dropped), fabsim-rto (fabsim's stack before that: only a fixed timer that resends all in flight, so older results reproduce), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
     },
     Key {
         name: "host.lb",
@@ -100,6 +100,13 @@ pub const KEYS: &[Key] = &[
         meaning: "rfc8257: alpha from 1, one cut per window of marks, a loss halves once per window; netbench: alpha from 0, a cut on every marked ACK, a timeout restarts from one MSS (NewReno); htsim: UEC's sources, no alpha, a marked ACK takes a third of its bytes off the window, a NACK its packet, capped at the initial window",
     },
     Key {
+        name: "host.dctcp_first_window",
+        kind: Kind::Choice(names::<FirstWindow>),
+        default: Some("\"round-trip\""),
+        unit: "",
+        meaning: "where DCTCP's first observation window ends: round-trip (the first ACK opens it, the ACK of a packet sent after that closes it) or first-ack (the first ACK closes it, as RFC 8257's WindowEnd = SND.NXT at the start reads, so two cuts can fall in the first RTT; fabsim before this key)",
+    },
+    Key {
         name: "host.ssthresh_bytes",
         kind: int(1, MAX_BYTES),
         default: None,
@@ -123,17 +130,24 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "host.rto_us",
         kind: Kind::Other {
-            allowed: "a number of us from the base RTT to 10^6, \"off\", or \"auto\" (on with drop-tail or inter-ASIC buffers)",
+            allowed: "a number of us from the base RTT to 10^6, \"off\", \"auto\" (on with drop-tail or inter-ASIC buffers), or \"htsim\"",
             check: rto,
         },
         default: Some("\"auto\""),
         unit: "us",
-        meaning: "retransmission timeout, or its initial value under host.rto = rfc6298 (auto: base RTT plus twice a full-buffer drain per hop)",
+        meaning: "retransmission timeout, or its initial value under host.rto = rfc6298 (auto: base RTT plus twice a full-buffer drain per hop; htsim: 15 us plus six drains of switch.buffer_bytes at the link rate, htsim_uec's minimum RTO, its automatic 1-BDP buffer where unbounded)",
+    },
+    Key {
+        name: "host.rto_timer",
+        kind: Kind::Choice(names::<RtoTimer>),
+        default: Some("\"progress\""),
+        unit: "",
+        meaning: "progress: the timer fires after an RTO without an ACK that brings news and presumes all in flight lost; oldest (htsim): it fires at the oldest unACKed packet's send time plus the RTO, presumes that packet alone lost, takes its bytes off the window and moves on to the next oldest",
     },
     Key {
         name: "host.rto",
         kind: Kind::Choice(names::<RtoRule>),
-        default: Some("\"fixed\""),
+        default: Some("\"rfc6298\""),
         unit: "",
         meaning: "fixed: always host.rto_us; rfc6298: SRTT + 4 RTTVAR from the RTT samples (at least host.rto_min_us), doubled on each timeout up to 64x",
     },
@@ -149,7 +163,14 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Choice(names::<LossRecovery>),
         default: None,
         unit: "",
-        meaning: "when a sender presumes a packet lost: rto (after a timeout without progress, resend all in flight) or dupack (also once 3 later packets are ACKed: resend the hole alone); default rto",
+        meaning: "when a sender presumes a packet lost besides the timer (which resends as host.rto_timer says): rto (never), dupack (once 3 later packets are ACKed, as TCP; fooled by spraying's reordering), rack (once a packet sent host.reorder_us later is ACKed, RFC 8985); each resends the hole alone while the flow goes on; default: rack where packets can be dropped (drop-tail switch or inter-ASIC buffers), else rto",
+    },
+    Key {
+        name: "host.reorder_us",
+        kind: positive(MAX_RTO_US),
+        default: None,
+        unit: "us",
+        meaning: "rack's reordering window (default: the longest a later packet can overtake an earlier one, the drain time of a full switch buffer plus an inter-ASIC one at every hop of the longest path; none with unbounded buffers, then only the timer repairs)",
     },
     Key {
         name: "host.swift_ai",
@@ -230,6 +251,7 @@ pub struct HostParams {
     pub cc: CcParams,
     pub rto: Option<Rto>,
     pub loss_recovery: LossRecovery,
+    pub reorder_ps: Option<Time>,
     pub window_header_bytes: u32,
     pub ack_every_bytes: u32,
     pub ack_delay_ps: Option<Time>,
@@ -246,9 +268,28 @@ pub struct HostContext<'a> {
     pub arch: &'a ArchParams,
 }
 
+/// The longest round trip an RTT sample can measure exactly: packets carry their send time
+/// modulo 2^32 ps.
+const MAX_RTT: Time = Time::from_ps(1 << 32);
+
 pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     let link = c.link;
     let base_rtt_ps = link.base_rtt_ps(c.hops);
+    // The longest round trip: the base RTT plus a full buffer at every hop each way.
+    let queueing = c
+        .buffer_bytes
+        .map_or(Time::ZERO, |b| Time::to_send(b, link.rate_bps))
+        .saturating_mul(2 * c.hops as u64);
+    if base_rtt_ps.saturating_add(queueing) >= MAX_RTT {
+        return Err(k.invalid(
+            "link.delay_ns",
+            &format!(
+                "a delay whose longest round trip, {} us with full buffers at every hop (switch.buffer_bytes), stays under {} us, where RTT samples (carried modulo 2^32 ps) are exact",
+                base_rtt_ps.saturating_add(queueing).as_us_f64(),
+                MAX_RTT.as_us_f64()
+            ),
+        ));
+    }
     let bdp_bytes = link.bdp_bytes(c.hops);
     let window_header_bytes = match k.choice("host.window_bytes") {
         WindowBytes::Payload => 0,
@@ -268,6 +309,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
                 g: k.float("host.dctcp_g"),
                 ssthresh_bytes: k.opt_int("host.ssthresh_bytes"),
                 max_window_bytes: k.opt_int("host.max_window_bytes"),
+                first_window: k.choice("host.dctcp_first_window"),
             },
             swift: SwiftParams {
                 ai_bytes: k.float("host.swift_ai") * link.payload_bytes as f64,
@@ -299,6 +341,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         initial,
         rule: k.choice("host.rto"),
         min: k.opt_us("host.rto_min_us").unwrap_or(base_rtt_ps),
+        timer: k.choice("host.rto_timer"),
     });
     let ack_every_bytes = k.u32("host.ack_every_bytes");
     if ack_every_bytes > 0 && rto.is_none() && k.get("host.ack_delay_us").is_none() {
@@ -314,7 +357,16 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         rto,
         loss_recovery: k
             .opt_choice("host.loss_recovery")
-            .unwrap_or(LossRecovery::Rto),
+            .unwrap_or(if may_drop(c) {
+                LossRecovery::Rack
+            } else {
+                LossRecovery::Rto
+            }),
+        reorder_ps: k.opt_us("host.reorder_us").or_else(|| {
+            let port = c.buffer_bytes.map(|b| Time::to_send(b, c.link.rate_bps))?;
+            let per_hop = port + c.arch.drain_ps().unwrap_or(Time::ZERO);
+            Some(per_hop.saturating_mul(c.hops as u64))
+        }),
         window_header_bytes,
         ack_every_bytes,
         ack_delay_ps: k.opt_us("host.ack_delay_us"),
@@ -323,25 +375,44 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     })
 }
 
-/// The retransmission timeout. `auto`: on only where packets can vanish (drop-tail buffers,
-/// including the inter-ASIC buffers of multi-ASIC switches), at [`CcParams::auto_rto`] over
-/// those buffers' drain times. An explicit RTO below the base RTT is refused: it fires before any ACK can
-/// return, and every flow would resend forever.
+/// The drain time of a full drop-tail switch buffer, if the switches drop.
+fn port_drain(c: &HostContext) -> Option<Time> {
+    match (c.buffer_bytes, c.overflow) {
+        (Some(buffer), Overflow::Drop) => Some(Time::to_send(buffer, c.link.rate_bps)),
+        _ => None,
+    }
+}
+
+/// Packets can vanish: drop-tail switch buffers, or the inter-ASIC buffers of multi-ASIC
+/// switches.
+fn may_drop(c: &HostContext) -> bool {
+    port_drain(c).is_some() || c.arch.drain_ps().is_some()
+}
+
+/// The retransmission timeout. `auto`: on only where packets can vanish ([`may_drop`]), at
+/// [`CcParams::auto_rto`] over those buffers' drain times. `htsim`: `htsim_uec`'s minimum
+/// RTO, 15 us plus six drains of the switch buffer (its automatic 1-BDP buffer, in whole
+/// packets, where unbounded). An explicit RTO below the base RTT is refused: it fires before
+/// any ACK can return, and every flow would resend forever.
 fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, ScenarioError> {
     let key = "host.rto_us";
     match k.get(key).and_then(|v| v.as_str()) {
         Some("off") => Ok(None),
-        Some(_) => {
-            let port = match (c.buffer_bytes, c.overflow) {
-                (Some(buffer), Overflow::Drop) => Some(Time::to_send(buffer, c.link.rate_bps)),
-                _ => None,
-            };
-            let asic = c.arch.drain_ps();
-            Ok((port.is_some() || asic.is_some()).then(|| {
-                let per_hop = port.unwrap_or(Time::ZERO) + asic.unwrap_or(Time::ZERO);
-                CcParams::auto_rto(base_rtt_ps, c.hops, per_hop)
-            }))
+        Some("htsim") => {
+            let packet = (c.link.payload_bytes + c.link.header_bytes) as u64;
+            let buffer = c
+                .buffer_bytes
+                .unwrap_or_else(|| c.link.bdp_bytes(c.hops).div_ceil(packet) * packet);
+            let drain = Time::to_send(buffer, c.link.rate_bps);
+            Ok(Some(
+                Time::from_us(15).saturating_add(drain.saturating_mul(6)),
+            ))
         }
+        Some(_) => Ok(may_drop(c).then(|| {
+            let per_hop =
+                port_drain(c).unwrap_or(Time::ZERO) + c.arch.drain_ps().unwrap_or(Time::ZERO);
+            CcParams::auto_rto(base_rtt_ps, c.hops, per_hop)
+        })),
         None => {
             let rto = k.us(key);
             if rto < base_rtt_ps {

@@ -406,6 +406,8 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
             arch: &arch,
         },
     )?;
+    let hops = topology.longest_path_hops();
+    let ecn = switch::ecn_or_default(k, sw.ecn, &link, hops, sw.buffer_bytes);
     let p = SimParams {
         topology,
         link,
@@ -416,11 +418,12 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         deployment: sw.deployment,
         ofan_dynamic_first: sw.ofan_dynamic_first,
         host_lb: host.lb,
-        ecn: sw.ecn,
+        ecn,
         ecn_dequeue: sw.ecn_dequeue,
         path_labels: host.path_labels,
         rto: host.rto,
         loss_recovery: host.loss_recovery,
+        reorder_ps: host.reorder_ps,
         window_header_bytes: host.window_header_bytes,
         ack_every_bytes: host.ack_every_bytes,
         ack_delay_ps: host.ack_delay_ps,

@@ -13,6 +13,49 @@ impl Named for Overflow {
     }
 }
 
+/// The ECN thresholds of ports whose `switch.ecn_kmin_bytes` / `ecn_kmax_bytes` are unset
+/// (`switch.ecn_default`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnDefault {
+    /// No marking.
+    None,
+    /// `htsim_uec`'s default: from 20% to 80% of the bandwidth-delay product of the longest
+    /// path in whole packets, each rounded up to whole packets.
+    Htsim,
+}
+
+impl Named for EcnDefault {
+    const ALL: &'static [Self] = &[EcnDefault::None, EcnDefault::Htsim];
+    fn name(self) -> &'static str {
+        match self {
+            EcnDefault::None => "none",
+            EcnDefault::Htsim => "htsim",
+        }
+    }
+}
+
+/// The ECN thresholds of a run: the ones given, else `switch.ecn_default`'s over the final
+/// link model and the longest path of `hops` links (capped at a bounded buffer, which
+/// `htsim_uec` asserts instead).
+pub fn ecn_or_default(
+    k: &Keys,
+    given: Option<(u64, u64)>,
+    link: &LinkModel,
+    hops: u32,
+    buffer_bytes: Option<u64>,
+) -> Option<(u64, u64)> {
+    given.or_else(|| match k.choice::<EcnDefault>("switch.ecn_default") {
+        EcnDefault::None => None,
+        EcnDefault::Htsim => {
+            let packet = (link.payload_bytes + link.header_bytes) as u64;
+            let bdp_pkts = link.bdp_bytes(hops).div_ceil(packet);
+            let cap = buffer_bytes.unwrap_or(u64::MAX);
+            let at = |fifths: u64| ((bdp_pkts * fifths).div_ceil(5) * packet).min(cap);
+            Some((at(1), at(4)))
+        }
+    })
+}
+
 /// Switch-side schemes a tier or an upgraded switch may run (CONGA is fabric-wide only).
 fn tier_lbs() -> Vec<&'static str> {
     names::<SwitchLbKind>()
@@ -132,6 +175,13 @@ pub const KEYS: &[Key] = &[
         default: None,
         unit: "bytes",
         meaning: "ECN marks every data packet from this backlog on (>= ecn_kmin_bytes)",
+    },
+    Key {
+        name: "switch.ecn_default",
+        kind: Kind::Choice(names::<EcnDefault>),
+        default: Some("\"none\""),
+        unit: "",
+        meaning: "ECN thresholds where ecn_kmin_bytes / ecn_kmax_bytes are unset: none (no marking) or htsim (htsim_uec's default: 20% to 80% of the longest path's bandwidth-delay product in packets, each rounded up to whole packets, at most the buffer; 9 and 35 packets on its 100 Gb/s fat trees)",
     },
     Key {
         name: "switch.ecn_at",

@@ -7,7 +7,7 @@ use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{Packet, PacketKind};
-use crate::transport::{AckInfo, LossRecovery, RtoRule, DUPTHRESH};
+use crate::transport::{AckInfo, LossRecovery, RtoRule, RtoTimer, DUPTHRESH};
 use crate::workload::deps::{Csr, Deps};
 
 impl<A: Chassis> Sim<'_, A> {
@@ -101,6 +101,11 @@ impl<A: Chassis> Sim<'_, A> {
                 self.host_lb.on_ack(flow, p.entropy, p.ecn());
                 f.last_progress_ps = self.now;
                 self.progress_event = self.c.events;
+                if f.window_end == u32::MAX {
+                    // The first ACK opens the first round: it ends with the ACK of a packet
+                    // sent from now on.
+                    f.window_end = f.next_seq;
+                }
                 let window_done = top >= f.window_end;
                 if window_done {
                     f.window_end = f.next_seq;
@@ -122,8 +127,10 @@ impl<A: Chassis> Sim<'_, A> {
                     self.completed += 1;
                     self.signal(|d| &d.send_done, flow);
                 }
-                if self.p.loss_recovery == LossRecovery::Dupack {
-                    self.repair_holes(flow, top);
+                match self.p.loss_recovery {
+                    LossRecovery::Dupack => self.repair_holes(flow, top),
+                    LossRecovery::Rack => self.rack(flow),
+                    LossRecovery::Rto => {}
                 }
                 self.window_moved(flow);
             }
@@ -220,6 +227,9 @@ impl<A: Chassis> Sim<'_, A> {
         if f.acked_seqs.set(seq, true) {
             return 0;
         }
+        if let Some(&sent) = f.sent_at.get(seq as usize) {
+            f.rack_ps = f.rack_ps.max(sent);
+        }
         f.acked += 1;
         debug_assert!(f.acked <= f.pkts);
         bytes
@@ -278,6 +288,37 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
+    /// `host.loss_recovery = "rack"`: every packet in flight sent at least the reordering
+    /// window before the latest-sent packet ACKed is presumed lost and resent once (a lost
+    /// retransmission is left to the RTO). The send log is in time order, so the scan stops
+    /// at the first packet that is not late and costs O(1) per packet.
+    fn rack(&mut self, flow: u32) {
+        let Some(window) = self.p.reorder_ps else {
+            return;
+        };
+        let p = self.p;
+        let mut lost = 0;
+        loop {
+            let f = &mut self.flows[flow as usize];
+            let Some((sent, seq)) = f.oldest_in_flight() else {
+                break;
+            };
+            if sent + window > f.rack_ps {
+                break;
+            }
+            f.send_log.pop_front();
+            f.outstanding.set(seq, false);
+            lost += f.charge(seq, p);
+            self.c.fast_retransmits += 1;
+            self.requeue(flow, seq);
+        }
+        if lost > 0 {
+            let f = &mut self.flows[flow as usize];
+            f.inflight_bytes -= lost;
+            f.cc.on_loss(lost, f.inflight_bytes, self.now);
+        }
+    }
+
     /// Queues `seq` of `flow` for retransmission, putting the flow back on its host's send
     /// list if it had left it.
     fn requeue(&mut self, flow: u32, seq: u32) {
@@ -305,6 +346,10 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         if f.finish_ps.is_some() || f.inflight_bytes == 0 {
+            return;
+        }
+        if rule.timer == RtoTimer::Oldest {
+            self.timeout_oldest(flow, rto);
             return;
         }
         if f.last_progress_ps + rto > self.now {
@@ -337,6 +382,39 @@ impl<A: Chassis> Sim<'_, A> {
         f.cc.on_timeout(lost, self.now);
         f.rtt.backoff(&rule);
         f.last_progress_ps = self.now;
+        self.window_moved(flow);
+    }
+
+    /// `host.rto_timer = "oldest"`: the timer fired; if the oldest packet in flight was sent
+    /// a whole `rto` ago it alone is presumed lost and leaves the window, and the timer moves
+    /// on to the next oldest (at once if that one is overdue too).
+    fn timeout_oldest(&mut self, flow: u32, rto: Time) {
+        let p = self.p;
+        let now = self.now;
+        let f = &mut self.flows[flow as usize];
+        let Some((sent, seq)) = f.oldest_in_flight() else {
+            return;
+        };
+        if sent + rto > now {
+            f.timer_armed = true;
+            self.queue.push(sent + rto, Event::Timeout { flow });
+            return;
+        }
+        f.send_log.pop_front();
+        f.outstanding.set(seq, false);
+        let bytes = f.charge(seq, p);
+        f.inflight_bytes -= bytes;
+        f.cc.on_packet_timeout(bytes);
+        f.timeouts += 1;
+        self.c.timeouts += 1;
+        self.host_lb.on_timeout(flow, now);
+        self.requeue(flow, seq);
+        let f = &mut self.flows[flow as usize];
+        if let Some((next, _)) = f.oldest_in_flight() {
+            f.timer_armed = true;
+            self.queue
+                .push((next + rto).max(now), Event::Timeout { flow });
+        }
         self.window_moved(flow);
     }
 
@@ -409,6 +487,10 @@ impl<A: Chassis> Sim<'_, A> {
         };
         f.inflight_bytes += f.charge(seq, self.p);
         f.outstanding.set(seq, true);
+        if !f.sent_at.is_empty() {
+            f.sent_at[seq as usize] = self.now;
+            f.send_log.push_back((self.now, seq));
+        }
         // With coalesced ACKs, ask for one where waiting for more data would stall: the last
         // new packet, a retransmission, a packet that fills the window (as UEC's AR flag).
         let ack_req = self.p.ack_every_bytes > 0

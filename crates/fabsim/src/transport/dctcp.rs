@@ -46,6 +46,28 @@ impl DctcpRules {
     }
 }
 
+/// Where DCTCP's first observation window ends (`host.dctcp_first_window`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstWindow {
+    /// At the first ACK, as RFC 8257's `WindowEnd = SND.NXT` at the start reads (and fabsim
+    /// did before): a mark on it and another in the next window cut twice in the first RTT.
+    FirstAck,
+    /// A round trip later: the first ACK opens the first window, the ACK of a packet sent
+    /// after it closes it.
+    RoundTrip,
+}
+
+impl FirstWindow {
+    pub const ALL: [FirstWindow; 2] = [FirstWindow::FirstAck, FirstWindow::RoundTrip];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstWindow::FirstAck => "first-ack",
+            FirstWindow::RoundTrip => "round-trip",
+        }
+    }
+}
+
 /// DCTCP's parameters (`host.dctcp_*`, `host.ssthresh_bytes`, `host.max_window_bytes`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DctcpParams {
@@ -56,6 +78,7 @@ pub struct DctcpParams {
     pub ssthresh_bytes: Option<u64>,
     /// Cap on the window (`None`: none).
     pub max_window_bytes: Option<u64>,
+    pub first_window: FirstWindow,
 }
 
 #[derive(Clone, Debug)]
@@ -112,6 +135,11 @@ impl Dctcp {
             }
             DctcpRules::Htsim => {}
         }
+    }
+
+    /// Takes `bytes` off the window, to no less than one MSS.
+    pub fn shrink(&mut self, bytes: u64) {
+        self.cwnd = (self.cwnd - bytes as f64).max(self.mss);
     }
 
     pub fn alpha(&self) -> f64 {

@@ -10,7 +10,7 @@ mod swift;
 
 use crate::engine::Time;
 
-pub use dctcp::{Dctcp, DctcpParams, DctcpRules};
+pub use dctcp::{Dctcp, DctcpParams, DctcpRules, FirstWindow};
 pub use nscc::{Nscc, NsccParams, NsccRules};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
 
@@ -49,7 +49,8 @@ impl CcKind {
 
 /// How a sender finds lost packets (`host.loss_recovery`). ACKs say selectively what arrived
 /// (each names its packet, or a coalesced ACK all it covers); the choice is when a hole is
-/// presumed lost. NACKs of trimmed packets are resent at once under both.
+/// presumed lost. NACKs of trimmed packets are resent at once under all. The default is
+/// `Rack` where packets can be dropped, `Rto` elsewhere (no hole there is a loss).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossRecovery {
     /// Only by the retransmission timeout: after an RTO without progress, everything in
@@ -57,8 +58,39 @@ pub enum LossRecovery {
     Rto,
     /// Also when [`DUPTHRESH`] later packets are ACKed (TCP's three duplicate ACKs, in
     /// selective form): the hole alone is resent while the flow goes on. The RTO stays the
-    /// backstop (a lost retransmission, the tail of a flow).
+    /// backstop (a lost retransmission, the tail of a flow). Sprayed packets overtake each
+    /// other, so under spraying most holes it resends were not lost.
     Dupack,
+    /// Also once a packet sent at least the reordering window after the hole was ACKed
+    /// (RACK, RFC 8985, in time rather than in packets): the hole alone is resent while the
+    /// flow goes on; the RTO stays the backstop. The default window is the longest a later
+    /// packet can overtake an earlier one, the queueing delay of full buffers at every hop,
+    /// so in a fabric that drops nothing no packet is resent.
+    Rack,
+}
+
+/// What the retransmission timer waits for, and what its expiry presumes lost
+/// (`host.rto_timer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoTimer {
+    /// An RTO without an ACK that brings news: every packet in flight is presumed lost and
+    /// the congestion controller sees a timeout (TCP).
+    Progress,
+    /// The oldest unACKed packet's send time plus the RTO: that packet alone is presumed lost,
+    /// its bytes leave the window (at least one packet stays), and the timer moves on to the
+    /// next oldest (htsim's UEC sources).
+    Oldest,
+}
+
+impl RtoTimer {
+    pub const ALL: [RtoTimer; 2] = [RtoTimer::Progress, RtoTimer::Oldest];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RtoTimer::Progress => "progress",
+            RtoTimer::Oldest => "oldest",
+        }
+    }
 }
 
 /// How a host's NIC takes its flows' data (`host.nic`).
@@ -105,12 +137,14 @@ impl WindowBytes {
 pub const DUPTHRESH: u32 = 3;
 
 impl LossRecovery {
-    pub const ALL: [LossRecovery; 2] = [LossRecovery::Rto, LossRecovery::Dupack];
+    pub const ALL: [LossRecovery; 3] =
+        [LossRecovery::Rto, LossRecovery::Dupack, LossRecovery::Rack];
 
     pub fn name(self) -> &'static str {
         match self {
             LossRecovery::Rto => "rto",
             LossRecovery::Dupack => "dupack",
+            LossRecovery::Rack => "rack",
         }
     }
 }
@@ -144,6 +178,7 @@ pub struct Rto {
     pub rule: RtoRule,
     /// Floor of the computed timeout.
     pub min: Time,
+    pub timer: RtoTimer,
 }
 
 /// The largest a backed-off RTO grows: this many times its value before the first timeout.
@@ -345,6 +380,19 @@ impl Cc {
         }
     }
 
+    /// The timer presumed one packet of `bytes` lost ([`RtoTimer::Oldest`]): the window
+    /// shrinks by its bytes, to no less than one packet, and nothing else moves (htsim's
+    /// `mark_packet_for_retransmission`).
+    #[inline]
+    pub fn on_packet_timeout(&mut self, bytes: u64) {
+        match self {
+            Cc::None => {}
+            Cc::Dctcp(d) => d.shrink(bytes),
+            Cc::Swift(s) => s.shrink(bytes),
+            Cc::Nscc(n) => n.shrink(bytes),
+        }
+    }
+
     /// `bytes` of payload were lost (a NACK for a trimmed packet, or a hole found by later
     /// ACKs).
     /// `inflight`: payload bytes still in flight after the loss.
@@ -371,6 +419,7 @@ mod tests {
             initial: 300 * US,
             rule: RtoRule::Rfc6298,
             min: 10 * US,
+            timer: RtoTimer::Progress,
         };
         let mut e = RttEstimator::new(&r);
         assert_eq!(e.rto(), 300 * US, "before any sample");

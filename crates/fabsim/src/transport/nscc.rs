@@ -388,6 +388,12 @@ impl Nscc {
         self.clamp();
     }
 
+    /// Takes `bytes` off the window, within its bounds.
+    pub fn shrink(&mut self, bytes: u64) {
+        self.cwnd -= bytes as f64;
+        self.clamp();
+    }
+
     fn clamp(&mut self) {
         self.cwnd = self.cwnd.clamp(self.mtu, self.max_wnd);
     }

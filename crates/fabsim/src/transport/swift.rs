@@ -149,6 +149,11 @@ impl Swift {
     }
 
     /// A NACK: cut by the largest decrease, at most once per (target) RTT.
+    /// Takes `bytes` off the window, to no less than one MSS.
+    pub fn shrink(&mut self, bytes: u64) {
+        self.cwnd = (self.cwnd - bytes as f64).max(self.mss);
+    }
+
     pub fn on_loss(&mut self, _bytes: u64, now: Time) {
         if self.can_decrease(now, self.target_ps()) {
             self.cwnd = (self.cwnd * (1.0 - self.p.max_mdf)).max(self.mss);
