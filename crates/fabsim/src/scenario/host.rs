@@ -269,27 +269,42 @@ pub struct HostContext<'a> {
 }
 
 /// The longest round trip an RTT sample can measure exactly: packets carry their send time
-/// modulo 2^32 ps.
+/// modulo 2^32 ps (so that a packet in a link's ring stays 20 bytes).
 const MAX_RTT: Time = Time::from_ps(1 << 32);
+
+/// Refuses a fabric whose round trips can reach [`MAX_RTT`]: the longest path's base RTT, and
+/// with bounded buffers that plus a full buffer at every hop each way. (Queues in unbounded
+/// buffers are bounded by the traffic alone; a queue of 4.29 ms would wrap a sample.)
+fn check_rtt(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<(), ScenarioError> {
+    let limit = MAX_RTT.as_us_f64();
+    if base_rtt_ps >= MAX_RTT {
+        return Err(k.invalid(
+            "link.delay_ns",
+            &format!(
+                "a delay (with link.rate_gbps and the packet size) whose longest base round trip stays under {limit} us, where RTT samples are exact (they are carried modulo 2^32 ps); here it is {} us",
+                base_rtt_ps.as_us_f64()
+            ),
+        ));
+    }
+    let queueing = c
+        .buffer_bytes
+        .map_or(Time::ZERO, |b| Time::to_send(b, c.link.rate_bps))
+        .saturating_mul(2 * c.hops as u64);
+    if base_rtt_ps.saturating_add(queueing) >= MAX_RTT {
+        return Err(k.invalid(
+            "switch.buffer_bytes",
+            &format!(
+                "a buffer small enough that the longest round trip with full buffers at every hop stays under {limit} us, where RTT samples are exact (they are carried modulo 2^32 ps); here it is {} us",
+                base_rtt_ps.saturating_add(queueing).as_us_f64()
+            ),
+        ));
+    }
+    Ok(())
+}
 
 pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     let link = c.link;
     let base_rtt_ps = link.base_rtt_ps(c.hops);
-    // The longest round trip: the base RTT plus a full buffer at every hop each way.
-    let queueing = c
-        .buffer_bytes
-        .map_or(Time::ZERO, |b| Time::to_send(b, link.rate_bps))
-        .saturating_mul(2 * c.hops as u64);
-    if base_rtt_ps.saturating_add(queueing) >= MAX_RTT {
-        return Err(k.invalid(
-            "link.delay_ns",
-            &format!(
-                "a delay whose longest round trip, {} us with full buffers at every hop (switch.buffer_bytes), stays under {} us, where RTT samples (carried modulo 2^32 ps) are exact",
-                base_rtt_ps.saturating_add(queueing).as_us_f64(),
-                MAX_RTT.as_us_f64()
-            ),
-        ));
-    }
     let bdp_bytes = link.bdp_bytes(c.hops);
     let window_header_bytes = match k.choice("host.window_bytes") {
         WindowBytes::Payload => 0,
@@ -343,6 +358,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         min: k.opt_us("host.rto_min_us").unwrap_or(base_rtt_ps),
         timer: k.choice("host.rto_timer"),
     });
+    check_rtt(k, c, base_rtt_ps)?;
     let ack_every_bytes = k.u32("host.ack_every_bytes");
     if ack_every_bytes > 0 && rto.is_none() && k.get("host.ack_delay_us").is_none() {
         return Err(k.invalid(

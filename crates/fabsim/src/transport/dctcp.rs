@@ -220,6 +220,7 @@ mod tests {
         g: 1.0 / 16.0,
         ssthresh_bytes: None,
         max_window_bytes: None,
+        first_window: FirstWindow::RoundTrip,
     };
 
     #[test]
