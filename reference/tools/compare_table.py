@@ -32,7 +32,8 @@ print("| scenario | seeds ref/fabsim | CCT ref | CCT fabsim | diff | p50 ref | p
       "| p99 ref | p99 fabsim | diff |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 HTSIM = ["k8_perm1MiB_reps", "k8_perm1MiB_oblivious", "k12_perm1MiB_reps",
-         "k12_perm1MiB_oblivious", "k8_perm4MiB_reps", "k8_perm1MiB_ecmp", "k8_incast32_reps"]
+         "k12_perm1MiB_oblivious", "k8_perm4MiB_reps", "k8_perm16MiB_reps", "k8_perm1MiB_ecmp",
+         "k8_perm1MiB_dctcp_reps", "k8_incast32_reps", "k8_incast64_reps", "k8_a2a64KiB_reps"]
 for k in HTSIM + [k + "_ackall" for k in HTSIM[:4]] + [k + "@htsim" for k in HTSIM]:
     f = fab[k.replace("_ackall", "")]
     r = ref[k.replace("@htsim", "")]
@@ -42,7 +43,7 @@ for k in HTSIM + [k + "_ackall" for k in HTSIM[:4]] + [k + "@htsim" for k in HTS
 nb = defaultdict(list)
 for r in csv.DictReader(open("netbench/netbench_flows.csv")):
     nb[r["run"]].append(r)
-for k in ["websearch_replay", "idle_single", "incast16"]:
+for k in ["websearch_replay", "websearch50_replay", "idle_single", "incast16"]:
     fl = nb[k]
     f = [int(r["fct_ns"]) / 1000 for r in fl]
     a = [max(int(r["end_ns"]) for r in fl) / 1000, q(f, .5), q(f, .99)]

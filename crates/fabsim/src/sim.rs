@@ -176,6 +176,9 @@ struct Flow {
     rx_logged: u32,
     tx_log_read: u32,
     rx_unacked_bytes: u32,
+    /// A packet asking for an ACK arrived while an earlier one was missing: ACK again once
+    /// every packet below the highest one received has arrived (as htsim's UEC sink does).
+    rx_ack_request: bool,
     /// `host.ack_delay_us`: the last packet a held ACK answers, and the timer is pending.
     rx_held: Packet,
     ack_timer_armed: bool,
@@ -618,6 +621,7 @@ fn simulate_with<A: Chassis>(
             rx_logged: 0,
             tx_log_read: 0,
             rx_unacked_bytes: 0,
+            rx_ack_request: false,
             rx_held: Packet::NONE,
             ack_timer_armed: false,
             syn_pending: false,

@@ -42,10 +42,16 @@ impl<A: Chassis> Sim<'_, A> {
                         f.rx_log.push_back(p.seq);
                         f.rx_logged += 1;
                         f.rx_unacked_bytes += wire;
+                        // Holes below the highest packet received: an ACK request then
+                        // also asks for an ACK once they are filled.
+                        let holes = f.recvd < f.rx_next;
+                        let filled = f.rx_ack_request && !holes;
+                        f.rx_ack_request = p.ack_req() && holes || f.rx_ack_request && holes;
                         ack_now = duplicate
                             || first
                             || p.ecn()
                             || p.ack_req()
+                            || filled
                             || f.recvd == f.pkts
                             || f.rx_unacked_bytes >= every;
                         if ack_now {
