@@ -20,8 +20,8 @@ for p in fabsim htsim; do
     run k8_perm1MiB_$lb$s $U --set topology.k=8 --set host.lb=$lb --set workload.file=perm128_1MiB.cm --set run.seeds=12
     run k12_perm1MiB_$lb$s $U --set topology.k=12 --set host.lb=$lb --set workload.file=perm432_1MiB.cm --set run.seeds=5
   done
-  run k8_perm4MiB_reps$s $U --set topology.k=8 --set host.lb=reps --set workload.file=perm128_4MiB.cm --set run.seeds=3
-  run k8_perm16MiB_reps$s $U --set topology.k=8 --set host.lb=reps --set workload.file=perm128_16MiB.cm --set run.seeds=3
+  run k8_perm4MiB_reps$s $U --set topology.k=8 --set host.lb=reps --set workload.file=perm128_4MiB.cm --set run.seeds=10
+  run k8_perm16MiB_reps$s $U --set topology.k=8 --set host.lb=reps --set workload.file=perm128_16MiB.cm --set run.seeds=8
   run k8_perm1MiB_ecmp$s $U --set topology.k=8 --set host.lb=host-ecmp --set host.path_labels=1 --set workload.file=perm128_1MiB.cm --set run.seeds=12
   run k8_perm1MiB_dctcp_reps$s $U --set topology.k=8 --set host.lb=reps --set host.cc=dctcp --set workload.file=perm128_1MiB.cm --set run.seeds=10
   run k8_incast32_reps$s $U --set topology.k=8 --set host.lb=reps --set workload.file=incast128_32to1_256KiB.cm --set run.seeds=8
