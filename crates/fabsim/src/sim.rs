@@ -186,13 +186,9 @@ struct Flow {
     syn_pending: bool,
     /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
     hole_scan: u32,
-    /// `host.loss_recovery = "rack"`: the latest send time of a packet ACKed.
-    rack_ps: Time,
-    /// `host.rto_timer = "oldest"` and `host.loss_recovery = "rack"`: each packet's last send
-    /// time, and (send time, sequence number) of every send in order; an entry whose packet
-    /// left flight or was sent again is stale and skipped. Empty otherwise.
-    sent_at: Vec<Time>,
-    send_log: VecDeque<(Time, u32)>,
+    /// `host.loss_recovery = "rack"` and `host.rto_timer = "oldest"`: its send times (boxed:
+    /// most runs have none, and the flow stays small).
+    log: Option<Box<SendLog>>,
     /// Gates still to fire before the flow may start.
     waiting: u32,
     /// Distinct data packets the receiver holds.
@@ -204,6 +200,17 @@ struct Flow {
     /// Data packets it resent, and retransmission timeouts that fired for it.
     retransmits: u32,
     timeouts: u32,
+}
+
+/// A flow's send times, for RACK and for a timer armed at the oldest packet in flight.
+struct SendLog {
+    /// Each packet's last send time.
+    sent_at: Vec<Time>,
+    /// (send time, sequence number) of every send in order; an entry whose packet left
+    /// flight or was sent again since is stale.
+    order: VecDeque<(Time, u32)>,
+    /// RACK: the latest send time of a packet ACKed.
+    rack_ps: Time,
 }
 
 /// A fixed-size bit set, one bit per packet of a flow.
@@ -258,14 +265,15 @@ impl Flow {
         Some(now + self.rtt.rto())
     }
 
-    /// `host.rto_timer = "oldest"`: the send time and sequence number of the packet in flight
-    /// sent longest ago, dropping the stale entries before it.
+    /// With a send log: the send time and sequence number of the packet in flight sent
+    /// longest ago, dropping the stale entries before it.
     fn oldest_in_flight(&mut self) -> Option<(Time, u32)> {
-        while let Some(&(t, seq)) = self.send_log.front() {
-            if self.outstanding.get(seq) && self.sent_at[seq as usize] == t {
+        let log = self.log.as_mut()?;
+        while let Some(&(t, seq)) = log.order.front() {
+            if self.outstanding.get(seq) && log.sent_at[seq as usize] == t {
                 return Some((t, seq));
             }
-            self.send_log.pop_front();
+            log.order.pop_front();
         }
         None
     }
@@ -609,12 +617,13 @@ fn simulate_with<A: Chassis>(
             rx_next: 0,
             timer_armed: false,
             hole_scan: 0,
-            rack_ps: Time::ZERO,
-            sent_at: match p.logs_sends() {
-                true => vec![Time::ZERO; pkts as usize],
-                false => Vec::new(),
-            },
-            send_log: VecDeque::new(),
+            log: p.logs_sends().then(|| {
+                Box::new(SendLog {
+                    sent_at: vec![Time::ZERO; pkts as usize],
+                    order: VecDeque::new(),
+                    rack_ps: Time::ZERO,
+                })
+            }),
             last_progress_ps: Time::ZERO,
             rtt: p.rto.as_ref().map(RttEstimator::new).unwrap_or_default(),
             rx_log: VecDeque::new(),

@@ -233,8 +233,8 @@ impl<A: Chassis> Sim<'_, A> {
         if f.acked_seqs.set(seq, true) {
             return 0;
         }
-        if let Some(&sent) = f.sent_at.get(seq as usize) {
-            f.rack_ps = f.rack_ps.max(sent);
+        if let Some(log) = f.log.as_mut() {
+            log.rack_ps = log.rack_ps.max(log.sent_at[seq as usize]);
         }
         f.acked += 1;
         debug_assert!(f.acked <= f.pkts);
@@ -309,10 +309,11 @@ impl<A: Chassis> Sim<'_, A> {
             let Some((sent, seq)) = f.oldest_in_flight() else {
                 break;
             };
-            if sent + window > f.rack_ps {
+            let log = f.log.as_mut().expect("rack keeps a send log");
+            if sent + window > log.rack_ps {
                 break;
             }
-            f.send_log.pop_front();
+            log.order.pop_front();
             f.outstanding.set(seq, false);
             lost += f.charge(seq, p);
             self.c.fast_retransmits += 1;
@@ -406,7 +407,11 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue.push(sent + rto, Event::Timeout { flow });
             return;
         }
-        f.send_log.pop_front();
+        f.log
+            .as_mut()
+            .expect("the oldest timer keeps a send log")
+            .order
+            .pop_front();
         f.outstanding.set(seq, false);
         let bytes = f.charge(seq, p);
         f.inflight_bytes -= bytes;
@@ -493,9 +498,9 @@ impl<A: Chassis> Sim<'_, A> {
         };
         f.inflight_bytes += f.charge(seq, self.p);
         f.outstanding.set(seq, true);
-        if !f.sent_at.is_empty() {
-            f.sent_at[seq as usize] = self.now;
-            f.send_log.push_back((self.now, seq));
+        if let Some(log) = f.log.as_mut() {
+            log.sent_at[seq as usize] = self.now;
+            log.order.push_back((self.now, seq));
         }
         // With coalesced ACKs, ask for one where waiting for more data would stall: the last
         // new packet, a retransmission, a packet that fills the window (as UEC's AR flag).
