@@ -46,7 +46,7 @@ impl<A: Chassis> Sim<'_, A> {
                         // also asks for an ACK once they are filled.
                         let holes = f.recvd < f.rx_next;
                         let filled = f.rx_ack_request && !holes;
-                        f.rx_ack_request = p.ack_req() && holes || f.rx_ack_request && holes;
+                        f.rx_ack_request = holes && (p.ack_req() || f.rx_ack_request);
                         ack_now = duplicate
                             || first
                             || p.ecn()
