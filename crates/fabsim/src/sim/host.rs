@@ -297,7 +297,10 @@ impl<A: Chassis> Sim<'_, A> {
     /// `host.loss_recovery = "rack"`: every packet in flight sent at least the reordering
     /// window before the latest-sent packet ACKed is presumed lost and resent once (a lost
     /// retransmission is left to the RTO). The send log is in time order, so the scan stops
-    /// at the first packet that is not late and costs O(1) per packet.
+    /// at the first packet that is not late and costs O(1) per packet. A packet sent again
+    /// counts by its last send even if the ACK answers an earlier copy (RFC 8985 sets such
+    /// ACKs aside); with the default window a hole is never resent before it could arrive, so
+    /// only a timeout can make that ambiguity.
     fn rack(&mut self, flow: u32) {
         let Some(window) = self.p.reorder_ps else {
             return;
