@@ -27,7 +27,7 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Choice(names::<Profile>),
         default: Some("\"fabsim\""),
         unit: "",
-        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (none: per-packet ACKs, duplicate-ACK repair and an RFC 6298 timer where packets can be dropped), fabsim-rto (fabsim's stack before that: only a fixed timer that resends all in flight, so older results reproduce), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
+        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (sets none: per-packet ACKs; where packets can be dropped, holes repaired by RACK with an RFC 6298 timer behind), fabsim-rto (fabsim's stack before 4 Dec 2026: only a fixed timer that resends all in flight, so older results reproduce), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
     },
     Key {
         name: "host.lb",
