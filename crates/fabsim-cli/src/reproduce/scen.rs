@@ -36,6 +36,7 @@ const KEY_ORDER: &[&str] = &[
     "host.lb",
     "host.cc",
     "host.dctcp_rules",
+    "host.dctcp_first_window",
     "workload.kind",
     "workload.load",
     "workload.intra_rack",

@@ -15,8 +15,32 @@ const FIG12_MIB: &str = "[1048576, 4194304, 16777216]";
 /// ECN thresholds in bytes (kmin = kmax) run side by side; the claims read the first.
 const ECN_BYTES: [u32; 3] = [30000, 40000, 60000];
 
-/// The DCTCP rules run side by side: fabsim's RFC 8257 and htsim's UEC sources.
+/// The DCTCP rules swept side by side: fabsim's RFC 8257 and htsim's UEC sources.
 const DCTCP_RULES: [&str; 2] = ["rfc8257", "htsim"];
+
+/// The DCTCP readings the claims evaluate (index `RULE`): RFC 8257 with one cut per round
+/// trip from the start, RFC 8257 with its first observation window closed at the first ACK
+/// (`host.dctcp_first_window = "first-ack"`, the pseudo-code read literally: two cuts can
+/// fall in the first RTT), and htsim's UEC rule (no observation window). Claim texts name
+/// them.
+const RULE_NAMES: [&str; 3] = [
+    "RFC 8257",
+    "RFC 8257 closing its first window at the first ACK",
+    "htsim's UEC rule",
+];
+
+/// The sweep-name prefix of the runs under RFC 8257 with `first-ack` (the only reading not
+/// on the rules axis; htsim's rule has no window to close).
+const FIRST_ACK: &str = "dctcpfa";
+
+/// Whether a DCTCP row ran under reading `rule` ([`RULE_NAMES`]).
+fn dctcp_reading(r: &Row, rule: usize) -> bool {
+    let first_ack = r.get(col::SWEEP).is_some_and(|s| s.starts_with(FIRST_ACK));
+    match rule {
+        1 => first_ack,
+        _ => !first_ack && r.get(key::DCTCP_RULES) == Some(DCTCP_RULES[rule / 2]),
+    }
+}
 
 /// `leak(format!(..))`: claim and setup texts built per message size live as long as the
 /// registry (a few hundred bytes per call).
@@ -37,14 +61,13 @@ fn claims_ecn(r: &Row) -> bool {
 }
 
 /// Fig. 12's runs of one reading: `MIB` MiB messages at the claims' ECN threshold, DCTCP as
-/// `RULE` ([`DCTCP_RULES`]), every other control and the runs without one.
+/// `RULE` ([`RULE_NAMES`]), every other control and the runs without one.
 fn reading<const MIB: u64, const RULE: usize>(t: &Table) -> Table {
     let size = bytes::<MIB>();
     t.filtered(|r| {
         r.get(col::MESSAGE_BYTES) == Some(size.as_str())
             && (r.get(col::CC) == Some("none") || claims_ecn(r))
-            && (r.get(col::CC) != Some("dctcp")
-                || r.get(key::DCTCP_RULES) == Some(DCTCP_RULES[RULE]))
+            && (r.get(col::CC) != Some("dctcp") || dctcp_reading(r, RULE))
     })
 }
 
@@ -61,6 +84,18 @@ fn fig12_sweeps() -> Vec<Sweep> {
     };
     let none = at(30000).text("host.cc", &["none"]);
     let mut v = by_scheme_named(["none", "none-host"], &none, MAIN, &q);
+    // RFC 8257 closing its first window at the first ACK, at the claims' threshold only.
+    let first_ack = at(ECN_BYTES[0])
+        .text("host.cc", &["dctcp"])
+        .text("host.dctcp_rules", &["rfc8257"])
+        .text("host.dctcp_first_window", &["first-ack"]);
+    let names = [0, 1].map(|i| format!("{FIRST_ACK}-{}{}", ECN_BYTES[0], ["", "-host"][i]));
+    v.extend(by_scheme_named(
+        [&names[0], &names[1]],
+        &first_ack,
+        MAIN,
+        &q,
+    ));
     for ecn in ECN_BYTES {
         let dctcp = at(ecn)
             .text("host.cc", &["dctcp"])
@@ -79,10 +114,11 @@ fn fig12_sweeps() -> Vec<Sweep> {
     v
 }
 
-/// Fig. 12's claims on `MIB` MiB messages, DCTCP under each rule.
+/// Fig. 12's claims on `MIB` MiB messages, DCTCP under each reading.
 fn fig12_claims<const MIB: u64>() -> Vec<Claim> {
     let mut v = dctcp_claims::<MIB, 0>();
     v.extend(dctcp_claims::<MIB, 1>());
+    v.extend(dctcp_claims::<MIB, 2>());
     v.extend(delay_claims::<MIB>());
     v
 }
@@ -106,13 +142,20 @@ fn worse<const MIB: u64>(t: &mut Table, scheme: &str, cc: &str, pp: f64) {
     )
 }
 
-/// The filter of a synthetic table's DCTCP rows of one reading.
-fn dctcp_rows<'a>(scheme: &'a str, size: &'a str, rule: usize) -> [(Col, &'a str); 4] {
+/// The filter of a synthetic table's DCTCP rows of one reading (its sweeps are named
+/// `x-30000` and [`FIRST_ACK`]`-30000`).
+fn dctcp_rows<'a>(scheme: &'a str, size: &'a str, rule: usize) -> [(Col, &'a str); 5] {
+    let sweep = if rule == 1 {
+        "dctcpfa-30000"
+    } else {
+        "x-30000"
+    };
     [
         (col::SCHEME, scheme),
         (col::CC, "dctcp"),
         (col::MESSAGE_BYTES, size),
-        (key::DCTCP_RULES, DCTCP_RULES[rule]),
+        (key::DCTCP_RULES, DCTCP_RULES[rule / 2]),
+        (col::SWEEP, sweep),
     ]
 }
 
@@ -134,9 +177,6 @@ fn dctcp_claims<const MIB: u64, const RULE: usize>() -> Vec<Claim> {
         dctcp_escape::<MIB, RULE, 1>(),
     ]
 }
-
-/// The DCTCP rule `RULE` as claim texts name it.
-const RULE_NAMES: [&str; 2] = ["RFC 8257", "htsim's UEC rule"];
 
 /// `MIB` MiB, DCTCP as `RULE`: AR's (`S` = 0) or REPS's CCT multiplies by 3-4x.
 fn dctcp_slowdown<const MIB: u64, const RULE: usize, const S: usize>() -> Claim {
@@ -241,8 +281,8 @@ pub fn fig12() -> Experiment {
         figure: "Fig. 12",
         title: "congestion control: DCTCP, NSCC, MSwift, by message size",
         varies: "message size (1, 4, 16 MiB) x congestion control (none, DCTCP as RFC 8257 \
-                 and as htsim's UEC sources, NSCC, MSwift) x ECN threshold (30, 40, 60 KB) x \
-                 scheme (AR, REPS, 4OFAN, OFAN)",
+                 with either first window and as htsim's UEC sources, NSCC, MSwift) x ECN \
+                 threshold (30, 40, 60 KB) x scheme (AR, REPS, 4OFAN, OFAN)",
         setup: "432-host fat tree (k = 12), permutation of 1, 4 and 16 MiB per host (the paper \
                 does not state Fig. 12's message size; at 1 MiB the 1.5-BDP initial window \
                 covers 89% of the message, so no control can act), 800 KB per-port buffers \
@@ -250,8 +290,10 @@ pub fn fig12() -> Experiment {
                 kmax at 30, 40 and 60 KB (not stated in the paper; every claim reads 30 KB, \
                 the other two are plotted beside it). DCTCP (gain 1/16, windows from 1.5 \
                 BDP) runs under both rules, RFC 8257 (alpha-scaled cut once per window) and \
-                htsim's UEC sources (a marked ACK takes a third of its bytes off the window): \
-                each DCTCP claim names its rule. Swift/MSwift target = path base RTT + 1/4 \
+                htsim's UEC sources (a marked ACK takes a third of its bytes off the window), \
+                and RFC 8257 once more with its first observation window closed at the first \
+                ACK (its pseudo-code read literally; at 30 KB only): each DCTCP claim names \
+                its reading. Swift/MSwift target = path base RTT + 1/4 \
                 fabric RTT, MSwift on the median of 8 RTT samples; NSCC with its default \
                 target (0.75 x base RTT with trimming) and a 1.5 BDP cap. 'Inflation worsens \
                 by at least X%' is read as percentage points of CCT inflation over OFAN's and \
@@ -266,7 +308,7 @@ pub fn fig12() -> Experiment {
             x_label: "message size [bytes], ECN at 30 KB",
             x_log: true,
             y: |r| {
-                let dctcp_rfc = r.get(key::DCTCP_RULES).is_none_or(|x| x == DCTCP_RULES[0]);
+                let dctcp_rfc = r.get(col::CC) != Some("dctcp") || dctcp_reading(r, 0);
                 (r.get(col::CC) == Some("none") || claims_ecn(r) && dctcp_rfc)
                     .then(|| inflation_pct(r))
                     .flatten()
@@ -282,7 +324,7 @@ pub fn fig12() -> Experiment {
             x_label: "congestion control, 4 MiB messages (DCTCP as RFC 8257)",
             x_log: false,
             y: |r| {
-                let dctcp_rfc = r.get(key::DCTCP_RULES).is_none_or(|x| x == DCTCP_RULES[0]);
+                let dctcp_rfc = r.get(col::CC) != Some("dctcp") || dctcp_reading(r, 0);
                 (r.get(col::MESSAGE_BYTES) == Some("4194304") && ecn(r).is_some() && dctcp_rfc)
                     .then(|| inflation_pct(r))
                     .flatten()

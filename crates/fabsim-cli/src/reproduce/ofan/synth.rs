@@ -223,7 +223,7 @@ pub fn fig11() -> Table {
     })
 }
 
-/// At every message size and DCTCP rule: DCTCP multiplies AR's and REPS's CCT by 3.5x and
+/// At every message size and DCTCP reading: DCTCP multiplies AR's and REPS's CCT by 3.5x and
 /// 3.4x and OFAN's by 1.005; NSCC and MSwift leave AR and REPS 17-23 pp of inflation behind
 /// OFAN and 4OFAN (ECN at the claims' 30 KB).
 pub fn fig12() -> Table {
@@ -232,7 +232,7 @@ pub fn fig12() -> Table {
         (col::SCHEME, SWITCH_AND_REPS),
         (col::MESSAGE_BYTES, &["1048576", "4194304", "16777216"]),
         (key::DCTCP_RULES, &["rfc8257", "htsim"]),
-        (col::SWEEP, &["x-30000"]),
+        (col::SWEEP, &["x-30000", "dctcpfa-30000"]),
     ]);
     with_infl(t, |r| {
         let s = r.get(col::SCHEME).unwrap_or_default();
