@@ -187,6 +187,12 @@ pub struct Ranks {
 }
 
 impl Ranks {
+    /// The most steps a collective of `n` members keeps: at most 2n (all-reduce: 2(n - 1)),
+    /// fewer if `workload.steps` says so.
+    pub fn max_steps(&self, n: u64) -> u64 {
+        self.steps.map_or(2 * n, |s| (s as u64).min(2 * n))
+    }
+
     /// Host order, every step: the collectives as built before either key existed.
     pub const HOST_ORDER: Ranks = Ranks {
         order: Order::Host,

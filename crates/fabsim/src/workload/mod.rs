@@ -160,7 +160,7 @@ impl WorkloadSpec {
                 ..
             } => {
                 let n = group(g);
-                let steps = ranks.steps.map_or(2 * n, |s| (s as u64).min(2 * n));
+                let steps = ranks.max_steps(n);
                 (
                     steps * n,
                     steps.saturating_mul(*message_bytes),
@@ -192,7 +192,7 @@ impl WorkloadSpec {
                 let n = group(g);
                 let block = self.message_bytes();
                 let collectives = part.collectives(*layers);
-                let steps = ranks.steps.map_or(2 * n, |s| (s as u64).min(2 * n));
+                let steps = ranks.max_steps(n);
                 (
                     collectives * steps * n,
                     (collectives * steps).saturating_mul(block),
