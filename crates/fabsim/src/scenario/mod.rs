@@ -380,9 +380,13 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     let link = link::parse(k);
     let sw = switch::parse(k, &link)?;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps)?;
+    // The traffic comes from the nominal host rate, whatever the architecture: Fastroute's
+    // comparisons keep one trace for every switch (an architecture's slower ports only
+    // carry it more slowly).
+    let nominal_bps = link.rate_bps;
     let (topology, link) = arch::host_count(k, topology, link, port_rate_bps, arch.asics)?;
     let stop_ps = k.opt_us("run.duration_us");
-    let workload = workload::parse(k, &topology, link.rate_bps, stop_ps, dir)?;
+    let workload = workload::parse(k, &topology, nominal_bps, stop_ps, dir)?;
     let (failures, pace) = failures::parse(k, &topology)?;
     if sw.lb == SwitchLbKind::Conga && failures.is_some() {
         return Err(k.err(
