@@ -73,6 +73,9 @@ pub struct SimParams {
     pub arch: ArchParams,
     /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
     pub stop_ps: Option<Time>,
+    /// Flows starting before this are left out of the FCT statistics and the mean
+    /// throughput (`run.warmup_us`).
+    pub warmup_ps: Time,
     /// Failed links (`failures.links`), and whether hosts pace at rho_max
     /// (`failures.pace`).
     pub failures: Option<FailureSpec>,

@@ -452,3 +452,45 @@ fn every_architecture_carries_the_same_trace() {
         }
     }
 }
+
+/// `run.warmup_us` leaves the flows that start during the start-up transient out of the FCT
+/// statistics (and the mean throughput), for every architecture alike; 0 keeps them all.
+#[test]
+fn warmup_leaves_early_flows_out_of_the_statistics() {
+    use fabsim::metrics::{run_with, Extras};
+    let w = [
+        "workload.kind=web",
+        "workload.load=0.5",
+        "run.duration_us=600",
+    ];
+    let all = run(&params(&w));
+    let p = params(&[&w[..], &["run.warmup_us=200"]].concat());
+    let out = run_with(
+        &p,
+        Extras {
+            flows: true,
+            trace: false,
+        },
+    );
+    let flows = out.flows.unwrap();
+    // Scheduled starts: a flow's record starts when it became ready, at or after that.
+    let specs = p.workload.flows(p.topology.hosts() as u32, p.seed);
+    let mut fcts: Vec<f64> = flows
+        .iter()
+        .zip(&specs)
+        .filter(|(_, s)| s.start_ps.as_us_f64() >= 200.0)
+        .filter_map(|(f, _)| f.fct_us)
+        .collect();
+    assert!(
+        fcts.len() > 50 && fcts.len() < flows.len(),
+        "{}",
+        fcts.len()
+    );
+    fcts.sort_by(f64::total_cmp);
+    let mean = fcts.iter().sum::<f64>() / fcts.len() as f64;
+    let r = out.report;
+    assert!((r.fct_mean_us.unwrap() - mean).abs() < 1e-9 * mean);
+    assert_ne!(r.fct_mean_us, all.fct_mean_us);
+    assert_ne!(r.mean_throughput_gbps, all.mean_throughput_gbps);
+    assert_eq!(r.cct_us, all.cct_us);
+}

@@ -173,14 +173,15 @@ fn fct_stats(sorted: &[f64]) -> FctStats {
     }
 }
 
-/// Mean per-flow throughput in Gb/s over the flows that started before `stop_ps`.
-fn mean_throughput_gbps(o: &RunOutcome) -> Option<f64> {
+/// Mean per-flow throughput in Gb/s over the flows that started after `warmup` and before
+/// `stop_ps`.
+fn mean_throughput_gbps(o: &RunOutcome, warmup: Time) -> Option<f64> {
     let rates: Vec<f64> = o
         .flows
         .iter()
         .zip(&o.fct_ps)
         .zip(&o.acked_bytes)
-        .filter(|((f, _), _)| f.start_ps < o.stop_ps)
+        .filter(|((f, _), _)| f.start_ps >= warmup && f.start_ps < o.stop_ps)
         .map(|((f, fct), &bytes)| {
             let span = fct.unwrap_or(o.stop_ps - f.start_ps).max(Time::from_ps(1));
             bytes as f64 * 8.0 / span.as_ps_f64() * 1e3
@@ -692,14 +693,20 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span),
     );
     util.insert("all".into(), all_busy / (all_ports as f64 * span));
-    let mut fcts: Vec<f64> = o.fct_ps.iter().flatten().map(|t| t.as_us_f64()).collect();
+    // Flows past the warm-up (`run.warmup_us`; all of them by default), with their FCTs.
+    let steady = || {
+        o.flows
+            .iter()
+            .zip(&o.fct_ps)
+            .filter(|(f, _)| f.start_ps >= params.warmup_ps)
+    };
+    let mut fcts: Vec<f64> = steady()
+        .filter_map(|(_, t)| t.map(Time::as_us_f64))
+        .collect();
     fcts.sort_by(f64::total_cmp);
     let mut fct_by_size = BTreeMap::new();
     for (lower, upper, name) in size_buckets(&params.fct_buckets) {
-        let mut xs: Vec<f64> = o
-            .flows
-            .iter()
-            .zip(&o.fct_ps)
+        let mut xs: Vec<f64> = steady()
             .filter(|(f, _)| (lower..upper).contains(&f.bytes))
             .filter_map(|(_, t)| t.map(Time::as_us_f64))
             .collect();
@@ -742,7 +749,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         fct_p99_us: quantile(&fcts, 0.99),
         fct_p50_us: quantile(&fcts, 0.5),
         fct_by_size,
-        mean_throughput_gbps: mean_throughput_gbps(o),
+        mean_throughput_gbps: mean_throughput_gbps(o, params.warmup_ps),
         arch: params.arch.arch.name().to_string(),
         port_gbps: params.link.rate_bps as f64 / 1e9,
         inter_asic_bytes: asic.inter_asic_bytes,

@@ -439,6 +439,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         workload,
         arch,
         stop_ps,
+        warmup_ps: k.us("run.warmup_us"),
         failures,
         pace,
         fct_buckets: run::fct_buckets(k),

@@ -1,6 +1,6 @@
 //! `run.*`: seeds and the run length.
 
-use super::keys::{int, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::keys::{int, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
 use crate::params::SimParams;
 use crate::workload::WorkloadSpec;
 
@@ -28,6 +28,13 @@ pub const KEYS: &[Key] = &[
         default: None,
         unit: "us",
         meaning: "stop the run at this time (required by web and hadoop; up to 10 s)",
+    },
+    Key {
+        name: "run.warmup_us",
+        kind: number(0.0, 1e7),
+        default: Some("0"),
+        unit: "us",
+        meaning: "flows that start before this time are left out of the FCT statistics and the mean throughput (the start-up transient; CCT and per-flow output keep every flow)",
     },
     Key {
         name: "run.max_memory_gib",
