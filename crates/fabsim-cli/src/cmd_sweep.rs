@@ -333,8 +333,8 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// Loads run spec `i` and simulates it: its report as JSON, or why not.
-fn execute(dir: &Path, i: u64) -> Result<String, String> {
+/// The parameters of run spec `i`, or why not.
+pub fn spec_params(dir: &Path, i: u64) -> Result<fabsim::params::SimParams, String> {
     let path = spec_path(dir, i);
     let specs = runcmd::load(Some(&path), &[]).map_err(|e| match e {
         CliError::Usage(m) | CliError::Runtime(m) => m,
@@ -346,9 +346,22 @@ fn execute(dir: &Path, i: u64) -> Result<String, String> {
             specs.len()
         ));
     };
-    let report = std::panic::catch_unwind(|| metrics::run(&spec.params))
+    Ok(spec.params.clone())
+}
+
+/// Loads run spec `i` and simulates it: its report as JSON, or why not.
+fn execute(dir: &Path, i: u64) -> Result<String, String> {
+    let params = spec_params(dir, i)?;
+    let report = std::panic::catch_unwind(|| metrics::run(&params))
         .map_err(|p| format!("run {i:06} panicked: {}", panic_message(p.as_ref())))?;
     serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+}
+
+/// Gives run `i` of `dir` the result of run `from_i` of `from_dir`, which simulated the same
+/// parameters (their reports are the same bytes: runs are deterministic).
+pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(), CliError> {
+    let json = runcmd::read_file(&result_path(from_dir, from_i))?;
+    write_result(&result_path(dir, i), &json)
 }
 
 /// Runs run `i` unless its result exists; failures are recorded in `NNNNNN.err`.

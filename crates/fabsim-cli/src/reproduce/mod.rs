@@ -109,6 +109,9 @@ pub struct Ctx {
     pub seeds: Option<u64>,
     /// `--set` overrides, applied to every run after the experiment's own keys.
     pub set: Vec<String>,
+    /// Simulate each distinct run once ([`distinct_runs`]; the CLI always does, a test
+    /// compares with simulating every run).
+    pub dedupe: bool,
 }
 
 impl Ctx {
@@ -756,6 +759,30 @@ fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A run of an experiment: its sweep's index and its index in the sweep.
+type RunId = (usize, u64);
+
+/// A run that gets another's result: (the run, the run simulated for it).
+type CopiedRun = (RunId, RunId);
+
+/// Splits the runs to do into the distinct ones and the copies: each run whose parameters
+/// equal those of an earlier run on the list, with that run.
+fn distinct_runs(
+    dirs: &[(std::path::PathBuf, u64)],
+    todo: Vec<RunId>,
+) -> Result<(Vec<RunId>, Vec<CopiedRun>), CliError> {
+    let mut first: Vec<(RunId, fabsim::params::SimParams)> = vec![];
+    let mut copies = vec![];
+    for (k, i) in todo {
+        let p = cmd_sweep::spec_params(&dirs[k].0, i).map_err(CliError::Runtime)?;
+        match first.iter().find(|(_, q)| *q == p) {
+            Some(&(from, _)) => copies.push(((k, i), from)),
+            None => first.push(((k, i), p)),
+        }
+    }
+    Ok((first.into_iter().map(|(r, _)| r).collect(), copies))
+}
+
 /// Runs (or resumes) every missing point of `exp` and returns its results table.
 fn results(
     exp: &Experiment,
@@ -787,6 +814,13 @@ fn results(
                         .map(move |i| (k, i))
                 })
                 .collect();
+            // A run whose parameters equal an earlier one's (its architecture ignores the
+            // keys they differ in) is not simulated again: it gets that run's result.
+            let (todo, copies) = if ctx.dedupe {
+                distinct_runs(&dirs, todo)?
+            } else {
+                (todo, vec![])
+            };
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(jobs.unwrap_or(0))
                 .build()
@@ -809,6 +843,9 @@ fn results(
             bar.finish_and_clear();
             if !failures.is_empty() {
                 return Err(CliError::Runtime(failures.join("\n")));
+            }
+            for ((k, i), (from_k, from_i)) in copies {
+                cmd_sweep::copy_result(&dirs[from_k].0, from_i, &dirs[k].0, i)?;
             }
             let mut table = Table::default();
             for ((d, _), s) in dirs.iter().zip(&sweeps) {
@@ -1155,6 +1192,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         quick: args.quick,
         seeds: args.seeds,
         set: args.set.clone(),
+        dedupe: true,
     };
     if id != "all" {
         let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {
@@ -1482,6 +1520,7 @@ mod tests {
             quick: true,
             seeds: Some(1),
             set: vec![],
+            dedupe: true,
         };
         let ids = [
             "ofan-bound",
@@ -1518,6 +1557,58 @@ mod tests {
             assert!(n >= 2, "{id}: {n} claims compared");
         }
         assert_eq!(first, run(2));
+    }
+
+    /// Runs whose parameters are equal (the keys they differ in are ignored by their
+    /// architecture: Ideal's downtime, here) are simulated once, and the results are the same
+    /// bytes as when every run is simulated (but the wall-clock columns).
+    #[test]
+    fn identical_runs_are_simulated_once_with_the_same_results() {
+        let e = registry()
+            .into_iter()
+            .find(|e| e.id == "fastroute-fig19")
+            .expect("registered");
+        let Source::Sim(sweeps) = &e.source else {
+            panic!("a simulation")
+        };
+        let results = |dedupe: bool| {
+            let ctx = Ctx {
+                quick: true,
+                seeds: Some(1),
+                dedupe,
+                ..Ctx::default()
+            };
+            let out =
+                std::env::temp_dir().join(format!("fabsim-dedupe-{}-{dedupe}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&out);
+            let dirs =
+                plan_sweeps(&e, &sweeps_of(sweeps, &ctx), &ctx, &out.join(e.id)).expect("planned");
+            let todo: Vec<(usize, u64)> = dirs
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (_, runs))| (0..*runs).map(move |i| (k, i)))
+                .collect();
+            let distinct = distinct_runs(&dirs, todo.clone()).expect("specs").0.len();
+            let t = results(&e, &ctx, &out.join(e.id), Some(1)).expect("runs");
+            let _ = std::fs::remove_dir_all(&out);
+            // Everything but the wall-clock columns (`perf.*`), which measure the machine.
+            let keep: Vec<bool> = t.header.iter().map(|h| !h.starts_with("perf.")).collect();
+            let cells = |r: &Vec<String>| -> Vec<String> {
+                r.iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(c, _)| c.clone())
+                    .collect()
+            };
+            let rows: Vec<Vec<String>> = std::iter::once(&t.header)
+                .chain(&t.rows)
+                .map(cells)
+                .collect();
+            (todo.len(), distinct, rows)
+        };
+        let (runs, distinct, with) = results(true);
+        assert!(distinct < runs, "{distinct} of {runs} runs distinct");
+        assert_eq!(with, results(false).2);
     }
 
     /// `results/full/experiments.txt`, which `results/full/make_index.py` reads to name the
