@@ -156,7 +156,7 @@ pub const KEYS: &[Key] = &[
         kind: positive(MAX_RTO_US),
         default: None,
         unit: "us",
-        meaning: "floor of the rfc6298 timeout (default: the base RTT)",
+        meaning: "floor of the rfc6298 timeout (default: with host.rto_us = auto, its automatic value, so that queueing alone never fires the timer; else the base RTT)",
     },
     Key {
         name: "host.loss_recovery",
@@ -355,7 +355,14 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     let rto = rto_ps(k, c, base_rtt_ps)?.map(|initial| Rto {
         initial,
         rule: k.choice("host.rto"),
-        min: k.opt_us("host.rto_min_us").unwrap_or(base_rtt_ps),
+        // The automatic timer's floor is its own start: it never fires before full buffers
+        // could explain the wait, so a fabric that drops nothing sees no timeout.
+        min: k.opt_us("host.rto_min_us").unwrap_or(
+            match k.get("host.rto_us").and_then(|v| v.as_str()) {
+                Some("auto") => initial,
+                _ => base_rtt_ps,
+            },
+        ),
         timer: k.choice("host.rto_timer"),
     });
     check_rtt(k, c, base_rtt_ps)?;
