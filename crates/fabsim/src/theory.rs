@@ -119,6 +119,13 @@ impl LinkModel {
         self.base_rtt_ps(hops).bytes_at(self.rate_bps)
     }
 
+    /// The bandwidth-delay product in whole full packets, rounded up (as `htsim_uec` sizes
+    /// its default buffers and ECN thresholds), and the bytes of one full packet.
+    pub fn bdp_packets(&self, hops: u32) -> (u64, u64) {
+        let packet = (self.payload_bytes + self.header_bytes) as u64;
+        (self.bdp_bytes(hops).div_ceil(packet), packet)
+    }
+
     fn ser(&self, bytes: u32) -> Time {
         Time::serialization(bytes, self.rate_bps)
     }

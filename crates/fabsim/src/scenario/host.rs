@@ -422,10 +422,10 @@ fn rto_ps(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<Option<Time>, 
     match k.get(key).and_then(|v| v.as_str()) {
         Some("off") => Ok(None),
         Some("htsim") => {
-            let packet = (c.link.payload_bytes + c.link.header_bytes) as u64;
-            let buffer = c
-                .buffer_bytes
-                .unwrap_or_else(|| c.link.bdp_bytes(c.hops).div_ceil(packet) * packet);
+            let buffer = c.buffer_bytes.unwrap_or_else(|| {
+                let (bdp, packet) = c.link.bdp_packets(c.hops);
+                bdp * packet
+            });
             let drain = Time::to_send(buffer, c.link.rate_bps);
             Ok(Some(
                 Time::from_us(15).saturating_add(drain.saturating_mul(6)),

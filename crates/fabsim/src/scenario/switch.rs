@@ -47,8 +47,7 @@ pub fn ecn_or_default(
     given.or_else(|| match k.choice::<EcnDefault>("switch.ecn_default") {
         EcnDefault::None => None,
         EcnDefault::Htsim => {
-            let packet = (link.payload_bytes + link.header_bytes) as u64;
-            let bdp_pkts = link.bdp_bytes(hops).div_ceil(packet);
+            let (bdp_pkts, packet) = link.bdp_packets(hops);
             let cap = buffer_bytes.unwrap_or(u64::MAX);
             let at = |fifths: u64| ((bdp_pkts * fifths).div_ceil(5) * packet).min(cap);
             Some((at(1), at(4)))
