@@ -48,6 +48,12 @@ fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
 
+/// The rows Fig. 12's plots draw: DCTCP under its first reading (RFC 8257), every other
+/// control.
+fn rfc_or_other(r: &Row) -> bool {
+    r.get(col::CC) != Some("dctcp") || dctcp_reading(r, 0)
+}
+
 /// A row's ECN threshold in bytes, from its sweep's name (`none` for the runs without
 /// congestion control, which ECN marks do not affect).
 fn ecn<'a>(r: &Row<'a>) -> Option<&'a str> {
@@ -308,8 +314,7 @@ pub fn fig12() -> Experiment {
             x_label: "message size [bytes], ECN at 30 KB",
             x_log: true,
             y: |r| {
-                let dctcp_rfc = r.get(col::CC) != Some("dctcp") || dctcp_reading(r, 0);
-                (r.get(col::CC) == Some("none") || claims_ecn(r) && dctcp_rfc)
+                (r.get(col::CC) == Some("none") || claims_ecn(r) && rfc_or_other(r))
                     .then(|| inflation_pct(r))
                     .flatten()
             },
@@ -324,10 +329,11 @@ pub fn fig12() -> Experiment {
             x_label: "congestion control, 4 MiB messages (DCTCP as RFC 8257)",
             x_log: false,
             y: |r| {
-                let dctcp_rfc = r.get(col::CC) != Some("dctcp") || dctcp_reading(r, 0);
-                (r.get(col::MESSAGE_BYTES) == Some("4194304") && ecn(r).is_some() && dctcp_rfc)
-                    .then(|| inflation_pct(r))
-                    .flatten()
+                (r.get(col::MESSAGE_BYTES) == Some("4194304")
+                    && ecn(r).is_some()
+                    && rfc_or_other(r))
+                .then(|| inflation_pct(r))
+                .flatten()
             },
             y_label: "CCT inflation over the lower bound [%]",
             y_log: false,
@@ -463,17 +469,7 @@ pub fn fsdp_block() -> Experiment {
             ];
             by_scheme(&block, MAIN, &q)
         }),
-        plot: Plot {
-            x: col::CC,
-            x_label: "congestion control",
-            x_log: false,
-            y: inflation_pct,
-            y_label: "CCT increase beyond the lower bound [%]",
-            y_log: false,
-            y_span: None,
-            x_scale: 1.0,
-            series: |r| format!("{}, {}", scheme(r), r.get(key::FSDP_PART).unwrap_or("?")),
-        },
+        plot: cc_plot(|r| format!("{}, {}", scheme(r), r.get(key::FSDP_PART).unwrap_or("?"))),
         panels: vec![],
         synthetic: synth::fsdp_block,
         claims: {

@@ -451,17 +451,7 @@ pub fn experiments() -> Vec<Experiment> {
                 ];
                 by_scheme(&fsdp, MAIN, &q)
             }),
-            plot: Plot {
-                x: col::CC,
-                x_label: "congestion control",
-                x_log: false,
-                y: inflation_pct,
-                y_label: "CCT increase beyond the lower bound [%]",
-                y_log: false,
-                y_span: None,
-                x_scale: 1.0,
-                series: scheme,
-            },
+            plot: cc_plot(scheme),
             panels: vec![],
             synthetic: synth::fsdp,
             claims: cc::fsdp_claims::<2>("", FSDP_DIFFERS),

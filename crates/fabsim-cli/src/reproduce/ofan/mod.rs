@@ -59,6 +59,22 @@ const SWITCH: &[&str] = &["ar", "pofan", "ofan"];
 /// [`SWITCH`] and REPS (at the hosts).
 const MAIN: &[&str] = &["ar", "pofan", "ofan", "reps"];
 
+/// The FSDP2 figures' plot: CCT increase beyond the bound per congestion control, one
+/// series per row as `series` names it.
+fn cc_plot(series: fn(&Row) -> String) -> Plot {
+    Plot {
+        x: col::CC,
+        x_label: "congestion control",
+        x_log: false,
+        y: inflation_pct,
+        y_label: "CCT increase beyond the lower bound [%]",
+        y_log: false,
+        y_span: None,
+        x_scale: 1.0,
+        series,
+    }
+}
+
 fn inflation_pct(r: &Row) -> Option<f64> {
     Some(100.0 * r.num(col::CCT_INFLATION)?)
 }
