@@ -83,6 +83,9 @@ pub struct SimParams {
     /// Boundaries (bytes, ascending) of the FCT size buckets of the report
     /// (`run.fct_buckets`).
     pub fct_buckets: Vec<u64>,
+    /// Boundaries of the flow start time bins of the report's `thrp_by_start`
+    /// (`run.start_bins_us`; empty: none).
+    pub start_bins_ps: Vec<Time>,
     /// Sampling period of a per-port trace (`trace.interval_us`; taken only when asked
     /// for: `fabsim run --trace`).
     pub trace_interval_ps: Time,

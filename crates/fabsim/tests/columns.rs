@@ -5,47 +5,69 @@ use fabsim::metrics::columns::{Getter, COLUMNS, JSON_ONLY};
 use fabsim::scenario::Scenario;
 
 /// The JSON report and the column list name the same numbers: every JSON field not in
-/// [`JSON_ONLY`] is a column (objects as `field.key` columns), and every column is a
-/// JSON field with a value.
+/// [`JSON_ONLY`] is a column (objects as `field.key` columns), and every column is a JSON
+/// field; each column has a value in one of two runs (a Ring-free permutation through the
+/// combining pipeline, and Fastroute's phased `fast` pattern with start-time bins).
 #[test]
 fn columns_and_json_fields_agree() {
-    let mut s = Scenario::default_scenario();
-    for set in [
-        "topology.k=4",
-        "workload.message_bytes=65536",
-        "switch.lb=ofan",
-        "switch.combining=true",
-    ] {
-        s.set(set).expect("valid override");
-    }
-    let spec = &s.expand().expect("valid scenario")[0];
-    let report = fabsim::metrics::run(&spec.params);
-    let json = serde_json::to_value(&report).expect("serializable");
-    let mut fields = vec![];
-    for (k, v) in json.as_object().expect("an object") {
-        if JSON_ONLY.contains(&k.as_str()) {
-            continue;
+    let report = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for set in sets {
+            s.set(set).expect("valid override");
         }
-        match v.as_object() {
-            Some(o) => fields.extend(o.keys().map(|sub| format!("{k}.{sub}"))),
-            None => fields.push(k.clone()),
-        }
-    }
-    let mut columns: Vec<String> = vec![];
+        let spec = &s.expand().expect("valid scenario")[0];
+        fabsim::metrics::run(&spec.params)
+    };
+    let reports = [
+        report(&[
+            "topology.k=4",
+            "workload.message_bytes=65536",
+            "switch.lb=ofan",
+            "switch.combining=true",
+        ]),
+        report(&[
+            "topology.k=4",
+            "workload.kind=\"fast\"",
+            "workload.phase_fill=0.01",
+            "run.duration_us=300",
+            "run.start_bins_us=[100]",
+        ]),
+    ];
     for c in COLUMNS {
-        match c.get {
-            Getter::One(get) => {
-                assert!(get(&report).is_some(), "{} has no value", c.name);
-                columns.push(c.name.into());
+        let has = |r| match c.get {
+            Getter::One(get) => get(r).is_some(),
+            Getter::PerStage(get) => !get(r).is_empty(),
+        };
+        assert!(
+            reports.iter().any(has),
+            "{} has no value in either run",
+            c.name
+        );
+    }
+    for report in &reports {
+        let json = serde_json::to_value(report).expect("serializable");
+        let mut fields = vec![];
+        for (k, v) in json.as_object().expect("an object") {
+            if JSON_ONLY.contains(&k.as_str()) || v.is_null() {
+                continue;
             }
-            Getter::PerStage(get) => {
-                let cells = get(&report);
-                assert!(!cells.is_empty(), "{} has no stages", c.name);
-                columns.extend(cells.iter().map(|(st, _)| format!("{}.{st}", c.name)));
+            match v.as_object() {
+                Some(o) => fields.extend(o.keys().map(|sub| format!("{k}.{sub}"))),
+                None => fields.push(k.clone()),
             }
         }
+        let mut columns: Vec<String> = vec![];
+        for c in COLUMNS {
+            match c.get {
+                Getter::One(get) => columns.extend(get(report).map(|_| c.name.to_string())),
+                Getter::PerStage(get) => {
+                    let cells = get(report);
+                    columns.extend(cells.iter().map(|(st, _)| format!("{}.{st}", c.name)));
+                }
+            }
+        }
+        fields.sort();
+        columns.sort();
+        assert_eq!(fields, columns);
     }
-    fields.sort();
-    columns.sort();
-    assert_eq!(fields, columns);
 }

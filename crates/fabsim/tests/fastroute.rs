@@ -494,3 +494,69 @@ fn warmup_leaves_early_flows_out_of_the_statistics() {
     assert_ne!(r.mean_throughput_gbps, all.mean_throughput_gbps);
     assert_eq!(r.cct_us, all.cct_us);
 }
+
+/// The Fastroute testbed's shape (Fig. 9): one switch of 2 ASICs with 8 hosts, ranks
+/// alternating between the ASICs, so every ring flow crosses them on the static mapping.
+/// Oversubscribed's 2:1 inter-ASIC link caps a bandwidth-bound ring at half rate; Fastroute
+/// moves the ingress ports at its first reconfiguration and comes near Ideal.
+#[test]
+fn one_switch_testbed_bounds_oversubscribed_at_its_inter_asic_rate() {
+    let ring = |order: &'static str, a: &str| {
+        let sets = [
+            "topology.leaves=1",
+            "topology.hosts_per_leaf=8",
+            "topology.uplinks=0",
+            "workload.kind=\"all-gather\"",
+            "workload.algorithm=\"ring\"",
+            "run.duration_us=100000",
+            "workload.message_bytes=40000000",
+            order,
+        ];
+        arch(a, &sets).cct_us.expect("completes")
+    };
+    let cct = |a| ring("workload.order=\"alternate\"", a);
+    let (ideal, over, fast) = (cct("ideal"), cct("oversubscribed"), cct("fastroute"));
+    // At least the bandwidth bound's 2x (DCTCP leaves the inter-ASIC link partly idle).
+    assert!(
+        over / ideal > 1.9 && over / ideal < 2.5,
+        "Oversubscribed {over} us against Ideal {ideal} us: the 2:1 bound"
+    );
+    assert!(
+        fast / ideal < 1.1,
+        "Fastroute {fast} us against Ideal {ideal} us"
+    );
+    // Ranks in host order cross the ASICs at two ring steps only: no bottleneck.
+    let over_host = ring("workload.order=\"host\"", "oversubscribed");
+    assert!(
+        over_host / ideal < 1.01,
+        "host order {over_host} us, Ideal {ideal} us"
+    );
+}
+
+#[test]
+fn phased_runs_report_completion_and_throughput_by_start() {
+    let r = arch(
+        "ideal",
+        &[
+            "workload.kind=\"fast\"",
+            "workload.phase_us=200",
+            "workload.phase_fill=0.1",
+            "run.start_bins_us=[500, 1000]",
+        ],
+    );
+    let done = r.phase_done_pct.expect("fast has phases");
+    assert!((0.0..=100.0).contains(&done) && done > 50.0, "{done}");
+    let bins: Vec<&String> = r.thrp_by_start.keys().collect();
+    assert_eq!(bins, ["00000.0", "00500.0", "01000.0"]);
+    assert_eq!(
+        r.flows_by_start.values().sum::<u64>(),
+        r.flows_total,
+        "every flow starts in one bin"
+    );
+    // Line-rate flows cannot finish within their phase.
+    let full = arch(
+        "ideal",
+        &["workload.kind=\"fast\"", "workload.phase_us=200"],
+    );
+    assert_eq!(full.phase_done_pct, Some(0.0));
+}

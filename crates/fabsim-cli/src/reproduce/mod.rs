@@ -18,6 +18,7 @@ mod fastroute;
 mod ofan;
 pub mod plot;
 mod scen;
+mod start;
 mod table;
 
 use std::fmt::Write as _;
@@ -93,10 +94,13 @@ impl Paper {
 
 /// One simulation sweep of an experiment: a scenario (TOML, lists are sweep axes) at the
 /// paper's size, and the `--set` overrides that shrink it for `--quick`.
+#[derive(Clone)]
 pub struct Sweep {
     pub name: String,
     pub scenario: String,
     pub quick: Vec<String>,
+    /// `--set` overrides at every size, after `quick` (a [`Reading`]'s).
+    pub set: Vec<String>,
     /// Left out of `--quick` (a point that needs a larger fabric than `--quick` runs).
     pub full_only: bool,
 }
@@ -316,6 +320,17 @@ pub struct Claim {
     pub contra: Contra,
 }
 
+/// Another reading of an experiment's setup (a choice the paper leaves open, or a modelling
+/// variant such as another host stack): every sweep runs again with `set` added, as sweep
+/// `PREFIX-NAME`; the claims are judged on those rows apart, and the report shows where a
+/// verdict differs from the primary reading's. Plots show the primary reading.
+pub struct Reading {
+    pub prefix: &'static str,
+    /// What the reading is and why it is run (markdown, one sentence or two).
+    pub about: &'static str,
+    pub set: &'static [&'static str],
+}
+
 /// One figure or table of a paper.
 pub struct Experiment {
     pub id: &'static str,
@@ -331,6 +346,8 @@ pub struct Experiment {
     /// panels).
     pub panels: Vec<Plot>,
     pub claims: Vec<Claim>,
+    /// Other readings of the setup, each run and judged beside the primary one.
+    pub readings: Vec<Reading>,
     /// A synthetic results table (the columns the claims read, at the `--quick` points)
     /// on which every claim agrees with the paper; each claim's [`Contra`] rewrites it into
     /// one that contradicts it (read by the tests only).
@@ -443,6 +460,19 @@ pub fn premise(
         }
     });
     Ok(())
+}
+
+/// States `text` (what was measured beside the claim's number, such as whether a workload's
+/// phases completed) in the claim's note, without touching its verdict.
+pub fn note(text: String) {
+    EVALUATING.with(|e| {
+        if let Evaluating::Claim(p) = &mut *e.borrow_mut() {
+            p.push(Premise {
+                text,
+                uncertain: false,
+            });
+        }
+    });
 }
 
 /// The noise of a number computed from a results table, over its seeds.
@@ -703,25 +733,68 @@ pub fn sim_id() -> String {
     )
 }
 
-/// The sweeps of an experiment that run at the size of `ctx`.
-fn sweeps_of<'a>(sweeps: &'a [Sweep], ctx: &Ctx) -> Vec<&'a Sweep> {
-    sweeps
+/// The sweeps of an experiment that run at the size of `ctx`: its own, then each again per
+/// [`Reading`].
+fn sweeps_of(exp: &Experiment, ctx: &Ctx) -> Vec<Sweep> {
+    let Source::Sim(sweeps) = &exp.source else {
+        return vec![];
+    };
+    let own: Vec<&Sweep> = sweeps
         .iter()
         .filter(|s| !ctx.quick || !s.full_only)
-        .collect()
+        .collect();
+    let mut v: Vec<Sweep> = own.iter().map(|&s| s.clone()).collect();
+    for r in &exp.readings {
+        v.extend(own.iter().map(|s| {
+            Sweep {
+                name: format!("{}-{}", r.prefix, s.name),
+                set: s
+                    .set
+                    .iter()
+                    .cloned()
+                    .chain(r.set.iter().map(|x| x.to_string()))
+                    .collect(),
+                ..(*s).clone()
+            }
+        }));
+    }
+    v
+}
+
+/// The rows of `table` from the runs of `reading` (`None`: the primary reading), their
+/// sweep named as in the experiment (without the reading's prefix).
+fn reading_rows(exp: &Experiment, table: &Table, reading: Option<&Reading>) -> Table {
+    let of = |r: &Row| {
+        let sweep = r.get(cols::SWEEP).unwrap_or_default();
+        exp.readings
+            .iter()
+            .position(|x| sweep.starts_with(&format!("{}-", x.prefix)))
+    };
+    let want = reading.and_then(|w| exp.readings.iter().position(|x| std::ptr::eq(x, w)));
+    let mut t = table.filtered(|r| of(r) == want);
+    if let (Some(w), Some(i)) = (
+        reading,
+        t.header.iter().position(|h| h == cols::SWEEP.name()),
+    ) {
+        for row in &mut t.rows {
+            row[i] = row[i][w.prefix.len() + 1..].to_string();
+        }
+    }
+    t
 }
 
 /// Plans each sweep into `dir/runs/NAME-SIZE-HASH/` (kept as it is when already planned) and
 /// returns the directories and their run counts.
 fn plan_sweeps(
     exp: &Experiment,
-    sweeps: &[&Sweep],
+    sweeps: &[Sweep],
     ctx: &Ctx,
     dir: &Path,
 ) -> Result<Vec<(PathBuf, u64)>, CliError> {
     let mut dirs = vec![];
     for s in sweeps {
         let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
+        set.extend(s.set.iter().cloned());
         if let Some(n) = ctx.seeds {
             set.push(format!("run.seeds={n}"));
         }
@@ -747,12 +820,12 @@ fn plan_sweeps(
 /// each sweep directory with its run counts, to be run by `fabsim sweep run` (locally or as a
 /// Slurm array); `fabsim reproduce ID` then collects the results.
 fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), CliError> {
-    let Source::Sim(sweeps) = &exp.source else {
+    let Source::Sim(_) = &exp.source else {
         outln!("{}: computed in-process (no sweep to plan)", exp.id);
         return Ok(());
     };
     let dir = out.join(exp.id);
-    for (d, runs) in plan_sweeps(exp, &sweeps_of(sweeps, ctx), ctx, &dir)? {
+    for (d, runs) in plan_sweeps(exp, &sweeps_of(exp, ctx), ctx, &dir)? {
         let missing = cmd_sweep::missing_runs(&d, runs).len();
         outln!("{}: {runs} runs, {missing} to run", d.display());
     }
@@ -802,8 +875,8 @@ fn results(
             write_output(&path, &t.to_csv())?;
             Ok(t)
         }
-        Source::Sim(sweeps) => {
-            let sweeps = sweeps_of(sweeps, ctx);
+        Source::Sim(_) => {
+            let sweeps = sweeps_of(exp, ctx);
             let dirs = plan_sweeps(exp, &sweeps, ctx, dir)?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
@@ -895,9 +968,7 @@ pub fn reproduce_one(
     let dir = out.join(exp.id);
     std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, "create directory", e))?;
     let table = results(exp, ctx, &dir, jobs)?;
-    let claims = evaluate_all(exp, &table);
-    let svg = plot::render(exp, &table)
-        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+    let scored = score(exp, &table)?;
     write_output(&dir.join("results.csv"), &table.to_csv())?;
     let wall = start.elapsed().as_secs_f64();
     let size =
@@ -915,32 +986,74 @@ pub fn reproduce_one(
         code_id(),
         env!("FABSIM_SIM_ID")
     );
-    write_claims(exp, &dir, &svg, &claims, &size)?;
+    write_claims(exp, &dir, &scored, &size)?;
     outln!(
         "{}: {} runs/rows, {}, {:.1} s -> {}",
         exp.id,
         table.rows.len(),
-        tally_text(tally(claims.iter())),
+        tally_text(tally(scored.claims.iter())),
         wall,
         dir.join("report.md").display()
     );
-    Ok(claims)
+    Ok(scored.claims)
 }
 
-/// Writes an experiment's claims.json, plot.svg and report.md (`provenance`: the lines
-/// naming how its results were produced).
+/// An experiment's claims judged on its results: the primary reading's, each other
+/// [`Reading`]'s, and the plot (of the primary reading).
+struct Scored {
+    claims: Vec<ClaimResult>,
+    readings: Vec<ReadingResult>,
+    svg: String,
+    /// The report's section on throughput by flow start time ([`start::section`]).
+    by_start: String,
+}
+
+/// The claims judged under one other [`Reading`] (`readings.json`).
+#[derive(Serialize)]
+struct ReadingResult {
+    reading: String,
+    about: String,
+    claims: Vec<ClaimResult>,
+}
+
+fn score(exp: &Experiment, table: &Table) -> Result<Scored, CliError> {
+    let primary = reading_rows(exp, table, None);
+    let svg = plot::render(exp, &primary)
+        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+    let readings = exp
+        .readings
+        .iter()
+        .map(|r| ReadingResult {
+            reading: r.prefix.into(),
+            about: r.about.into(),
+            claims: evaluate_all(exp, &reading_rows(exp, table, Some(r))),
+        })
+        .collect();
+    Ok(Scored {
+        claims: evaluate_all(exp, &primary),
+        readings,
+        svg,
+        by_start: start::section(exp, &primary),
+    })
+}
+
+/// Writes an experiment's claims.json, readings.json (when it has other readings), plot.svg
+/// and report.md (`provenance`: the lines naming how its results were produced).
 fn write_claims(
     exp: &Experiment,
     dir: &Path,
-    svg: &str,
-    claims: &[ClaimResult],
+    scored: &Scored,
     provenance: &str,
 ) -> Result<(), CliError> {
-    let json =
-        serde_json::to_string_pretty(claims).map_err(|e| CliError::Runtime(e.to_string()))?;
-    write_output(&dir.join("claims.json"), &json)?;
-    write_output(&dir.join("plot.svg"), svg)?;
-    write_output(&dir.join("report.md"), &report(exp, provenance, claims))
+    fn json<T: Serialize>(v: &T) -> Result<String, CliError> {
+        serde_json::to_string_pretty(v).map_err(|e| CliError::Runtime(e.to_string()))
+    }
+    write_output(&dir.join("claims.json"), &json(&scored.claims)?)?;
+    if !scored.readings.is_empty() {
+        write_output(&dir.join("readings.json"), &json(&scored.readings)?)?;
+    }
+    write_output(&dir.join("plot.svg"), &scored.svg)?;
+    write_output(&dir.join("report.md"), &report(exp, provenance, scored))
 }
 
 /// `--rescore`: evaluates the claims of `exp` on the results an earlier `reproduce` left in
@@ -967,9 +1080,7 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Cli
         })?;
     let sim = env!("FABSIM_SIM_ID");
     let same = ran.contains(&format!("simulator sources {sim})"));
-    let claims = evaluate_all(exp, &table);
-    let svg = plot::render(exp, &table)
-        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+    let scored = score(exp, &table)?;
     let provenance = format!(
         "{ran}\n\nClaims re-scored from this results.csv, without rerunning, by `fabsim reproduce \
          {} --rescore`, fabsim {} (simulator sources {sim}: {}).",
@@ -982,15 +1093,15 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Cli
              repeated with it"
         }
     );
-    write_claims(exp, &dir, &svg, &claims, &provenance)?;
+    write_claims(exp, &dir, &scored, &provenance)?;
     outln!(
         "{}: re-scored {} rows, {} -> {}",
         exp.id,
         table.rows.len(),
-        tally_text(tally(claims.iter())),
+        tally_text(tally(scored.claims.iter())),
         dir.join("report.md").display()
     );
-    Ok(claims)
+    Ok(scored.claims)
 }
 
 fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
@@ -1040,7 +1151,8 @@ fn runs_took(table: &Table) -> String {
     }
 }
 
-fn report(exp: &Experiment, provenance: &str, claims: &[ClaimResult]) -> String {
+fn report(exp: &Experiment, provenance: &str, scored: &Scored) -> String {
+    let claims = &scored.claims;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -1078,12 +1190,50 @@ fn report(exp: &Experiment, provenance: &str, claims: &[ClaimResult]) -> String 
     }
     let _ = writeln!(s, "## Plot\n\n![{}](plot.svg)\n\n## Claims\n", exp.id);
     claims_table(&mut s, claims, None);
+    for r in &scored.readings {
+        readings_section(&mut s, &r.reading, &r.about, claims, &r.claims);
+    }
     let _ = writeln!(
         s,
-        "\n{}\n\nEvery run: `results.csv`; claims as JSON: `claims.json`.",
-        tolerances()
+        "\n{}\n\nEvery run: `results.csv`; claims as JSON: `claims.json`{}.",
+        tolerances(),
+        if scored.readings.is_empty() {
+            ""
+        } else {
+            ", under the other readings: `readings.json`"
+        }
     );
-    s
+    s + &scored.by_start
+}
+
+/// The report's section on another reading: the claims whose verdict it moves, in full.
+fn readings_section(
+    s: &mut String,
+    name: &str,
+    about: &str,
+    primary: &[ClaimResult],
+    claims: &[ClaimResult],
+) {
+    let moved: Vec<ClaimResult> = claims
+        .iter()
+        .zip(primary)
+        .filter(|(c, p)| c.verdict != p.verdict)
+        .map(|(c, p)| ClaimResult {
+            claim: format!("{} (primary reading: {})", c.claim, p.verdict),
+            ..c.clone()
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n### Reading `{name}`\n\n{about} Its runs are the sweeps named `{name}-*` in \
+         `results.csv`. It moves {} of {} verdicts{}",
+        moved.len(),
+        claims.len(),
+        if moved.is_empty() { "." } else { ":\n" }
+    );
+    if !moved.is_empty() {
+        claims_table(s, &moved, None);
+    }
 }
 
 /// The verdicts tallied, in this order (theory claims apart).
@@ -1568,9 +1718,6 @@ mod tests {
             .into_iter()
             .find(|e| e.id == "fastroute-fig19")
             .expect("registered");
-        let Source::Sim(sweeps) = &e.source else {
-            panic!("a simulation")
-        };
         let results = |dedupe: bool| {
             let ctx = Ctx {
                 quick: true,
@@ -1582,7 +1729,7 @@ mod tests {
                 std::env::temp_dir().join(format!("fabsim-dedupe-{}-{dedupe}", std::process::id()));
             let _ = std::fs::remove_dir_all(&out);
             let dirs =
-                plan_sweeps(&e, &sweeps_of(sweeps, &ctx), &ctx, &out.join(e.id)).expect("planned");
+                plan_sweeps(&e, &sweeps_of(&e, &ctx), &ctx, &out.join(e.id)).expect("planned");
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
                 .enumerate()

@@ -37,12 +37,15 @@ const KEY_ORDER: &[&str] = &[
     "host.cc",
     "host.dctcp_rules",
     "host.dctcp_first_window",
+    "host.profile",
+    "host.max_window_bytes",
     "workload.kind",
     "workload.load",
     "workload.intra_rack",
     "workload.message_bytes",
     "workload.flow_bytes",
     "workload.phase_us",
+    "workload.phase_fill",
     "workload.skew",
     "workload.experts_per_host",
     "workload.balance",
@@ -57,6 +60,7 @@ const KEY_ORDER: &[&str] = &[
     "failures.pace",
     "run.seeds",
     "run.duration_us",
+    "run.start_bins_us",
 ];
 
 /// Load-balancing schemes that run at the hosts (over switch ECMP); all others are switch
@@ -164,6 +168,7 @@ pub fn sweep(name: &str, scen: Scen, quick: &[impl AsRef<str>]) -> Sweep {
         name: name.into(),
         scenario: scen.render(),
         quick: quick.iter().map(|q| q.as_ref().to_string()).collect(),
+        set: vec![],
         full_only: false,
     }
 }

@@ -165,6 +165,9 @@ columns! {
     RECONFIGURATIONS: One "reconfigurations" "" |r| text(r.reconfigurations);
     PORTS_MOVED: One "ports_moved" "" |r| text(r.ports_moved);
     DARK_US: One "dark_us" "µs" |r| text(r.dark_us);
+    PHASE_DONE_PCT: One "phase_done_pct" "%" |r| opt(r.phase_done_pct);
+    THRP_BY_START: PerStage "thrp_by_start" "Gb/s" |r| cells(&r.thrp_by_start);
+    FLOWS_BY_START: PerStage "flows_by_start" "" |r| cells(&r.flows_by_start);
 }
 
 /// Every column of a per-flow row (`fabsim run --flows`, the Python package's flow

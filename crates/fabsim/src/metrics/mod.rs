@@ -71,6 +71,17 @@ pub struct RunReport {
     /// Mean over started flows of payload acknowledged / (finish or stop - start).
     #[serde(default)]
     pub mean_throughput_gbps: Option<f64>,
+    /// Phased workloads (Fastroute's ring and fast): over the phases that end by the run's
+    /// end, the smallest share (%) of a phase's flows completed by the phase's end.
+    #[serde(default)]
+    pub phase_done_pct: Option<f64>,
+    /// `run.start_bins_us`: mean flow throughput (as `mean_throughput_gbps`) of the flows
+    /// starting in each bin, keyed by the bin's start in µs (zero-padded, so in time order).
+    #[serde(default)]
+    pub thrp_by_start: BTreeMap<String, f64>,
+    /// The flows of each bin of `thrp_by_start`.
+    #[serde(default)]
+    pub flows_by_start: BTreeMap<String, u64>,
     /// The switches' architecture and the port speed it leaves.
     #[serde(default)]
     pub arch: String,
@@ -173,21 +184,61 @@ fn fct_stats(sorted: &[f64]) -> FctStats {
     }
 }
 
-/// Mean per-flow throughput in Gb/s over the flows that started after `warmup` and before
-/// `stop_ps`.
-fn mean_throughput_gbps(o: &RunOutcome, warmup: Time) -> Option<f64> {
-    let rates: Vec<f64> = o
-        .flows
+/// Per-flow throughput in Gb/s of the flows that started in [from, to) and before `stop_ps`:
+/// payload acknowledged over the time to the flow's finish or the run's end.
+fn flow_rates_gbps(o: &RunOutcome, from: Time, to: Time) -> Vec<f64> {
+    o.flows
         .iter()
         .zip(&o.fct_ps)
         .zip(&o.acked_bytes)
-        .filter(|((f, _), _)| f.start_ps >= warmup && f.start_ps < o.stop_ps)
+        .filter(|((f, _), _)| f.start_ps >= from && f.start_ps < to.min(o.stop_ps))
         .map(|((f, fct), &bytes)| {
             let span = fct.unwrap_or(o.stop_ps - f.start_ps).max(Time::from_ps(1));
             bytes as f64 * 8.0 / span.as_ps_f64() * 1e3
         })
-        .collect();
-    mean(&rates)
+        .collect()
+}
+
+/// The mean of [`flow_rates_gbps`] and the flow count per bin of flow start times: `[0, b0)`,
+/// `[b0, b1)`, ..., up to the run's end, keyed by the bin's start in µs (bins without flows
+/// are left out).
+fn by_start(o: &RunOutcome, bins: &[Time]) -> (BTreeMap<String, f64>, BTreeMap<String, u64>) {
+    let (mut thrp, mut flows) = (BTreeMap::new(), BTreeMap::new());
+    let mut from = Time::ZERO;
+    let ends = bins.iter().copied().chain(std::iter::once(Time::MAX));
+    for to in ends.take(if bins.is_empty() { 0 } else { bins.len() + 1 }) {
+        let rates = flow_rates_gbps(o, from, to);
+        if let Some(x) = mean(&rates) {
+            let key = format!("{:07.1}", from.as_us_f64());
+            thrp.insert(key.clone(), x);
+            flows.insert(key, rates.len() as u64);
+        }
+        from = to;
+    }
+    (thrp, flows)
+}
+
+/// [`RunReport::phase_done_pct`]: `None` unless the workload has phases and one ends by the
+/// run's end.
+fn phase_done_pct(params: &SimParams, o: &RunOutcome) -> Option<f64> {
+    let WorkloadSpec::Fastroute(w) = &params.workload else {
+        return None;
+    };
+    let period = w.pattern.period_ps()?;
+    let phases = (o.stop_ps / period) as usize;
+    let mut done = vec![(0u64, 0u64); phases];
+    for (f, fct) in o.flows.iter().zip(&o.fct_ps) {
+        let p = (f.start_ps / period) as usize;
+        if let Some(d) = done.get_mut(p) {
+            d.1 += 1;
+            let end = period.saturating_mul(p as u64 + 1);
+            d.0 += u64::from(fct.is_some_and(|t| f.start_ps + t <= end));
+        }
+    }
+    done.iter()
+        .filter(|d| d.1 > 0)
+        .map(|&(k, n)| 100.0 * k as f64 / n as f64)
+        .min_by(f64::total_cmp)
 }
 
 /// One collective of a run.
@@ -724,6 +775,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         .map(|&b| b as f64 * 8.0 / (asic.capacity_bps * sample_ps.as_ps_f64() / 1e12))
         .collect();
     let c = &o.counters;
+    let (thrp_by_start, flows_by_start) = by_start(o, &params.start_bins_ps);
     RunReport {
         lb: params.lb.name().to_string(),
         host_lb: params.host_lb.name().to_string(),
@@ -749,7 +801,10 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         fct_p99_us: quantile(&fcts, 0.99),
         fct_p50_us: quantile(&fcts, 0.5),
         fct_by_size,
-        mean_throughput_gbps: mean_throughput_gbps(o, params.warmup_ps),
+        mean_throughput_gbps: mean(&flow_rates_gbps(o, params.warmup_ps, Time::MAX)),
+        phase_done_pct: phase_done_pct(params, o),
+        thrp_by_start,
+        flows_by_start,
         arch: params.arch.arch.name().to_string(),
         port_gbps: params.link.rate_bps as f64 / 1e9,
         inter_asic_bytes: asic.inter_asic_bytes,

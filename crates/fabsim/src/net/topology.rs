@@ -96,14 +96,22 @@ impl TopologySpec {
     pub fn longest_path_hops(&self) -> u32 {
         match self {
             TopologySpec::FatTree { .. } => 6,
+            // One leaf: a single switch.
+            TopologySpec::LeafSpine { leaves: 1, .. } => 2,
             TopologySpec::LeafSpine { .. } => 4,
         }
     }
 
-    /// Port counts of the edge (leaf) switches and of the other switches.
+    /// Port counts of the edge (leaf) switches and of the other switches (a single switch:
+    /// its own twice).
     pub fn radixes(&self) -> (u32, u32) {
         match *self {
             TopologySpec::FatTree { k } => (k, k),
+            TopologySpec::LeafSpine {
+                leaves: 1,
+                hosts_per_leaf,
+                ..
+            } => (hosts_per_leaf, hosts_per_leaf),
             TopologySpec::LeafSpine {
                 leaves,
                 hosts_per_leaf,

@@ -83,7 +83,14 @@ pub const KEYS: &[Key] = &[
         kind: int(1, MAX_BYTES),
         default: None,
         unit: "bytes",
-        meaning: "initial window of dctcp, swift, mswift (default: 1.5 bandwidth-delay products of the longest path)",
+        meaning: "initial window of dctcp, swift, mswift (default: host.init_window_mss segments if given, else 1.5 bandwidth-delay products of the longest path)",
+    },
+    Key {
+        name: "host.init_window_mss",
+        kind: int(1, 1 << 20),
+        default: None,
+        unit: "segments",
+        meaning: "initial window in segments of the flow's MSS (host.init_window_bytes wins; Netbench: 3)",
     },
     Key {
         name: "host.window_bytes",
@@ -111,7 +118,14 @@ pub const KEYS: &[Key] = &[
         kind: int(1, MAX_BYTES),
         default: None,
         unit: "bytes",
-        meaning: "dctcp initial slow start threshold (default: slow start until the first mark or loss; Netbench: 30 MSS)",
+        meaning: "dctcp initial slow start threshold (default: host.ssthresh_mss segments if given, else slow start until the first mark or loss)",
+    },
+    Key {
+        name: "host.ssthresh_mss",
+        kind: int(1, 1 << 20),
+        default: None,
+        unit: "segments",
+        meaning: "dctcp initial slow start threshold in segments of the flow's MSS (host.ssthresh_bytes wins; Netbench: 30)",
     },
     Key {
         name: "host.max_window_bytes",
@@ -310,19 +324,24 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         WindowBytes::Payload => 0,
         WindowBytes::Wire => link.header_bytes,
     };
+    let mss_bytes = (link.payload_bytes + window_header_bytes) as u64;
+    // A window given in bytes wins over one in segments (a profile sets the latter).
+    let window = |bytes: &str, segments: &str| {
+        k.opt_int(bytes)
+            .or_else(|| k.opt_int(segments).map(|n| n * mss_bytes))
+    };
     let cc =
         CcParams {
             kind: k.choice("host.cc"),
             base_rtt_ps,
             bdp_bytes,
-            init_window_bytes: k
-                .opt_int("host.init_window_bytes")
+            init_window_bytes: window("host.init_window_bytes", "host.init_window_mss")
                 .unwrap_or(CcParams::default_init_window_bytes(bdp_bytes)),
-            mss_bytes: (link.payload_bytes + window_header_bytes) as u64,
+            mss_bytes,
             dctcp: DctcpParams {
                 rules: k.choice("host.dctcp_rules"),
                 g: k.float("host.dctcp_g"),
-                ssthresh_bytes: k.opt_int("host.ssthresh_bytes"),
+                ssthresh_bytes: window("host.ssthresh_bytes", "host.ssthresh_mss"),
                 max_window_bytes: k.opt_int("host.max_window_bytes"),
                 first_window: k.choice("host.dctcp_first_window"),
             },

@@ -228,7 +228,8 @@ impl Scenario {
             // bucket boundaries.
             Value::Array(items)
                 if (k.name == "failures.links" && items.iter().all(|v| v.is_str()))
-                    || (k.name == "run.fct_buckets" && !items.iter().any(|v| v.is_array())) =>
+                    || (matches!(k.name, "run.fct_buckets" | "run.start_bins_us")
+                        && !items.iter().any(|v| v.is_array())) =>
             {
                 vec![Value::Array(items)]
             }
@@ -443,6 +444,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         failures,
         pace,
         fct_buckets: run::fct_buckets(k),
+        start_bins_ps: run::start_bins(k),
         trace_interval_ps: trace::interval(k),
         seed: 0,
     };

@@ -74,16 +74,17 @@ impl Profile {
                 ("host.rto", "\"fixed\""),
                 ("host.rto_timer", "\"oldest\""),
             ],
-            // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS of 1,380 B,
-            // ssthresh 30 MSS, receive window 65,535 B, RTO from 300 us by RFC 6298, fast
+            // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS and ssthresh 30 MSS
+            // (Netbench derives both from its TCP_MAX_SEGMENT_SIZE, here the payload), receive
+            // window 65,535 B, RTO from 300 us by RFC 6298, fast
             // retransmit on 3 duplicate ACKs, a SYN handshake before the data, sockets that
             // push into the NIC's queue; NewRenoDctcpSocket updates alpha at the first ACK
             // (its alphaUpdateSequenceNumber starts at 0).
             Profile::Netbench => &[
                 ("host.dctcp_rules", "\"netbench\""),
                 ("host.dctcp_first_window", "\"first-ack\""),
-                ("host.init_window_bytes", "4140"),
-                ("host.ssthresh_bytes", "41400"),
+                ("host.init_window_mss", "3"),
+                ("host.ssthresh_mss", "30"),
                 ("host.max_window_bytes", "65535"),
                 ("host.rto", "\"rfc6298\""),
                 ("host.rto_us", "300"),

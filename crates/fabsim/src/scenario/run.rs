@@ -1,6 +1,7 @@
 //! `run.*`: seeds and the run length.
 
 use super::keys::{int, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use crate::engine::Time;
 use crate::params::SimParams;
 use crate::workload::WorkloadSpec;
 
@@ -60,7 +61,47 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "boundaries of the size buckets of the report's fct_by_size (N boundaries: N + 1 buckets)",
     },
+    Key {
+        name: "run.start_bins_us",
+        kind: Kind::Other {
+            allowed: "a list of 1 to 64 ascending numbers of us > 0 (a list of lists sweeps)",
+            check: valid_start_bins,
+        },
+        default: None,
+        unit: "us",
+        meaning: "boundaries of flow start time bins: the report's thrp_by_start gives the mean flow throughput of the flows starting in each bin, to show start-up apart from steady state (default: none)",
+    },
 ];
+
+/// Most start-time bin boundaries.
+const MAX_START_BINS: usize = 64;
+
+fn valid_start_bins(v: &toml::Value) -> bool {
+    let Some(items) = v.as_array() else {
+        return false;
+    };
+    let us: Vec<Option<f64>> = items
+        .iter()
+        .map(|x| x.as_float().or_else(|| x.as_integer().map(|i| i as f64)))
+        .collect();
+    (1..=MAX_START_BINS).contains(&items.len())
+        && us.iter().all(|b| b.is_some_and(|b| b > 0.0 && b <= 1e9))
+        && us.windows(2).all(|w| w[0] < w[1])
+}
+
+/// `run.start_bins_us` (checked; empty when not given).
+pub fn start_bins(k: &Keys) -> Vec<Time> {
+    k.get("run.start_bins_us")
+        .and_then(toml::Value::as_array)
+        .map_or(vec![], |v| {
+            v.iter()
+                .map(|x| {
+                    let us = x.as_float().or_else(|| x.as_integer().map(|i| i as f64));
+                    Time::from_us_f64(us.expect("checked bin"))
+                })
+                .collect()
+        })
+}
 
 /// Most FCT bucket boundaries.
 const MAX_BUCKETS: usize = 16;

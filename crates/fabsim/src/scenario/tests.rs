@@ -406,6 +406,13 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
     assert_eq!(rto.rule, crate::transport::RtoRule::Rfc6298);
     assert_eq!(p.cc.init_window_bytes, 9000, "the given key wins");
     assert_eq!(p.cc.dctcp.max_window_bytes, Some(65_535));
+    // Netbench's windows are in segments of its MSS: here the scenario's payload.
+    assert_eq!(p.cc.dctcp.ssthresh_bytes, Some(30 * p.cc.mss_bytes));
+    let mut s = Scenario::default_scenario();
+    s.set("host.profile=\"netbench\"").unwrap();
+    s.set("packet.payload_bytes=1380").unwrap();
+    let p = &s.expand().unwrap()[0].params;
+    assert_eq!(p.cc.init_window_bytes, 4140, "3 MSS of 1,380 B");
     // A bad value the profile brings in is blamed on the profile.
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"netbench\"").unwrap();
@@ -523,4 +530,64 @@ fn cdf_files_are_found_beside_the_scenario_and_errors_name_file_and_line() {
         assert!(words.iter().all(|w| e.contains(w)), "{e}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn phased_flows_are_sized_by_their_period() {
+    let bytes = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "link.rate_gbps=100", "run.duration_us=1000"]
+            .iter()
+            .chain(sets)
+        {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap()[0].params.workload.message_bytes()
+    };
+    // Fast: a phase at line rate by default (100 us at 100 Gb/s), or the given fraction.
+    assert_eq!(bytes(&["workload.kind=\"fast\""]), 1_250_000);
+    assert_eq!(
+        bytes(&["workload.kind=\"fast\"", "workload.phase_fill=0.25"]),
+        312_500
+    );
+    // Ring: its 0.5 ms regrouping period, over message_bytes when both are given.
+    assert_eq!(
+        bytes(&[
+            "workload.kind=\"ring\"",
+            "workload.message_bytes=1000",
+            "workload.phase_fill=0.5"
+        ]),
+        3_125_000
+    );
+    assert_eq!(
+        bytes(&["workload.kind=\"ring\"", "workload.message_bytes=1000"]),
+        1000
+    );
+}
+
+#[test]
+fn a_single_switch_has_one_leaf_and_no_uplinks() {
+    let with = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        s.set("topology.tiers=2").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.topology.clone())
+    };
+    let one = with(&[
+        "topology.leaves=1",
+        "topology.hosts_per_leaf=8",
+        "topology.uplinks=0",
+    ])
+    .expect("a single switch");
+    assert_eq!(one.hosts(), 8);
+    assert_eq!(one.longest_path_hops(), 2);
+    for bad in [
+        &["topology.leaves=1", "topology.uplinks=2"][..],
+        &["topology.leaves=4", "topology.uplinks=0"][..],
+    ] {
+        let e = with(bad).unwrap_err().to_string();
+        assert!(e.contains("topology.uplinks"), "{e}");
+    }
 }

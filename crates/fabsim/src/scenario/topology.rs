@@ -27,10 +27,10 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "topology.leaves",
-        kind: int(2, 16_384),
+        kind: int(1, 16_384),
         default: None,
         unit: "",
-        meaning: "2 tiers: number of leaves (default k)",
+        meaning: "2 tiers: number of leaves (default k; 1: a single switch, as a testbed, with topology.uplinks = 0)",
     },
     Key {
         name: "topology.hosts_per_leaf",
@@ -41,7 +41,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "topology.uplinks",
-        kind: int(1, 1024),
+        kind: int(0, 1024),
         default: None,
         unit: "",
         meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
@@ -69,6 +69,20 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
             uplinks: k.opt_u32("topology.uplinks").unwrap_or(radix / 2),
         }
     };
+    if let TopologySpec::LeafSpine {
+        leaves, uplinks, ..
+    } = spec
+    {
+        // One leaf has no use for spines; more leaves need them.
+        if (leaves == 1) != (uplinks == 0) {
+            return Err(k.invalid(
+                "topology.uplinks",
+                &format!(
+                    "0 with topology.leaves = 1 (a single switch), else at least 1 (here {leaves} leaves)"
+                ),
+            ));
+        }
+    }
     let hosts = spec.hosts();
     if hosts > MAX_HOSTS {
         let key = if k.given("topology.leaves") {

@@ -141,6 +141,13 @@ pub const KEYS: &[Key] = &[
         meaning: "fast: period of the alternating inter-/intra-rack phases",
     },
     Key {
+        name: "workload.phase_fill",
+        kind: positive(1e6),
+        default: None,
+        unit: "",
+        meaning: "ring and fast: each flow carries this fraction of what a host link moves in one period (ring: its 0.5 ms regrouping, fast: workload.phase_us); ring: wins over workload.message_bytes; fast: default 1; other kinds ignore it",
+    },
+    Key {
         name: "workload.algorithm",
         kind: Kind::Choice(names::<Algorithm>),
         default: None,
@@ -162,7 +169,7 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Choice(names::<Order>),
         default: None,
         unit: "",
-        meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective (default host)",
+        meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective; alternate: ranks alternate between the group's two halves, so on one 2-ASIC switch every ring neighbour sits on the other ASIC (default host)",
     },
     Key {
         name: "workload.steps",
@@ -422,10 +429,16 @@ fn fastroute(
         pattern,
         Pattern::Stride | Pattern::Shuffle { .. } | Pattern::Ring
     );
-    let message_bytes = if long_lived && !k.given("workload.message_bytes") {
-        (rate_bps as f64 * LONG_LIVED_DEFAULT_S / 8.0).round() as u64
-    } else {
-        message_bytes
+    let fill = k.opt_float("workload.phase_fill");
+    let given = k.given("workload.message_bytes");
+    // Fast's flows are always sized by the phase (fill 1 by default): message_bytes does not
+    // apply to it.
+    let message_bytes = match pattern.period_ps() {
+        Some(period) if fill.is_some() || pattern != Pattern::Ring => {
+            ((fill.unwrap_or(1.0) * period.bytes_at(rate_bps) as f64).round() as u64).max(1)
+        }
+        _ if long_lived && !given => (rate_bps as f64 * LONG_LIVED_DEFAULT_S / 8.0).round() as u64,
+        _ => message_bytes,
     };
     Ok(FastrouteWorkload {
         pattern,

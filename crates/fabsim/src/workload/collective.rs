@@ -165,15 +165,20 @@ pub enum Order {
     Host,
     /// A uniformly random order, drawn once per run from the `ranks` RNG stream.
     Random,
+    /// Ranks alternate between the group's halves: rank 2i is the i-th host of the first
+    /// half, rank 2i + 1 the i-th of the second (with the halves on two ASICs of one switch,
+    /// every ring neighbour is on the other ASIC, as the Fastroute testbed placed them).
+    Alternate,
 }
 
 impl Order {
-    pub const ALL: [Order; 2] = [Order::Host, Order::Random];
+    pub const ALL: [Order; 3] = [Order::Host, Order::Random, Order::Alternate];
 
     pub fn name(self) -> &'static str {
         match self {
             Order::Host => "host",
             Order::Random => "random",
+            Order::Alternate => "alternate",
         }
     }
 }
@@ -201,10 +206,19 @@ impl Ranks {
 
     /// The group's `hosts` in rank order for the run of `seed`.
     pub fn order(&self, mut hosts: Vec<u32>, seed: u64) -> Vec<u32> {
-        if self.order == Order::Random {
-            Rng::stream(seed, "ranks").shuffle(&mut hosts);
+        match self.order {
+            Order::Host => hosts,
+            Order::Random => {
+                Rng::stream(seed, "ranks").shuffle(&mut hosts);
+                hosts
+            }
+            Order::Alternate => {
+                let (a, b) = hosts.split_at(hosts.len().div_ceil(2));
+                (0..a.len())
+                    .flat_map(|i| std::iter::once(a[i]).chain(b.get(i).copied()))
+                    .collect()
+            }
         }
-        hosts
     }
 }
 
@@ -430,6 +444,16 @@ mod tests {
         // Host 1's step-1 flow waits for host 0's step-0 flow (0 -> 1) to be received.
         assert_eq!(t.deps.recv_done.row(0), &[1]);
         assert_eq!(t.deps.targets.row(1), &[c.steps[1].start + 1]);
+    }
+
+    #[test]
+    fn alternate_ranks_interleave_the_group_halves() {
+        let r = Ranks {
+            order: Order::Alternate,
+            steps: None,
+        };
+        assert_eq!(r.order((0..8).collect(), 1), [0, 4, 1, 5, 2, 6, 3, 7]);
+        assert_eq!(r.order((0..5).collect(), 1), [0, 3, 1, 4, 2]);
     }
 
     #[test]

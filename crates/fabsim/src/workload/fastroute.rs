@@ -10,9 +10,10 @@
 //!   source's rack, and `skew`: that fraction of flows goes to a hot tenth of the hosts.
 //! - `fast`: the worst case for the circuit layer: phases of `phase` alternate between fully
 //!   inter-rack (i to the same position one rack over) and fully intra-rack (i to its
-//!   neighbour in its rack); each flow carries what a link moves in one phase.
+//!   neighbour in its rack); by default each flow carries what a link moves in one phase.
 //!
-//! The long-running patterns (stride, shuffle, ring) send `message_bytes` per flow; with
+//! Every pattern but web and hadoop sends `message_bytes` per flow (for ring and fast it may
+//! be given as a fraction of a period at line rate, `workload.phase_fill`); with
 //! `run.duration_us` the run stops at that time and throughput counts the bytes acknowledged
 //! so far.
 
@@ -43,6 +44,15 @@ impl Pattern {
             Pattern::Web => "web",
             Pattern::Hadoop => "hadoop",
             Pattern::Fast { .. } => "fast",
+        }
+    }
+
+    /// The period of a phased pattern: Ring's regrouping, Fast's phase.
+    pub fn period_ps(self) -> Option<Time> {
+        match self {
+            Pattern::Ring => Some(RING_REGROUP_PS),
+            Pattern::Fast { phase_ps } => Some(phase_ps),
+            _ => None,
         }
     }
 
@@ -123,7 +133,6 @@ impl FastrouteWorkload {
                 }
             }
             Pattern::Fast { phase_ps } => {
-                let bytes = phase_ps.bytes_at(self.rate_bps);
                 let hpr = self.hosts_per_rack;
                 let mut out = Vec::new();
                 let mut t = Time::ZERO;
@@ -135,7 +144,7 @@ impl FastrouteWorkload {
                             i - i % hpr + (i % hpr + 1) % hpr
                         };
                         if dst != i {
-                            out.push(flow(i, dst, bytes.max(1), t));
+                            out.push(flow(i, dst, m, t));
                         }
                     }
                     t += phase_ps;
@@ -210,10 +219,7 @@ impl FastrouteWorkload {
             Pattern::Stride => (hosts, w.message_bytes),
             Pattern::Shuffle { k } => (hosts * k as u64, w.message_bytes),
             Pattern::Ring => (hosts * rounds(RING_REGROUP_PS), w.message_bytes),
-            Pattern::Fast { phase_ps } => (
-                hosts * rounds(phase_ps),
-                phase_ps.bytes_at(w.rate_bps).max(1),
-            ),
+            Pattern::Fast { phase_ps } => (hosts * rounds(phase_ps), w.message_bytes),
             Pattern::Web | Pattern::Hadoop => {
                 let cdf = w.sizes();
                 let offered = duration.map_or(0, |d| (line(d) as f64 * w.load) as u64);
@@ -314,6 +320,6 @@ mod tests {
             assert_eq!(flow.src / 4 == flow.dst / 4, phase % 2 == 1, "{flow:?}");
         }
         assert_eq!(f.len(), 4 * 16);
-        assert_eq!(f[0].bytes, 1_250_000);
+        assert!(f.iter().all(|x| x.bytes == w.message_bytes));
     }
 }

@@ -395,6 +395,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig2,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "Fastroute extracts around 30% more bandwidth and radix from the \
@@ -512,6 +513,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table2,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "2 ASICs: total throughput 136.5 Tb/s",
@@ -624,6 +626,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table3,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "2 ASICs: 1354 W",
@@ -693,6 +696,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21_runtime,
+            readings: vec![],
             claims: vec![Claim {
                 text: "bundling four ports lowers the optimal algorithm's runtime by up to 64x \
                        (p^3 scaling; ratio of the median counts of elementary operations)",
@@ -737,6 +741,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the optimal algorithm reaches 3.5 ms for 512 ports and 8 ASICs",
@@ -853,6 +858,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "RDC is around three orders of magnitude slower than the heuristic \

@@ -25,11 +25,12 @@ pub fn experiments() -> Vec<Experiment> {
                         .set("run.duration_us", 5000),
                     &quick(&["workload.message_bytes=1000000000"]),
                 ),
-                sweep("ring", ring(archs(base())), &quick(&[RING_QUICK])),
+                sweep("ring", ring(archs(base())), &quick(&[] as &[&str])),
             ]),
             plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
             panels: vec![],
             synthetic: synth::fig8,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "Stride: Fastroute achieves near-single-ASIC performance (within about \
@@ -57,7 +58,10 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 99.5,
                     unit: "%",
                     tol: Tol::Above,
-                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "ring")]),
+                    fabsim: |t| {
+                        let ring = [(col::WORKLOAD, "ring")];
+                        ideal_phases(t, &ring, norm(t, "fastroute", &ring))
+                    },
                     differs: "each regrouping (every 0.5 ms) puts the new rings on the static \
                               or last mapping for up to one interval plus the compute delay \
                               (110 us), about a fifth of each group's lifetime",
@@ -103,6 +107,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig10,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the inter-ASIC link utilization for Fastroute is reduced to almost \
@@ -110,11 +115,12 @@ pub fn experiments() -> Vec<Experiment> {
                     paper: 0.0,
                     unit: "%",
                     tol: Tol::Abs(5.0),
-                    fabsim: |t| fastroute_util(t, 200.0, f64::INFINITY),
+                    fabsim: |t| ideal_phases(t, &[], fastroute_util(t, 200.0, f64::INFINITY)),
                     differs: "each regrouping starts new rings while the previous rings' \
-                              flows still drain (0.5 ms of line rate takes longer under \
-                              contention), so ports carry two groups' traffic and no mapping \
-                              localizes both; see the next claim for one traffic matrix",
+                              flows still drain (a flow carries 0.5 ms of line rate: Ideal \
+                              completes none of a group's flows within its 0.5 ms, note), so \
+                              ports carry two groups' traffic and no mapping localizes both; \
+                              see the next claim for one traffic matrix",
                     contra: Contra::Table(|t| t.map(&[(col::ARCH, "fastroute")], computed::UTIL_PCT, |_| 20.0)),
                 },
                 Claim {
@@ -150,6 +156,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig11,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "Fastroute closely matches Ideal across the load range, a penalty of \
@@ -223,6 +230,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
             panels: vec![],
             synthetic: synth::fig12,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the Oversubscribed architecture performs worse at low intra-rack \
@@ -280,6 +288,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig13,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "2 ASICs at 2:1: single-ASIC-like performance (within about 1%)",
@@ -354,12 +363,11 @@ pub fn experiments() -> Vec<Experiment> {
                     .set("switch.circuit_switches", "[1, 2, 4, 8]")
                     .text("workload.kind", &["web", "ring"])
                     .set("workload.load", "0.8")
-                    .set("workload.message_bytes", 50000000);
+                    .set("workload.phase_fill", 1);
                 let q = quick(&[
                     "switch.asics=2",
                     "switch.inter_asic_oversub=2",
                     "switch.circuit_switches=1,2,4",
-                    RING_QUICK,
                 ]);
                 vec![sweep("cs", two_ms(s), &q)]
             }),
@@ -372,6 +380,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig16,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the performance delta between numbers of independent circuit \
@@ -397,12 +406,8 @@ pub fn experiments() -> Vec<Experiment> {
                     unit: "pp",
                     tol: Tol::Below,
                     fabsim: |t| {
-                        spread(
-                            t,
-                            "fastroute",
-                            key::CIRCUIT_SWITCHES,
-                            &[(col::WORKLOAD, "ring")],
-                        )
+                        let ring = [(col::WORKLOAD, "ring")];
+                        ideal_phases(t, &ring, spread(t, "fastroute", key::CIRCUIT_SWITCHES, &ring))
                     },
                     differs: "",
                     contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(key::CIRCUIT_SWITCHES, "4"), (col::WORKLOAD, "ring")], 97.0)),
@@ -416,11 +421,7 @@ pub fn experiments() -> Vec<Experiment> {
 /// 6.3's formula), one sweep per ASIC count; Web at 80% load or Ring All-Reduce.
 fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
     let wl = |s: Scen| if web { web80(s) } else { ring(s) };
-    let q = if web {
-        quick16(&[])
-    } else {
-        quick16(&[RING_QUICK])
-    };
+    let q = quick16(&[]);
     let sweeps = [(2, "2"), (4, "1.333333"), (8, "1.142857")]
         .into_iter()
         .map(|(n, oversub)| {
@@ -479,7 +480,11 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 paper: 99.0,
                 unit: "%",
                 tol: NEAR_IDEAL,
-                fabsim: |t| norm(t, "fastroute", &[(col::SWEEP, &most_asics(t, col::SWEEP)?)]),
+                fabsim: |t| {
+                    let n = [(col::SWEEP, most_asics(t, col::SWEEP)?)];
+                    let n = [(n[0].0, n[0].1.as_str())];
+                    ideal_phases(t, &n, norm(t, "fastroute", &n))
+                },
                 differs: "each ring regrouping runs up to one interval on the old mapping \
                           (fastroute-fig8)",
                 contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::SWEEP, "8")], 97.0)),
@@ -490,7 +495,13 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
                 paper: 0.0,
                 unit: "pp",
                 tol: Tol::Above,
-                fabsim: |t| min_over(t, col::SWEEP, |n| margin(t, &[(col::SWEEP, n)])),
+                fabsim: |t| {
+                    ideal_phases(
+                        t,
+                        &[],
+                        min_over(t, col::SWEEP, |n| margin(t, &[(col::SWEEP, n)])),
+                    )
+                },
                 differs: "",
                 contra: Contra::Table(|t| {
                     set_thrp(t, "oversubscribed", &[(col::SWEEP, "8")], 99.9)
@@ -523,5 +534,6 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         claims,
         panels: vec![],
         synthetic: synth::n_asics,
+        readings: vec![],
     }
 }

@@ -9,8 +9,8 @@ use super::cols::{self as col, computed, key, Col};
 use super::scen::{full_only, sweep, Scen};
 use super::table::{grid, Filter};
 use super::{
-    Claim, Contra, Ctx, Experiment, Paper, Plot, Row, Source, Sweep, Table, Tol, ABOUT_PCT,
-    DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
+    fmt_num, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table, Tol,
+    ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
 };
 use crate::CliError;
 
@@ -18,16 +18,27 @@ pub const COMMON_SETUP: &str = "\
 Simulations (section 5.1, Table 1): 2-tier fat tree (leaf-spine) of 64-port switches, 2048 \
 hosts, 800 Gb/s links with 500 ns delay, 4,096 B payload, ECMP, DCTCP with ECN at 400 KB \
 and drop-tail port buffers of 0.3 MB per 100 Gb/s like the inter-ASIC ones (the paper states \
-neither), so every architecture, Ideal included, runs the same automatic retransmission \
-timeout (base RTT plus the drain time of full buffers on the path), multi-ASIC switches of 2 ASICs at 2:1 inter-ASIC \
+neither). Host stack: Netbench's, the simulator the paper used (`host.profile = \"netbench\"`: \
+NewReno-based DCTCP, initial window 3 MSS and slow-start threshold 30 MSS of the 4,096 B \
+payload, RTO from 300 us by RFC 6298, fast retransmit on 3 duplicate ACKs, a SYN handshake), \
+its 65,535 B receive window raised to 1 GB (at 800 Gb/s it would cap a flow at about 15% of a \
+link, where no pattern could load a 2:1 inter-ASIC link); fabsim's own stack is the reading \
+`fabsim` of every simulated figure, and the report lists the verdicts it moves. Multi-ASIC \
+switches of 2 ASICs at 2:1 inter-ASIC \
 oversubscription unless varied, inter-ASIC delay 10 ns and 0.3 MB of buffer per 100 Gb/s, \
 Fastroute reconfiguring every 100 us with a 10 us compute delay, 1 us downtime (optical \
 circuit switch) and the greedy heuristic. Constant host count (State-of-the-Art: 600 Gb/s \
-ports at 2:1). Throughput = mean flow throughput of the run normalized to the Ideal run of \
-the same point and seed (`thrp_pct`). Run lengths are not stated in the paper: 5 ms \
-(Stride, Shuffle) and 2 ms (the rest), 3 seeds. --quick: k = 8 (32 hosts), 100 Gb/s, ECN at \
-100 KB, 300 KB port buffers, 2 seeds, fewer points, the same run lengths. Fig. 9 (the hardware testbed) runs a simulated analogue; \
-Fig. 26's oversubscribed 3-stage points are not expressible (see their setups).
+ports at 2:1): every architecture carries the same traffic trace, generated from the hosts' \
+nominal rate and the seed. Throughput = mean flow throughput of the run normalized to the \
+Ideal run of the same point and seed (`thrp_pct`), over every flow (the paper's mean \
+throughput); the report's last section gives it by flow start time (bins from 110 us, the \
+first mapping, on) and from 500 us on (steady state). Run lengths are not stated in the \
+paper: 5 ms (Stride, Shuffle) and 2 ms (the rest), 3 seeds. Ring All-Reduce and Fast flows \
+carry what a link moves in a period; the reading `quarter` gives them a quarter of it, and \
+the claims' notes say how much of each phase Ideal completes within it. --quick: k = 8 (32 \
+hosts), 100 Gb/s, ECN at 100 KB, 300 KB port buffers, 2 seeds, fewer points, the same run \
+lengths. Fig. 9 (the hardware testbed) runs the testbed's single switch; Fig. 26's \
+oversubscribed 3-stage points are not expressible (see their setups).
 
 Power model (section 6.5): 102.4 Tb/s, 750 W ASICs; 0.6 pJ/bit inter-ASIC links, 5.13 pJ/bit \
 fabric (more than 2 ASICs), 2 pJ/bit buffers, 0.035 pJ/bit indirection layer. Solver timings \
@@ -65,8 +76,25 @@ fn base() -> Scen {
         .set("switch.ecn_kmin_bytes", 400000)
         .set("switch.ecn_kmax_bytes", 400000)
         .text("host.cc", &["dctcp"])
+        .text("host.profile", &["netbench"])
+        .set("host.max_window_bytes", NO_WINDOW_CAP)
+        .set("run.start_bins_us", "[110, 220, 500, 1000, 1500]")
         .set("run.seeds", SEEDS)
 }
+
+/// Netbench's receive window raised out of the way (1 GB): its default of 65,535 B caps a
+/// flow at about 15% of an 800 Gb/s link at this fabric's round trip, where no traffic
+/// pattern could load a 2:1 inter-ASIC link, yet the paper's Oversubscribed loses up to 4x.
+const NO_WINDOW_CAP: u64 = 1_000_000_000;
+
+/// The reading of every simulated experiment under fabsim's own host stack.
+const FABSIM_STACK: Reading = Reading {
+    prefix: "fabsim",
+    about: "fabsim's own host stack (`host.profile = \"fabsim\"`: DCTCP by RFC 8257, RACK \
+            loss recovery and the RFC 6298 timer) instead of Netbench's, the simulator the \
+            paper used.",
+    set: &["host.profile=fabsim"],
+};
 
 /// The four architectures of section 5.1 as an axis.
 fn archs(s: Scen) -> Scen {
@@ -97,16 +125,14 @@ fn hadoop80(s: Scen) -> Scen {
     )
 }
 
-/// Ring All-Reduce, each flow what a link moves in 0.5 ms (50 MB at 800 Gb/s), 2 ms.
+/// Ring All-Reduce, each flow what a link moves in its group's 0.5 ms (50 MB at 800 Gb/s,
+/// 6.25 MB at --quick's 100 Gb/s), 2 ms.
 fn ring(s: Scen) -> Scen {
     two_ms(
         s.text("workload.kind", &["ring"])
-            .set("workload.message_bytes", 50000000),
+            .set("workload.phase_fill", 1),
     )
 }
-
-/// [`ring`]'s message at `--quick` size (0.5 ms at 100 Gb/s).
-const RING_QUICK: &str = "workload.message_bytes=6250000";
 
 /// `--quick`: the 32-host fabric of `scenarios/fastroute-small.toml`, two seeds, and `extra`.
 fn quick(extra: &[&str]) -> Vec<String> {
@@ -216,6 +242,42 @@ fn spread(t: &Table, arch: &str, by: Col, extra: &Filter) -> Result<f64, String>
     Ok(max - min)
 }
 
+/// Notes (in the claim's note) how much of each phase Ideal completes within the phase, over
+/// the Ideal rows matching `extra`: the worst phase's share of flows finished by the phase's
+/// end (`phase_done_pct`), smallest and mean over the runs. Returns `ok` unchanged.
+fn ideal_phases<T>(t: &Table, extra: &Filter, ok: T) -> T {
+    let mut f = vec![(col::ARCH, "ideal")];
+    f.extend_from_slice(extra);
+    if let Ok(xs) = t.values(&f, |r| r.num(col::PHASE_DONE_PCT)) {
+        let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        super::note(format!(
+            "Ideal completes {}% of the worst phase's flows within the phase (smallest over \
+             {} runs; mean {}%){}",
+            fmt_num(min),
+            xs.len(),
+            fmt_num(mean),
+            if min < 100.0 {
+                ": phases overlap, flows of one still run in the next"
+            } else {
+                ""
+            }
+        ));
+    }
+    ok
+}
+
+/// The phase-sized reading of the phased workloads (Ring All-Reduce groups, the Fast
+/// pattern): the paper gives no flow size.
+const PHASE_SIZED: Reading = Reading {
+    prefix: "quarter",
+    about: "Each flow carries a quarter of what a link moves in one period \
+            (`workload.phase_fill = 0.25`) instead of all of it: the paper gives no flow size \
+            for Ring All-Reduce or Fast, and at the full period flows outlast their phase \
+            even on Ideal (the claims' notes give Ideal's completion per phase).",
+    set: &["workload.phase_fill=0.25"],
+};
+
 /// Fastroute's margin over the better of Oversubscribed and State-of-the-Art (pp of Ideal).
 fn margin(t: &Table, extra: &Filter) -> Result<f64, String> {
     Ok(norm(t, "fastroute", extra)?
@@ -277,19 +339,13 @@ const SHORT_RUN: &str = "Fastroute runs its first reconfiguration interval (110 
 /// Fig. 10's scenario: Ring All-Reduce regrouped every 0.5 ms (a traffic change every
 /// 0.5 ms), the inter-ASIC utilization sampled every 10 us.
 fn fig10() -> String {
-    let s = base()
-        .text("switch.arch", &["sota", "oversubscribed", "fastroute"])
-        .set("switch.util_sample_us", 10);
+    let s = archs(base()).set("switch.util_sample_us", 10);
     ring(s).render()
 }
 
 /// Fig. 10's runs at the size of `ctx` (seed 1 only: one time series per architecture).
 fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, CliError> {
-    let set = if ctx.quick {
-        quick(&[RING_QUICK])
-    } else {
-        vec![]
-    };
+    let set = if ctx.quick { quick(&[]) } else { vec![] };
     let specs = crate::run::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
     Ok(specs.into_iter().filter(|s| s.params.seed == 1).collect())
 }
@@ -298,16 +354,32 @@ fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, CliError> {
 fn util_series(ctx: &Ctx) -> Table {
     let specs = fig10_specs(ctx).expect("fig10's scenario is valid (checked by a test)");
     let mut t = Table {
-        header: computed::header(&[col::ARCH, computed::TIME_US, computed::UTIL_PCT]),
+        header: computed::header(&[
+            col::ARCH,
+            computed::TIME_US,
+            computed::UTIL_PCT,
+            col::PHASE_DONE_PCT,
+        ]),
         rows: vec![],
     };
     for spec in &specs {
         let r = fabsim::metrics::run(&spec.params);
+        let done = r.phase_done_pct.map_or(String::new(), |x| x.to_string());
+        // Ideal has no inter-ASIC links: one row, for its phase completion.
+        if r.inter_asic_util.is_empty() {
+            t.rows.push(vec![
+                r.arch.clone(),
+                String::new(),
+                String::new(),
+                done.clone(),
+            ]);
+        }
         for (i, u) in r.inter_asic_util.iter().enumerate() {
             t.rows.push(vec![
                 r.arch.clone(),
                 (i as f64 * r.inter_asic_sample_us).to_string(),
                 (100.0 * u).to_string(),
+                done.clone(),
             ]);
         }
     }
@@ -329,36 +401,73 @@ fn fastroute_util(t: &Table, from: f64, to: f64) -> Result<f64, String> {
         .ok_or_else(|| format!("no Fastroute samples in [{from}, {to}) us"))
 }
 
-/// Fig. 9's testbed analogue: 8 hosts at 100 Gb/s, every switch 2 ASICs at 2:1, one FSDP
-/// iteration over all 8 hosts (ring collectives).
+/// The inter-ASIC oversubscription of Fig. 9's switch (the paper's 2:1).
+const FIG9_OVERSUB: f64 = 2.0;
+
+/// Fig. 9's testbed: one switch of 2 ASICs at 2:1 with 8 hosts at 100 Gb/s, one FSDP
+/// iteration over all 8 hosts (ring collectives), consecutive ranks on different ASICs.
 fn fig9() -> Scen {
     archs(base())
         .unset("topology.k")
-        .set("topology.leaves", 2)
-        .set("topology.hosts_per_leaf", 4)
-        .set("topology.uplinks", 4)
+        .set("topology.leaves", 1)
+        .set("topology.hosts_per_leaf", 8)
+        .set("topology.uplinks", 0)
         .set("link.rate_gbps", 100)
         .set("switch.buffer_bytes", 300000)
         .set("switch.ecn_kmin_bytes", 100000)
         .set("switch.ecn_kmax_bytes", 100000)
+        .set("switch.inter_asic_oversub", FIG9_OVERSUB)
         .text("workload.kind", &["fsdp"])
         .text("workload.model", &["llama3-405b"])
         .set("workload.layers", 8)
         .set("workload.size_scale", "0.01")
         .text("workload.algorithm", &["ring"])
+        .text("workload.order", &["alternate"])
 }
 
-const FIG9_SETUP: &str = "The testbed (8 hosts at 100 Gb/s on one 2-ASIC switch at 2:1, \
-    PyTorch FSDP fine-tuning Llama 3.2 3B, ranks alternating between the ASICs) is not a \
-    fabsim topology: a 2-tier fabric needs at least 2 leaves, so fabsim uses 2 leaves of 4 \
-    hosts with 4 uplinks each, 100 Gb/s, every switch 2 ASICs at 2:1 (a leaf's hosts sit on \
-    ASIC 0 and its uplinks on ASIC 1, so the ring's cross-leaf steps cross the inter-ASIC \
-    links at both leaves), ECN at 100 KB, 300 KB buffers. Workload: fabsim's FSDP2 iteration \
-    (Llama-3 405B blocks, the only model fabsim has; ring all-gathers and reduce-scatters \
-    with dependencies) over all 8 hosts: 8 blocks at 1/100 of the message size, 3 seeds. \
-    Token throughput is proportional to the iteration rate (1 / iteration time): fabsim's \
-    number is the iteration rate in percent of Ideal's (mean iteration time of Ideal over \
-    the architecture's). --quick: 2 blocks at 1/1000, 2 seeds.";
+const FIG9_SETUP: &str = "The testbed's shape: one switch of 2 ASICs at 2:1 inter-ASIC \
+    oversubscription with 8 hosts at 100 Gb/s (`topology.leaves = 1`, no spines; hosts 0-3 on \
+    ASIC 0, 4-7 on ASIC 1 under the static mapping), ranks placed as the testbed placed them: \
+    the next rank always on the other ASIC (`workload.order = \"alternate\"`: 0, 4, 1, 5, ...), \
+    so every ring flow crosses the ASICs unless Fastroute moves its ingress port. ECN at 100 KB, \
+    300 KB buffers. Workload: fabsim's FSDP2 iteration (Llama-3 405B blocks, the only model \
+    fabsim has, where the testbed fine-tuned Llama 3.2 3B; ring all-gathers and \
+    reduce-scatters with dependencies) over all 8 hosts: 8 blocks at 1/100 of the message \
+    size, 3 seeds. Token throughput is proportional to the iteration rate (1 / iteration \
+    time): fabsim's number is the iteration rate in percent of Ideal's (mean iteration time of \
+    Ideal over the architecture's). The bandwidth bound of each architecture (the claims' \
+    notes): a ring whose every flow crosses the ASICs runs at most 2x slower on \
+    Oversubscribed (each ASIC's inter-ASIC link carries half its hosts' rate) and 100/75 = \
+    1.33x slower on State-of-the-Art (its ports' rate, section 5.1's fixed radix) than on \
+    Ideal. --quick: 2 blocks at 1/1000, 2 seeds.";
+
+/// The most a bandwidth-bound ring can gain over `arch` on Fig. 9's switch, as the ratio of
+/// the rate Ideal gives a ring flow to the rate `arch` does (every flow crossing the ASICs):
+/// the inter-ASIC oversubscription for Oversubscribed, the ratio of port rates for
+/// State-of-the-Art. Stated in the claim's note, with whether `paper` is within it.
+fn fig9_bound(t: &Table, arch: &str, paper: f64) -> Result<(), String> {
+    let bound = match arch {
+        "oversubscribed" => FIG9_OVERSUB,
+        _ => {
+            let port = |a| t.mean(&[(col::ARCH, a)], |r| r.num(col::PORT_GBPS));
+            port("ideal")? / port(arch)?
+        }
+    };
+    super::note(format!(
+        "bandwidth bound: with the links fully used, a ring gains at most {}x over {arch} on \
+         this switch{}",
+        fmt_num(bound),
+        if paper > bound {
+            format!(
+                ", so the paper's {}x is out of the model's reach",
+                fmt_num(paper)
+            )
+        } else {
+            String::new()
+        }
+    ));
+    Ok(())
+}
 
 /// An architecture's iteration rate (mean iteration time of Ideal over its own) in percent.
 fn rate_pct(t: &Table, arch: &str) -> Result<f64, String> {
@@ -373,6 +482,15 @@ fn failed(t: &Table) -> Result<String, String> {
         .find(|n| n != "0")
         .ok_or_else(|| "no run with failed links".into())
 }
+
+/// The simulated figures of phased workloads (Ring All-Reduce, Fast): they get the
+/// [`PHASE_SIZED`] reading.
+const PHASED: &[&str] = &[
+    "fastroute-fig8",
+    "fastroute-fig15",
+    "fastroute-fig16",
+    "fastroute-fig17",
+];
 
 /// The simulated figures whose paper panels show the 99th-percentile FCT beside the mean
 /// throughput: their plot gets that panel.
@@ -398,6 +516,12 @@ pub fn experiments() -> Vec<Experiment> {
     let mut v = figs8_16::experiments();
     v.extend(figs17_26::experiments());
     v.extend(compute::experiments());
+    for e in v.iter_mut().filter(|e| matches!(e.source, Source::Sim(_))) {
+        e.readings.push(FABSIM_STACK);
+        if PHASED.contains(&e.id) {
+            e.readings.push(PHASE_SIZED);
+        }
+    }
     for e in v.iter_mut().filter(|e| WITH_P99.contains(&e.id)) {
         let p99 = Plot {
             y: p99_us,
@@ -423,7 +547,7 @@ mod tests {
                 ..Ctx::default()
             };
             let specs = fig10_specs(&ctx).expect("valid");
-            assert_eq!(specs.len(), 3, "quick={quick}");
+            assert_eq!(specs.len(), 4, "quick={quick}");
         }
     }
 

@@ -342,6 +342,7 @@ pub fn fig12() -> Experiment {
             series: |r| format!("{}, ECN at {} B", scheme(r), ecn(r).unwrap_or("?")),
         }],
         synthetic: synth::fig12,
+        readings: vec![],
         claims,
     }
 }
@@ -472,6 +473,7 @@ pub fn fsdp_block() -> Experiment {
         plot: cc_plot(|r| format!("{}, {}", scheme(r), r.get(key::FSDP_PART).unwrap_or("?"))),
         panels: vec![],
         synthetic: synth::fsdp_block,
+        readings: vec![],
         claims: {
             let backward = "the backward block runs two collectives at once, and the \
                             dependency-chain bound does not see them share a NIC (the run's \

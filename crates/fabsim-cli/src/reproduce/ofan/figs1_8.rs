@@ -29,6 +29,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig1_panels(),
             synthetic: synth::fig1,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "Ofan reaches about 99% utilization at load 1",
@@ -120,6 +121,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::queue_scaling,
+            readings: vec![],
             claims: vec![
                 Claim {
                     differs: "at 64 packets SIMPLE RR's aggregation downlinks already hold several \
@@ -184,6 +186,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::bound,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the permutation CCT lower bound for m = 256 packets is 17.05694 µs",
@@ -264,6 +267,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig5,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the 4OFAN-to-existing-algorithm CCT gap is about 5% at 16 nodes",
@@ -344,6 +348,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig6,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the 4OFAN-to-OFAN gap expands moderately with network size \
@@ -406,6 +411,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::f3,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "OFAN's queue-size advantage over DRB increases with network size \
@@ -481,6 +487,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig18_panels(),
             synthetic: synth::fig18,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "OFAN's edge-uplink queue is bounded by w + 1 packets, regardless of \
@@ -534,6 +541,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig7,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "the ranking is stable: OFAN and 4OFAN beat AR and REPS at every \
@@ -604,6 +612,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig8,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "OFAN's CCT has a sweet spot in packet size (best payload's CCT minus \

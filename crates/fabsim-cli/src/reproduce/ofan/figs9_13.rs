@@ -36,6 +36,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig9,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "with random link failures OFAN continues to outperform REPS and AR \
@@ -91,6 +92,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig10,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "OFAN reduces CCT by over 11% versus AR",
@@ -172,6 +174,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig11,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "mixing 4OFAN and AR switches decreases CCT (share of the four \
@@ -291,6 +294,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig13,
+            readings: vec![],
             claims: vec![
                 Claim {
                     text: "under NSCC with expert balancing, OFAN clearly outperforms AR and \
@@ -454,6 +458,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: cc_plot(scheme),
             panels: vec![],
             synthetic: synth::fsdp,
+            readings: vec![],
             claims: cc::fsdp_claims::<2>("", FSDP_DIFFERS),
         },
         cc::fsdp_block(),
