@@ -1272,6 +1272,9 @@ fn list(exps: &[Experiment]) {
     for e in exps {
         outln!("{:<22} {} {}: {}", e.id, e.paper.name(), e.figure, e.title);
         outln!("{:<22} varies: {}", "", e.varies);
+        for r in &e.readings {
+            outln!("{:<22} reading {}: {}", "", r.prefix, r.set.join(", "));
+        }
         for c in &e.claims {
             let paper = format!("{} {}", fmt_num(c.paper), c.unit);
             outln!(
@@ -1707,6 +1710,32 @@ mod tests {
             assert!(n >= 2, "{id}: {n} claims compared");
         }
         assert_eq!(first, run(2));
+    }
+
+    /// A reading's sweeps carry its keys after the experiment's, and its rows come back
+    /// apart from the primary ones, named as in the experiment.
+    #[test]
+    fn readings_run_again_with_their_keys_and_are_judged_apart() {
+        let e = registry()
+            .into_iter()
+            .find(|e| e.id == "fastroute-fig17")
+            .expect("registered");
+        let ctx = Ctx {
+            quick: true,
+            ..Ctx::default()
+        };
+        let sweeps = sweeps_of(&e, &ctx);
+        let names: Vec<&str> = sweeps.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["phase", "fabsim-phase", "quarter-phase"]);
+        assert_eq!(sweeps[2].set, ["workload.phase_fill=0.25"]);
+        let t = Table::from_csv(
+            "sweep,arch,thrp_pct\nphase,ideal,100\nfabsim-phase,ideal,100\n\
+             quarter-phase,fastroute,80\nphase,fastroute,90\n",
+        );
+        let primary = reading_rows(&e, &t, None);
+        assert_eq!(primary.rows.len(), 2);
+        let quarter = reading_rows(&e, &t, Some(&e.readings[1]));
+        assert_eq!(quarter.rows, [["phase", "fastroute", "80"]]);
     }
 
     /// Runs whose parameters are equal (the keys they differ in are ignored by their
