@@ -72,8 +72,12 @@ pub struct ReproduceArgs {
     /// anything: rewrites claims.json, plot.svg and report.md, which names the build and
     /// simulator of the runs and of the re-scoring (the runs are kept even when the
     /// simulator's sources have changed since).
-    #[arg(long, conflicts_with_all = ["plan", "quick", "seeds", "set", "jobs"])]
+    #[arg(long, conflicts_with_all = ["plan", "quick", "seeds", "set", "jobs", "no_readings"])]
     pub rescore: bool,
+    /// Run only each experiment's primary reading, not its other readings (a full-size
+    /// experiment then costs one reading's runs); the report names the readings left out.
+    #[arg(long)]
+    pub no_readings: bool,
 }
 
 /// Which paper an experiment reproduces.
@@ -116,6 +120,8 @@ pub struct Ctx {
     /// Simulate each distinct run once ([`distinct_runs`]; the CLI always does, a test
     /// compares with simulating every run).
     pub dedupe: bool,
+    /// `--no-readings`: only the primary reading's sweeps.
+    pub no_readings: bool,
 }
 
 impl Ctx {
@@ -744,7 +750,7 @@ fn sweeps_of(exp: &Experiment, ctx: &Ctx) -> Vec<Sweep> {
         .filter(|s| !ctx.quick || !s.full_only)
         .collect();
     let mut v: Vec<Sweep> = own.iter().map(|&s| s.clone()).collect();
-    for r in &exp.readings {
+    for r in exp.readings.iter().filter(|_| !ctx.no_readings) {
         v.extend(own.iter().map(|s| {
             Sweep {
                 name: format!("{}-{}", r.prefix, s.name),
@@ -973,11 +979,12 @@ pub fn reproduce_one(
     let wall = start.elapsed().as_secs_f64();
     let size =
         format!(
-        "Size: **{}** (`fabsim reproduce {}{}{}{}`), {} result rows{}, {:.1} s wall, fabsim {} \
+        "Size: **{}** (`fabsim reproduce {}{}{}{}{}`), {} result rows{}, {:.1} s wall, fabsim {} \
          (simulator sources {}).",
         ctx.size(),
         exp.id,
         if ctx.quick { " --quick" } else { "" },
+        if ctx.no_readings { " --no-readings" } else { "" },
         ctx.seeds.map_or(String::new(), |n| format!(" --seeds {n}")),
         ctx.set.iter().map(|a| format!(" --set {a}")).collect::<String>(),
         table.rows.len(),
@@ -1003,6 +1010,8 @@ pub fn reproduce_one(
 struct Scored {
     claims: Vec<ClaimResult>,
     readings: Vec<ReadingResult>,
+    /// The readings without results (`--no-readings`).
+    not_run: Vec<&'static str>,
     svg: String,
     /// The report's section on throughput by flow start time ([`start::section`]).
     by_start: String,
@@ -1020,18 +1029,23 @@ fn score(exp: &Experiment, table: &Table) -> Result<Scored, CliError> {
     let primary = reading_rows(exp, table, None);
     let svg = plot::render(exp, &primary)
         .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
-    let readings = exp
-        .readings
-        .iter()
-        .map(|r| ReadingResult {
+    let (mut readings, mut not_run) = (vec![], vec![]);
+    for r in &exp.readings {
+        let rows = reading_rows(exp, table, Some(r));
+        if rows.rows.is_empty() {
+            not_run.push(r.prefix);
+            continue;
+        }
+        readings.push(ReadingResult {
             reading: r.prefix.into(),
             about: r.about.into(),
-            claims: evaluate_all(exp, &reading_rows(exp, table, Some(r))),
-        })
-        .collect();
+            claims: evaluate_all(exp, &rows),
+        });
+    }
     Ok(Scored {
         claims: evaluate_all(exp, &primary),
         readings,
+        not_run,
         svg,
         by_start: start::section(exp, &primary),
     })
@@ -1193,6 +1207,14 @@ fn report(exp: &Experiment, provenance: &str, scored: &Scored) -> String {
     for r in &scored.readings {
         readings_section(&mut s, &r.reading, &r.about, claims, &r.claims);
     }
+    if !scored.not_run.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nNot run here (`--no-readings`), so not judged: the reading{} `{}`.",
+            if scored.not_run.len() > 1 { "s" } else { "" },
+            scored.not_run.join("`, `")
+        );
+    }
     let _ = writeln!(
         s,
         "\n{}\n\nEvery run: `results.csv`; claims as JSON: `claims.json`{}.",
@@ -1346,6 +1368,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         seeds: args.seeds,
         set: args.set.clone(),
         dedupe: true,
+        no_readings: args.no_readings,
     };
     if id != "all" {
         let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {
@@ -1674,6 +1697,7 @@ mod tests {
             seeds: Some(1),
             set: vec![],
             dedupe: true,
+            no_readings: false,
         };
         let ids = [
             "ofan-bound",
@@ -1728,6 +1752,11 @@ mod tests {
         let names: Vec<&str> = sweeps.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["phase", "fabsim-phase", "quarter-phase"]);
         assert_eq!(sweeps[2].set, ["workload.phase_fill=0.25"]);
+        let primary_only = Ctx {
+            no_readings: true,
+            ..ctx.clone()
+        };
+        assert_eq!(sweeps_of(&e, &primary_only).len(), 1);
         let t = Table::from_csv(
             "sweep,arch,thrp_pct\nphase,ideal,100\nfabsim-phase,ideal,100\n\
              quarter-phase,fastroute,80\nphase,fastroute,90\n",
