@@ -54,6 +54,20 @@ fn dest(path: &Path) -> Result<Dest, CliError> {
         Ok(m) if m.is_file() => Ok(Dest::Replace),
         // `is_dir` follows symlinks: a link to a directory is refused too.
         Ok(_) if path.is_dir() => Err(refuse("is a directory".into())),
+        // A dangling symlink is written through (creating its target): its target's
+        // directory must exist.
+        Ok(m) if m.file_type().is_symlink() && !path.exists() => {
+            let target = std::fs::read_link(path).map_err(|e| refuse(e.to_string()))?;
+            let target = path.parent().unwrap_or(Path::new(".")).join(target);
+            match target.parent() {
+                Some(d) if !d.as_os_str().is_empty() && !d.is_dir() => Err(refuse(format!(
+                    "a symlink to {}, in no directory {}",
+                    target.display(),
+                    d.display()
+                ))),
+                _ => Ok(Dest::InPlace),
+            }
+        }
         Ok(_) => Ok(Dest::InPlace),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let parent = match path.parent() {
@@ -70,10 +84,31 @@ fn dest(path: &Path) -> Result<Dest, CliError> {
     }
 }
 
-/// Checks, before any work is done, that [`write_output`] can write `path`: `-`, a new file
-/// in an existing directory, a regular file, or a symlink / FIFO / device (written in place).
-/// A directory, a missing directory or one that refuses a new file is a usage error naming
-/// `path`.
+/// Checks, before any work is done, that [`write_output`] can write each of `paths` (flag,
+/// path): `-`, a new file in an existing directory, a regular file, or a symlink / FIFO /
+/// device (written in place). A directory, a missing directory (a dangling symlink's
+/// included) or one that refuses a new file is a usage error naming the path; so are two
+/// flags writing one file.
+pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), CliError> {
+    for (i, (flag, a)) in paths.iter().enumerate() {
+        check_output(a)?;
+        if *a == Path::new("-") {
+            continue;
+        }
+        for (other, b) in &paths[..i] {
+            let canon = |p: &Path| std::fs::canonicalize(p).ok();
+            if a == b || canon(a).is_some_and(|x| Some(x) == canon(b)) {
+                return Err(CliError::Usage(format!(
+                    "{other} and {flag} both write {}: give each its own file",
+                    a.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`check_outputs`] for one output.
 pub fn check_output(path: &Path) -> Result<(), CliError> {
     if let Dest::Replace = dest(path)? {
         let tmp = temp_beside(path);

@@ -12,7 +12,7 @@ use fabsim::scenario::{RunSpec, Scenario};
 use fabsim::workload::WorkloadSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::check_output;
+use crate::output::check_outputs;
 use crate::{write_output, CliError};
 
 /// `--jobs N`: 1 to 1024 worker threads (more only adds threads that wait for a core).
@@ -184,9 +184,12 @@ pub fn run_all(
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
     let outputs = [&args.json, &args.flows, &args.trace];
-    for path in outputs.into_iter().flatten() {
-        check_output(path)?;
-    }
+    let named: Vec<(&str, &std::path::Path)> = ["--json", "--flows", "--trace"]
+        .into_iter()
+        .zip(outputs)
+        .filter_map(|(f, p)| Some((f, p.as_deref()?)))
+        .collect();
+    check_outputs(&named)?;
     let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
         return Err(CliError::Usage(

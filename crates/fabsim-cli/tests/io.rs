@@ -111,7 +111,16 @@ fn output_paths_are_checked_before_simulating() {
     let d = dir.to_str().unwrap();
     let tm = repo("scenarios/tm-16x4.csv");
     let slow = repo("scenarios/fastroute-default.toml");
-    let cases: [(&[&str], &str); 6] = [
+    // A symlink into a directory that does not exist.
+    let dangling = dir.parent().unwrap().join(format!(
+        "{}-dangling.json",
+        dir.file_name().unwrap().to_string_lossy()
+    ));
+    let _ = std::fs::remove_file(&dangling);
+    std::os::unix::fs::symlink(dir.join("gone").join("x.json"), &dangling).unwrap();
+    let dangling = dangling.to_str().unwrap().to_string();
+    let cases: [(&[&str], &str); 7] = [
+        (&["run", &slow, "--json", &dangling], "a symlink to"),
         // The paper's 2048 hosts: minutes of simulation if it started.
         (&["run", &slow, "--json", missing], "no directory"),
         (&["run", &slow, "--json", d], "is a directory"),
@@ -147,6 +156,17 @@ fn output_paths_are_checked_before_simulating() {
         .collect();
     assert!(parent.is_empty(), "{parent:?}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_file(&dangling);
+    // Two outputs into one file.
+    let same = dir.join("out.csv");
+    let same = same.to_str().unwrap();
+    let o = fabsim(&["run", &slow, "--json", same, "--flows", same]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--json and --flows both write"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

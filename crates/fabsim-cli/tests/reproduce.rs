@@ -194,11 +194,23 @@ fn reproduce_lists_experiments_and_rejects_unknown_ids() {
         assert!(list.contains(id), "{id} not listed");
     }
     assert!(list.contains("claim:"));
-    let o = fabsim(&["reproduce", "ofan-fig99"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    for args in [
+        &["reproduce", "ofan-fig99"][..],
+        &["reproduce", "--list", "ofan-fig99"],
+    ] {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("ofan-fig99") && err.contains("ofan-fig1"),
+            "{err}"
+        );
+    }
+    // `--list ID`: that experiment alone, with its readings.
+    let one = ok(&["reproduce", "--list", "fastroute-fig17"]);
+    assert!(one.starts_with("fastroute-fig17") && !one.contains("ofan-fig1"));
     assert!(
-        err.contains("ofan-fig99") && err.contains("ofan-fig1"),
-        "{err}"
+        one.contains("reading quarter: workload.phase_fill=0.25"),
+        "{one}"
     );
 }

@@ -1358,11 +1358,24 @@ fn rescore_all(exps: &[Experiment], out: &Path) -> Result<(), CliError> {
 
 pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     let exps = registry();
+    let id = args.id.as_deref().unwrap_or_default();
+    let find = || {
+        exps.iter().find(|e| e.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
+            CliError::Usage(format!(
+                "unknown experiment {id:?}; allowed: all, {}",
+                ids.join(", ")
+            ))
+        })
+    };
     if args.list {
-        list(&exps);
+        // `--list ID` lists that experiment alone.
+        match id {
+            "" | "all" => list(&exps),
+            _ => list(std::slice::from_ref(find()?)),
+        }
         return Ok(());
     }
-    let id = args.id.as_deref().unwrap_or_default();
     let ctx = Ctx {
         quick: args.quick,
         seeds: args.seeds,
@@ -1371,13 +1384,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
         no_readings: args.no_readings,
     };
     if id != "all" {
-        let exp = exps.iter().find(|e| e.id == id).ok_or_else(|| {
-            let ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
-            CliError::Usage(format!(
-                "unknown experiment {id:?}; allowed: all, {}",
-                ids.join(", ")
-            ))
-        })?;
+        let exp = find()?;
         if args.rescore {
             return rescore_one(exp, &args.out).map(drop);
         }

@@ -172,7 +172,8 @@ impl Key {
         if ok {
             return Ok(());
         }
-        let mut message = format!("invalid value {}; allowed: {}", quote(v), self.allowed());
+        let allowed = self.allowed();
+        let mut message = format!("invalid value {}; allowed: {allowed}", shown(v, &allowed));
         if let (Kind::Choice(list), Some(s)) = (self.kind, v.as_str()) {
             if let Some(best) = suggest(s, list()) {
                 message += &format!("; did you mean `{best}`?");
@@ -216,6 +217,26 @@ pub fn display(v: &Value) -> String {
 }
 
 /// A value as errors quote it: strings bare, very large or small numbers in exponent form.
+/// A value as an error shows it against the `allowed` text: quoted, and named when it is a
+/// number of the wrong type (a float or a string where an integer is allowed), which would
+/// otherwise read like a valid value.
+fn shown(v: &Value, allowed: &str) -> String {
+    match v {
+        Value::Float(x) if allowed.contains("integer") => format!(
+            "{} (a float: write an integer, without a decimal point or exponent)",
+            if x.fract() == 0.0 && x.abs() < 1e15 {
+                format!("{x:.1}")
+            } else {
+                x.to_string()
+            }
+        ),
+        Value::String(t) if t.trim().parse::<f64>().is_ok() => {
+            format!("{} (a string: write the number without quotes)", quote(v))
+        }
+        _ => quote(v),
+    }
+}
+
 pub fn quote(v: &Value) -> String {
     match v {
         Value::Float(x) => fmt_num(*x),
@@ -332,7 +353,9 @@ impl<'a> Keys<'a> {
     /// allowed text when given.
     pub fn invalid(&self, key: &str, why: &str) -> ScenarioError {
         let allowed = self.entry(key).map_or(String::new(), |(k, _)| k.allowed());
-        let shown = self.get(key).map_or("(none)".into(), quote);
+        let shown = self
+            .get(key)
+            .map_or("(none)".into(), |v| shown(v, &allowed));
         let why = if why.is_empty() { &allowed } else { why };
         self.err(key, format!("invalid value {shown}; allowed: {why}"))
     }

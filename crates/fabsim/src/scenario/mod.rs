@@ -203,6 +203,12 @@ impl Scenario {
             .split_once('=')
             .ok_or_else(|| err(assignment, "expected KEY=VALUE".into()))?;
         let key = key.trim();
+        if key.is_empty() {
+            return Err(err(
+                assignment,
+                "no key before `=`: expected KEY=VALUE (`fabsim keys` lists every key)".into(),
+            ));
+        }
         let value = parse_value(raw.trim());
         self.insert(key, value, "--set").map_err(|m| err(key, m))
     }

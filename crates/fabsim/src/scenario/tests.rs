@@ -591,3 +591,25 @@ fn a_single_switch_has_one_leaf_and_no_uplinks() {
         assert!(e.contains("topology.uplinks"), "{e}");
     }
 }
+
+#[test]
+fn numbers_of_the_wrong_type_and_missing_keys_are_named() {
+    let err = |a: &str| {
+        let mut s = Scenario::default_scenario();
+        match s.set(a) {
+            Err(e) => e.to_string(),
+            Ok(()) => s.expand().map(|_| ()).unwrap_err().to_string(),
+        }
+    };
+    let e = err("topology.k=4.0");
+    assert!(e.contains("4.0 (a float: write an integer"), "{e}");
+    let e = err("switch.buffer_bytes=1e6");
+    assert!(e.contains("1000000.0 (a float"), "{e}");
+    let e = err("topology.k=\"4\"");
+    assert!(
+        e.contains("(a string: write the number without quotes)"),
+        "{e}"
+    );
+    let e = err("=4");
+    assert!(e.contains("no key before `=`"), "{e}");
+}

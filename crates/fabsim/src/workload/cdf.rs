@@ -168,14 +168,15 @@ impl SizeCdf {
         Self::built_in("fb-hadoop").expect("shipped")
     }
 
-    /// The size at quantile `u` in [0, 1).
+    /// The size at quantile `u` in [0, 1): the first point whose cumulative value reaches
+    /// `u`, found by binary search (the values never decrease), so a CDF of many points costs
+    /// no more per flow than a short one.
     pub fn quantile(&self, u: f64) -> f64 {
         let last = self.points[self.points.len() - 1];
         let i = self
             .points
-            .iter()
-            .position(|&(_, c)| u * last.1 <= c)
-            .unwrap_or(self.points.len() - 1);
+            .partition_point(|&(_, c)| c < u * last.1)
+            .min(self.points.len() - 1);
         let (b1, c1) = self.points[i];
         if !self.linear || i == 0 || c1 <= self.points[i - 1].1 {
             return b1;
@@ -234,6 +235,23 @@ mod tests {
         let step = SizeCdf::parse("100 0.2\n200 1\n").unwrap();
         assert_eq!(step.quantile(0.1), 100.0);
         assert_eq!(step.mean(), 0.2 * 100.0 + 0.8 * 150.0);
+    }
+
+    #[test]
+    fn binary_search_finds_the_first_point_reaching_the_quantile() {
+        for cdf in [SizeCdf::web(), SizeCdf::hadoop()] {
+            let last = cdf.points[cdf.points.len() - 1].1;
+            for k in 0..=1000 {
+                let u = k as f64 / 1000.0;
+                let scan = cdf
+                    .points
+                    .iter()
+                    .position(|&(_, c)| u * last <= c)
+                    .unwrap_or(cdf.points.len() - 1);
+                let i = cdf.points.partition_point(|&(_, c)| c < u * last);
+                assert_eq!(i.min(cdf.points.len() - 1), scan, "u = {u}");
+            }
+        }
     }
 
     #[test]
