@@ -130,7 +130,7 @@ pub struct Manifest {
     pub scenario_text: String,
     pub set: Vec<String>,
     runs: u64,
-    /// FNV-1a 64 of the run specs, in order: two plans are the same sweep iff equal.
+    /// [`plan_hash`] of the run specs: two plans are the same sweep iff equal.
     hash: String,
 }
 
@@ -185,6 +185,101 @@ pub fn fnv1a64_bytes(bytes: &[u8]) -> String {
     format!("{:016x}", fabsim::engine::rng::fnv1a64(bytes))
 }
 
+/// The keys whose value names a file a run reads (a run spec holds its absolute path).
+const INPUT_FILE_KEYS: [(&str, &str); 2] = [("workload", "cdf"), ("workload", "file")];
+
+/// The identity of a run spec: a hash of its text and of the contents of every input file it
+/// names (a flow-size CDF, an htsim traffic file), so an edited input makes another run.
+fn identity(spec_text: &str) -> String {
+    let mut parts = vec![spec_text.to_string()];
+    if let Ok(doc) = spec_text.parse::<toml::Table>() {
+        for (section, key) in INPUT_FILE_KEYS {
+            let path = doc
+                .get(section)
+                .and_then(|t| t.get(key))
+                .and_then(|v| v.as_str());
+            // A shipped CDF is named, not a file: the binary's sources cover it.
+            if let Some((p, bytes)) = path.and_then(|p| Some((p, std::fs::read(p).ok()?))) {
+                parts.push(p.to_string());
+                parts.push(fnv1a64_bytes(&bytes));
+            }
+        }
+    }
+    fnv1a64(&parts)
+}
+
+/// [`identity`] of run spec `i` as it is now on disk.
+fn spec_identity(dir: &Path, i: u64) -> Result<String, String> {
+    let path = spec_path(dir, i);
+    std::fs::read_to_string(&path)
+        .map(|t| identity(&t))
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+/// The field of a result file naming the run spec it was made from ([`identity`]).
+const SPEC_FIELD: &str = "spec";
+
+/// A result file's text: `report` with the identity of the spec it answers.
+fn result_json(report: serde_json::Value, spec: String) -> Result<String, String> {
+    let mut v = report;
+    let obj = v.as_object_mut().ok_or("a run report is a JSON object")?;
+    obj.insert(SPEC_FIELD.into(), serde_json::Value::String(spec));
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+/// A lock on a sweep directory (`DIR/.lock`): planning and `run --all` hold it alone, single
+/// runs (Slurm array tasks) share it; released when dropped.
+pub struct DirLock {
+    _file: std::fs::File,
+}
+
+impl DirLock {
+    /// Takes the lock, or names who holds it.
+    pub fn take(dir: &Path, exclusive: bool) -> Result<DirLock, CliError> {
+        std::fs::create_dir_all(dir).map_err(|e| io_err(dir, "create directory", e))?;
+        let path = dir.join(".lock");
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| io_err(&path, "open", e))?;
+        let got = if exclusive {
+            f.try_lock()
+        } else {
+            f.try_lock_shared()
+        };
+        match got {
+            Ok(()) => {
+                if exclusive {
+                    // Who holds it, for the next one refused.
+                    let _ = f.set_len(0);
+                    let _ = std::io::Write::write_all(
+                        &mut &f,
+                        format!("{}\n", std::process::id()).as_bytes(),
+                    );
+                }
+                Ok(DirLock { _file: f })
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let holder = match holder.trim() {
+                    "" => "another fabsim process".to_string(),
+                    pid => format!("fabsim process {pid} (or its array tasks)"),
+                };
+                Err(CliError::Usage(format!(
+                    "{}: in use by {holder}, which plans or runs this sweep; wait for it to \
+                     finish (single runs, as Slurm array tasks, may share a directory; \
+                     planning and `run --all` may not)",
+                    dir.display()
+                )))
+            }
+            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&path, "lock", e)),
+        }
+    }
+}
+
 fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
     let path = dir.join("sweep.json");
     let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -234,6 +329,12 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, CliError> {
     Ok(m)
 }
 
+/// A plan's hash: of its run specs' identities, in order (their texts and input files), so
+/// two plans are the same sweep iff equal.
+fn plan_hash(tomls: &[String]) -> String {
+    fnv1a64(&tomls.iter().map(|t| identity(t)).collect::<Vec<_>>())
+}
+
 /// Whether [`plan_dir`] wrote a new plan or found the same one.
 pub enum Planned {
     New,
@@ -261,8 +362,9 @@ pub fn plan_dir(
         scenario_text: text.to_string(),
         set: set.to_vec(),
         runs: tomls.len() as u64,
-        hash: fnv1a64(&tomls),
+        hash: plan_hash(&tomls),
     };
+    let _lock = DirLock::take(dir, true)?;
     if dir.join("sweep.json").exists() {
         let old = read_manifest(dir)?;
         if old.hash == manifest.hash && old.runs == manifest.runs {
@@ -349,18 +451,30 @@ pub fn spec_params(dir: &Path, i: u64) -> Result<fabsim::params::SimParams, Stri
     Ok(spec.params.clone())
 }
 
-/// Loads run spec `i` and simulates it: its report as JSON, or why not.
+/// Loads run spec `i` and simulates it: its report as JSON with the identity of the spec
+/// (and input files) it ran, or why not.
 fn execute(dir: &Path, i: u64) -> Result<String, String> {
+    let spec = spec_identity(dir, i)?;
     let params = spec_params(dir, i)?;
     let report = std::panic::catch_unwind(|| metrics::run(&params))
         .map_err(|p| format!("run {i:06} panicked: {}", panic_message(p.as_ref())))?;
-    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+    result_json(
+        serde_json::to_value(&report).map_err(|e| e.to_string())?,
+        spec,
+    )
 }
 
 /// Gives run `i` of `dir` the result of run `from_i` of `from_dir`, which simulated the same
-/// parameters (their reports are the same bytes: runs are deterministic).
+/// parameters (their reports are the same bytes: runs are deterministic), marked as the
+/// answer to run `i`'s spec.
 pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(), CliError> {
-    let json = runcmd::read_file(&result_path(from_dir, from_i))?;
+    let path = result_path(from_dir, from_i);
+    let text = runcmd::read_file(&path)?;
+    let report: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+    let json = spec_identity(dir, i)
+        .and_then(|spec| result_json(report, spec))
+        .map_err(CliError::Runtime)?;
     write_result(&result_path(dir, i), &json)
 }
 
@@ -433,6 +547,7 @@ fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), CliError> {
 fn run(a: &RunArgs) -> Result<(), CliError> {
     let m = read_manifest(&a.dir)?;
     let dir = a.dir.as_path();
+    let _lock = DirLock::take(dir, a.all)?;
     if a.all {
         let missing = missing_runs(dir, m.runs);
         let pool = rayon::ThreadPoolBuilder::new()
@@ -499,10 +614,11 @@ fn state(dir: &Path, runs: u64) -> Result<State, CliError> {
         let Some((stem, ext)) = name.split_once('.') else {
             continue;
         };
+        // Only the names the sweep writes (NNNNNN.json): a stray `5.json` is not run 5.
         let Ok(i) = stem.parse::<u64>() else {
             continue;
         };
-        if i >= runs {
+        if stem.len() != 6 || i >= runs {
             continue;
         }
         match ext {
@@ -722,10 +838,12 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         .iter()
         .map(|s| s.to_toml())
         .collect::<Result<Vec<_>, _>>()?;
-    let hash = fnv1a64(&tomls);
+    let hash = plan_hash(&tomls);
     if specs.len() as u64 != m.runs || hash != m.hash {
         return Err(CliError::Runtime(format!(
-            "{}: the scenario now expands to {} runs (hash {hash}), but {} runs (hash {})              were planned; planned with another fabsim version?",
+            "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
+             (hash {}) were planned: the scenario, an input file it reads or fabsim changed \
+             since; plan it again into a new directory",
             dir.join("sweep.json").display(),
             specs.len(),
             m.runs,
@@ -733,15 +851,44 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         )));
     }
     let mut reports = Vec::with_capacity(specs.len());
-    for i in 0..m.runs {
+    for (i, toml) in (0..m.runs).zip(&tomls) {
         let path = result_path(dir, i);
         let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
-        let r: RunReport = serde_json::from_str(&text).map_err(|e| {
+        let bad = |why: String| {
             CliError::Runtime(format!(
-                "{}: not a run report ({e}); delete it and run index {i} again",
+                "{}: {why}; delete it and run index {i} again",
                 path.display()
             ))
-        })?;
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
+        // The result must answer this run's spec: the planned one, as it is on disk.
+        let spec = spec_path(dir, i);
+        let on_disk = std::fs::read_to_string(&spec).map_err(|e| io_err(&spec, "read", e))?;
+        if on_disk != *toml {
+            return Err(CliError::Runtime(format!(
+                "{}: differs from the run spec planned from sweep.json (edited since?); plan \
+                 the sweep again into a new directory",
+                spec.display()
+            )));
+        }
+        match v.get(SPEC_FIELD).and_then(|x| x.as_str()) {
+            Some(id) if id == identity(toml) => {}
+            Some(_) => {
+                return Err(bad(format!(
+                    "answers another run spec than {} (the spec or an input file changed \
+                     since it ran, or the file was copied from another run)",
+                    spec.display()
+                )))
+            }
+            None => {
+                return Err(bad(
+                    "names no run spec (made by an older fabsim, or not by `sweep run`)".into(),
+                ))
+            }
+        }
+        let r: RunReport =
+            serde_json::from_value(v).map_err(|e| bad(format!("not a run report ({e})")))?;
         reports.push(r);
     }
     let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();

@@ -214,3 +214,32 @@ fn reproduce_lists_experiments_and_rejects_unknown_ids() {
         "{one}"
     );
 }
+
+/// A truncated computation cache is computed again, not read as the results.
+#[test]
+fn a_damaged_computation_cache_is_computed_again() {
+    let out = std::env::temp_dir().join(format!("fabsim-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = out.to_str().unwrap();
+    let whole = ok(&["reproduce", "fastroute-table2", "--quick", "--out", o]);
+    let dir = out.join("fastroute-table2");
+    let cache = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "csv") && p.to_string_lossy().contains("computed-")
+        })
+        .expect("a computation cache");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    std::fs::write(&cache, &text[..text.len() / 3]).unwrap();
+    let o2 = fabsim(&["reproduce", "fastroute-table2", "--quick", "--out", o]);
+    assert!(o2.status.success());
+    assert!(String::from_utf8_lossy(&o2.stderr).contains("computing it again"));
+    let again = String::from_utf8_lossy(&o2.stdout);
+    // The line without its wall time and path (`..., 0.0 s -> DIR`).
+    let tally = |s: &str| s.rsplit_once(", ").map(|x| x.0.to_string());
+    assert_eq!(tally(&again), tally(&whole));
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), text);
+    std::fs::remove_dir_all(&out).unwrap();
+}

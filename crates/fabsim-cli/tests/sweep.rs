@@ -216,7 +216,11 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
     let manifest = std::fs::read_to_string(&manifest_path).unwrap();
     let hash = manifest_hash(&manifest);
     std::fs::write(&manifest_path, manifest.replace(&hash, "0123456789abcdef")).unwrap();
-    fails(&["sweep", "merge", d], 1, &["another fabsim version"]);
+    fails(
+        &["sweep", "merge", d],
+        1,
+        &["plan it again into a new directory"],
+    );
     std::fs::write(&manifest_path, manifest).unwrap();
     ok(&["sweep", "merge", d]);
 
@@ -251,5 +255,69 @@ fn a_task_killed_mid_run_leaves_no_result_and_reruns_cleanly() {
     assert_eq!(listing(&dir.join("results")), [".tmp", "000000.json"]);
     assert!(listing(&dir.join("results/.tmp")).is_empty());
     ok(&["sweep", "merge", d]);
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+/// A result must answer its own run spec and input files; stray files are not runs; a
+/// directory planned or run by another process is refused.
+#[test]
+fn results_answer_their_specs_and_a_busy_directory_is_refused() {
+    let tmp = temp_dir("integrity");
+    let cdf = tmp.join("sizes.cdf");
+    std::fs::write(&cdf, "1000 0.5\n2000 1\n").unwrap();
+    let scenario = tmp.join("s.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "[topology]\ntiers = 2\nk = 4\n[workload]\nkind = \"web\"\ncdf = {:?}\n\
+             [run]\nduration_us = 20\nseeds = 2\n",
+            cdf.display()
+        ),
+    )
+    .unwrap();
+    let dir = tmp.join("sweep");
+    let d = dir.to_str().unwrap();
+    let s = scenario.to_str().unwrap();
+    ok(&["sweep", "plan", s, "--out", d]);
+    ok(&["sweep", "run", d, "--all"]);
+    ok(&["sweep", "merge", d]);
+    let result = |i: u32| dir.join("results").join(format!("{i:06}.json"));
+
+    // A result copied over another run's is refused, naming it.
+    let first = std::fs::read(result(0)).unwrap();
+    let second = std::fs::read(result(1)).unwrap();
+    std::fs::write(result(1), &first).unwrap();
+    fails(
+        &["sweep", "merge", d],
+        1,
+        &["000001.json", "answers another run spec"],
+    );
+    std::fs::write(result(1), &second).unwrap();
+    // A stray `5.json` is not run 5.
+    std::fs::write(dir.join("results").join("5.json"), &first).unwrap();
+    let status = ok(&["sweep", "status", d]);
+    assert!(status.contains("done: 2"), "{status}");
+    ok(&["sweep", "merge", d]);
+
+    // An edited input file: the plan no longer matches, merge and re-planning refuse.
+    std::fs::write(&cdf, "1000 0.9\n2000 1\n").unwrap();
+    fails(&["sweep", "merge", d], 1, &["an input file it reads"]);
+    fails(
+        &["sweep", "plan", s, "--out", d],
+        2,
+        &["holds a different sweep"],
+    );
+
+    // A directory locked by another writer.
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(".lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    fails(&["sweep", "run", d, "--all"], 2, &["in use by"]);
+    drop(lock);
     std::fs::remove_dir_all(&tmp).unwrap();
 }

@@ -874,16 +874,35 @@ fn results(
             // A finished computation is kept, like a finished run, per build of fabsim.
             let code = cmd_sweep::fnv1a64(&[code_id().to_string()]);
             let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
+            // Reused only whole: its checksum (written after it) must match, else a
+            // truncated or edited cache is computed again.
+            let sum = path.with_extension("csv.fnv");
             if let Ok(text) = std::fs::read_to_string(&path) {
-                return Ok(Table::from_csv(&text));
+                let want = std::fs::read_to_string(&sum).unwrap_or_default();
+                if want.trim() == cmd_sweep::fnv1a64_bytes(text.as_bytes()) {
+                    return Ok(Table::from_csv(&text));
+                }
+                eprintln!(
+                    "{}: does not match its checksum {}: computing it again",
+                    path.display(),
+                    sum.display()
+                );
             }
             let t = f(ctx);
-            write_output(&path, &t.to_csv())?;
+            let csv = t.to_csv();
+            write_output(&path, &csv)?;
+            write_output(&sum, &cmd_sweep::fnv1a64_bytes(csv.as_bytes()))?;
             Ok(t)
         }
         Source::Sim(_) => {
             let sweeps = sweeps_of(exp, ctx);
             let dirs = plan_sweeps(exp, &sweeps, ctx, dir)?;
+            // Held while the runs go on: another `reproduce` or `sweep run --all` on these
+            // sweeps is refused.
+            let _locks = dirs
+                .iter()
+                .map(|(d, _)| cmd_sweep::DirLock::take(d, true))
+                .collect::<Result<Vec<_>, _>>()?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
                 .enumerate()
