@@ -87,8 +87,31 @@ pub fn progress_bar(len: usize) -> ProgressBar {
     if len == 1 {
         bar.enable_steady_tick(std::time::Duration::from_millis(250));
     }
+    // Off a terminal (a log file, a batch job) the bar is not drawn: a line a minute instead.
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = bar.clone();
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut next = PLAIN_PROGRESS;
+            while !b.is_finished() {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                if start.elapsed() >= next && !b.is_finished() {
+                    eprintln!(
+                        "fabsim: {}/{} runs done, {:.0} s elapsed",
+                        b.position(),
+                        b.length().unwrap_or(0),
+                        start.elapsed().as_secs_f64()
+                    );
+                    next += PLAIN_PROGRESS;
+                }
+            }
+        });
+    }
     bar
 }
+
+/// How often progress is printed off a terminal.
+const PLAIN_PROGRESS: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// What `specs` simulate, in one line: fabric, hosts, workload, schemes, seeds.
 pub fn describe(specs: &[RunSpec]) -> String {
@@ -271,10 +294,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     } else {
         out!("{table}");
     }
+    // The time to simulate, and the whole command's (writing large outputs takes its own).
     eprintln!(
-        "{} run{} in {elapsed:.1} s",
+        "{} run{} in {elapsed:.1} s ({:.1} s with the outputs written)",
         specs.len(),
-        if specs.len() == 1 { "" } else { "s" }
+        if specs.len() == 1 { "" } else { "s" },
+        start.elapsed().as_secs_f64()
     );
     Ok(())
 }

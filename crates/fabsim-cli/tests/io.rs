@@ -314,7 +314,10 @@ fn a_run_says_what_it_simulates_on_stderr_only() {
         ),
         "{err}"
     );
-    assert!(err.ends_with(" s\n") && err.contains("7 runs in "), "{err}");
+    assert!(
+        err.ends_with(" s with the outputs written)\n") && err.contains("7 runs in "),
+        "{err}"
+    );
     // A run stopped before its flows finish counts runs, not flows.
     let o = fabsim(&["run", "--set", "topology.k=4", "--set", "run.duration_us=1"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("0/1 runs done"));

@@ -36,11 +36,11 @@ pub struct HtsimError {
 
 impl fmt::Display for HtsimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, field `{}`: {}",
-            self.line, self.field, self.message
-        )
+        // Line 0: a problem of the whole file (a header missing or at odds with its body).
+        match self.line {
+            0 => write!(f, "the file, field `{}`: {}", self.field, self.message),
+            n => write!(f, "line {n}, field `{}`: {}", self.field, self.message),
+        }
     }
 }
 
@@ -192,6 +192,9 @@ impl HtsimMatrix {
                             }
                             "size" => {
                                 c.bytes = num(line, "size", toks.next())?;
+                                if c.bytes == 0 {
+                                    return Err(err(line, "size", "a connection of 0 bytes never completes; allowed: at least 1 byte".into()));
+                                }
                                 size = true;
                             }
                             "trigger" => c.trigger = trig(line, "trigger", toks.next())?,
@@ -262,6 +265,41 @@ impl HtsimMatrix {
         }
         if conns.is_empty() {
             return Err(err(0, "Connections", "the file has no connections".into()));
+        }
+        // Every trigger a connection waits on must be able to fire: fired by connections that
+        // start on time or after triggers that fire, as often as a barrier counts.
+        let mut fired: std::collections::BTreeSet<u32> = Default::default();
+        loop {
+            let before = fired.len();
+            for (&t, kind) in &triggers {
+                let can_start = |c: &Conn| c.trigger.is_none_or(|w| fired.contains(&w));
+                let signals = conns
+                    .iter()
+                    .filter(|c| can_start(c))
+                    .map(|c| u32::from(c.send_done == Some(t)) + u32::from(c.recv_done == Some(t)))
+                    .sum::<u32>();
+                let needed = match kind {
+                    TriggerKind::Barrier(n) => *n,
+                    _ => 1,
+                };
+                if signals >= needed {
+                    fired.insert(t);
+                }
+            }
+            if fired.len() == before {
+                break;
+            }
+        }
+        for (c, &line) in conns.iter().zip(&conn_lines) {
+            if let Some(t) = c.trigger.filter(|t| !fired.contains(t)) {
+                return Err(err(
+                    line,
+                    "trigger",
+                    format!(
+                        "waits on trigger {t}, which can never fire: no connection that can start signals it often enough (a cycle of triggers, a connection triggering itself, or a barrier counting more signals than it can get)"
+                    ),
+                ));
+            }
         }
         if conns
             .iter()
@@ -382,6 +420,25 @@ mod tests {
                 "id",
             ),
             ("0->1 start 0 size 1\n", 0, "Nodes"),
+            ("Nodes 4\n0->1 start 0 size 0\n", 2, "size"),
+            // A connection that triggers itself, a cycle, an unfillable barrier.
+            (
+                "Nodes 4\ntrigger id 1 oneshot\n0->1 id 1 trigger 1 size 1 send_done_trigger 1\n",
+                3,
+                "trigger",
+            ),
+            (
+                "Nodes 4\ntrigger id 1 oneshot\ntrigger id 2 oneshot\n0->1 id 1 start 0 size 1\n\
+                 1->2 id 2 trigger 1 size 1 send_done_trigger 2\n2->3 id 3 trigger 2 size 1 send_done_trigger 1\n",
+                5,
+                "trigger",
+            ),
+            (
+                "Nodes 4\ntrigger id 1 barrier count 3\n0->1 id 1 start 0 size 1 send_done_trigger 1\n\
+                 1->2 id 2 start 0 size 1 send_done_trigger 1\n2->3 id 3 trigger 1 size 1\n",
+                5,
+                "trigger",
+            ),
             (
                 "Nodes 4\n0->1 start 0 size 18446744073709551615\n1->2 start 0 size 1\n",
                 0,
