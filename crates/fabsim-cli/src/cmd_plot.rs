@@ -60,14 +60,45 @@ pub fn plot(args: &PlotArgs) -> Result<(), CliError> {
             args.out.display()
         ))
     })?;
+    let written: Vec<String> = figures.iter().map(|(f, _)| f.clone()).collect();
     for (file, fig) in figures {
         let path = args.out.join(&file);
         let svg = render_figure(&fig).map_err(|e| CliError::Runtime(format!("{file}: {e}")))?;
         write_output(&path, &svg)?;
         outln!("{}", path.display());
     }
+    // Plots an earlier `fabsim plot` left in the directory (other buckets, the other input
+    // kind) would pass for this input's: they go.
+    if let Ok(entries) = std::fs::read_dir(&args.out) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let ours = PLOT_NAMES.contains(&name.as_str())
+                || (name.starts_with("fct_cdf_") && name.ends_with(".svg"));
+            if ours && !written.contains(&name) {
+                std::fs::remove_file(e.path()).map_err(|err| {
+                    CliError::Runtime(format!(
+                        "{}: cannot remove a stale plot: {err}",
+                        e.path().display()
+                    ))
+                })?;
+                eprintln!(
+                    "removed {} (a plot of an earlier input)",
+                    e.path().display()
+                );
+            }
+        }
+    }
     Ok(())
 }
+
+/// The fixed names of the plots `fabsim plot` writes (per size bucket: `fct_cdf_*.svg`).
+const PLOT_NAMES: [&str; 5] = [
+    "fct_cdf.svg",
+    "slowdown_vs_size.svg",
+    "slowdown_p99_vs_size.svg",
+    "fct_mean_by_size.svg",
+    "fct_p99_by_size.svg",
+];
 
 /// The flows of a `--flows` table, and the names of its series: the swept keys' values
 /// (the columns between `run` and `seed`), or `all flows`.

@@ -157,6 +157,14 @@ fn plots_of_flows_and_reports(dir: &std::path::Path) {
             }
         }
     }
+    // The second plot into the directory leaves none of the first's behind.
+    let mut left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["fct_mean_by_size.svg", "fct_p99_by_size.svg"]);
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "a,b\n1,2\n").unwrap();
     let o = fabsim(&[

@@ -135,9 +135,17 @@ const DEFAULT_MAX_PACKET_HOPS: f64 = 1e10;
 pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
     let e = p.estimate();
     if e.max_flow_packets > u32::MAX as u64 {
-        let key = match p.workload {
+        let key = match &p.workload {
             WorkloadSpec::Htsim { .. } => "workload.file",
             WorkloadSpec::Fsdp { .. } => "workload.size_scale",
+            // Web and Hadoop draw their sizes: message_bytes does not apply to them.
+            WorkloadSpec::Fastroute(w) if matches!(w.pattern.name(), "web" | "hadoop") => {
+                if w.cdf.is_some() {
+                    "workload.cdf"
+                } else {
+                    "packet.payload_bytes"
+                }
+            }
             _ if k.given("workload.flow_bytes") => "workload.flow_bytes",
             _ => "workload.message_bytes",
         };

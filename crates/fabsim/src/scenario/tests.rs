@@ -613,3 +613,25 @@ fn numbers_of_the_wrong_type_and_missing_keys_are_named() {
     let e = err("=4");
     assert!(e.contains("no key before `=`"), "{e}");
 }
+
+#[test]
+fn a_web_flow_too_large_is_blamed_on_its_size_distribution() {
+    let path = std::env::temp_dir().join(format!("fabsim-huge-{}.cdf", std::process::id()));
+    std::fs::write(&path, "1e15 0.5\n2e15 1\n").unwrap();
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.tiers=2".to_string(),
+        "topology.k=4".into(),
+        "workload.kind=\"web\"".into(),
+        format!("workload.cdf={:?}", path.display().to_string()),
+        "run.duration_us=10".into(),
+    ] {
+        s.set(&a).unwrap();
+    }
+    let e = s.expand().map(|_| ()).unwrap_err().to_string();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        e.contains("workload.cdf") && e.contains("2^32 - 1 packets"),
+        "{e}"
+    );
+}

@@ -185,6 +185,11 @@ impl SizeCdf {
         b0 + (b1 - b0) * (u * last.1 - c0) / (c1 - c0)
     }
 
+    /// The largest size the distribution draws.
+    pub fn max_bytes(&self) -> u64 {
+        self.points[self.points.len() - 1].0.ceil() as u64
+    }
+
     /// Mean of the distribution (as sampled).
     pub fn mean(&self) -> f64 {
         let (mut m, mut prev) = (0.0, 0.0);

@@ -229,7 +229,8 @@ impl FastrouteWorkload {
                     flows,
                     allocated_bytes: offered,
                     sent_bytes: offered,
-                    max_flow_bytes: offered / hosts.max(1),
+                    // No flow is larger than the distribution's largest size.
+                    max_flow_bytes: cdf.max_bytes(),
                 };
             }
         };
