@@ -160,12 +160,25 @@ fn read_flows(name: &str, text: &str) -> Result<(Vec<String>, Vec<Flow>), CliErr
                 series.len() - 1
             }
         };
+        // Sizes, FCTs and slowdowns are finite and not negative.
+        let checked = |c: usize, empty_ok: bool| -> Result<Option<f64>, CliError> {
+            match num(c, empty_ok)? {
+                Some(x) if !(x.is_finite() && x >= 0.0) => Err(bad(format!(
+                    "line {line}: column {}: {x} is not a finite number >= 0",
+                    header[c]
+                ))),
+                x => Ok(x),
+            }
+        };
         flows.push(Flow {
             series: s,
-            bytes: num(size, false)?.unwrap_or(0.0),
-            fct_us: num(fct, true)?,
-            slowdown: num(slow, true)?,
+            bytes: checked(size, false)?.unwrap_or(0.0),
+            fct_us: checked(fct, true)?,
+            slowdown: checked(slow, true)?,
         });
+    }
+    if flows.is_empty() {
+        return Err(bad("no flows: the table has a header only".into()));
     }
     Ok((series, flows))
 }

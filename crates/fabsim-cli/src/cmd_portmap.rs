@@ -179,15 +179,20 @@ pub fn run_portmap(args: &PortmapArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The largest ASIC bandwidth (Tb/s) or power (W) the power model takes: far above any
+/// ASIC, far below where its arithmetic overflows.
+const MAX_POWER_INPUT: f64 = 1e9;
+
 /// The power/radix report for `args` (Tables 2 and 3, Fig. 2, section 1).
 pub fn format_power(args: &PowerArgs) -> Result<String, CliError> {
     for (name, v) in [
         ("--asic-tbps", args.asic_tbps),
         ("--asic-watts", args.asic_watts),
     ] {
-        if !(v.is_finite() && v > 0.0) {
+        // Bounded so that every derived number stays finite and printable.
+        if !(v.is_finite() && v > 0.0 && v <= MAX_POWER_INPUT) {
             return Err(CliError::Usage(format!(
-                "{name} = {v}: must be a positive finite number"
+                "{name} = {v:e}: allowed: a number > 0 and <= {MAX_POWER_INPUT:e}"
             )));
         }
     }

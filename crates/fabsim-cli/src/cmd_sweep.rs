@@ -236,6 +236,12 @@ pub struct DirLock {
 impl DirLock {
     /// Takes the lock, or names who holds it.
     pub fn take(dir: &Path, exclusive: bool) -> Result<DirLock, CliError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(CliError::Usage(format!(
+                "{}: not a directory; give --out a directory (new or a sweep's)",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(|e| io_err(dir, "create directory", e))?;
         let path = dir.join(".lock");
         let f = std::fs::OpenOptions::new()

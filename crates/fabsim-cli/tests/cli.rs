@@ -352,3 +352,62 @@ fn fastroute_runs_too_short_for_the_controller_are_flagged() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("first mapping"), "{}", stderr(&o));
 }
+
+/// Bad input to `power`, `plot` and `sweep plan` is a usage error naming what is wrong.
+#[test]
+fn out_of_range_powers_empty_tables_and_file_outputs_are_usage_errors() {
+    let dir = std::env::temp_dir().join(format!("fabsim-cli-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let header = dir.join("header.csv");
+    std::fs::write(
+        &header,
+        "run,seed,flow,src,dst,size_bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown\n",
+    )
+    .unwrap();
+    let negative = dir.join("negative.csv");
+    std::fs::write(
+        &negative,
+        "run,seed,flow,src,dst,size_bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown\n\
+         0,1,0,0,1,1000,0,1,-1,1,1\n",
+    )
+    .unwrap();
+    let plots = dir.join("plots");
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/fig1.toml");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["power", "--asic-watts", "1e308"],
+            "allowed: a number > 0 and <= 1e9",
+        ),
+        (
+            &[
+                "plot",
+                header.to_str().unwrap(),
+                "--out",
+                plots.to_str().unwrap(),
+            ],
+            "no flows",
+        ),
+        (
+            &[
+                "plot",
+                negative.to_str().unwrap(),
+                "--out",
+                plots.to_str().unwrap(),
+            ],
+            "is not a finite number >= 0",
+        ),
+        (
+            &["sweep", "plan", scenario, "--out", file.to_str().unwrap()],
+            "not a directory",
+        ),
+    ];
+    for (args, why) in cases {
+        let o = fabsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
