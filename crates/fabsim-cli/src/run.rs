@@ -219,6 +219,33 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
         ));
     }
+    // The trace is held in memory until written: within run.max_memory_gib, like the run.
+    if args.trace.is_some() {
+        let mut unknown = false;
+        for spec in &specs {
+            let p = &spec.params;
+            match p.trace_bytes() {
+                Some(b) if b > p.max_memory_bytes => {
+                    return Err(CliError::Usage(format!(
+                        "--trace: the samples of every port every trace.interval_us = {} us \
+                         until run.duration_us would take about {:.1} GiB, over \
+                         run.max_memory_gib = {:.1}; sample less often or raise the limit",
+                        p.trace_interval_ps.as_us_f64(),
+                        b as f64 / (1u64 << 30) as f64,
+                        p.max_memory_bytes as f64 / (1u64 << 30) as f64
+                    )))
+                }
+                None => unknown = true,
+                Some(_) => {}
+            }
+        }
+        if unknown {
+            eprintln!(
+                "warning: --trace without run.duration_us: its size is not known ahead and \
+                 not held to run.max_memory_gib"
+            );
+        }
+    }
     // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
     eprintln!("fabsim run: {}", describe(&specs));
     let start = std::time::Instant::now();

@@ -157,6 +157,26 @@ fn output_paths_are_checked_before_simulating() {
     assert!(parent.is_empty(), "{parent:?}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_file(&dangling);
+    // A trace over the memory limit is refused before simulating.
+    let o = fabsim(&[
+        "run",
+        "--set",
+        "topology.k=16",
+        "--set",
+        "trace.interval_us=0.01",
+        "--set",
+        "run.max_memory_gib=1",
+        "--set",
+        "run.duration_us=100",
+        "--trace",
+        dir.join("t.csv").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("over run.max_memory_gib"),
+        "{}",
+        stderr(&o)
+    );
     // Two outputs into one file.
     let same = dir.join("out.csv");
     let same = same.to_str().unwrap();

@@ -89,6 +89,8 @@ pub struct SimParams {
     /// Sampling period of a per-port trace (`trace.interval_us`; taken only when asked
     /// for: `fabsim run --trace`).
     pub trace_interval_ps: Time,
+    /// The memory a run and its outputs may take (`run.max_memory_gib`), in bytes.
+    pub max_memory_bytes: u64,
     pub seed: u64,
 }
 
@@ -108,6 +110,8 @@ pub struct Estimate {
 
 /// Per-flow state of the simulator (window, timers, counters), rounded up.
 const FLOW_STATE_BYTES: u64 = 320;
+/// One trace sample held in memory: the raw sample, its record and its CSV row, rounded up.
+const TRACE_SAMPLE_BYTES: u64 = 160;
 /// Per-host state (NIC, transmit lists), rounded up.
 const HOST_STATE_BYTES: u64 = 256;
 
@@ -127,6 +131,21 @@ impl SimParams {
     }
 
     /// What this run will cost (see [`Estimate`]).
+    /// Bytes a `--trace` of this run holds before it is written: a sample per fabric port and
+    /// `trace_interval_ps` until `stop_ps`, each kept as a sample, a record and a CSV row
+    /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.
+    pub fn trace_bytes(&self) -> Option<u64> {
+        let stop = self.stop_ps?;
+        let fabric =
+            crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps);
+        let samples = stop / self.trace_interval_ps.max(Time::from_ps(1)) + 1;
+        Some(
+            (fabric.ports() as u64)
+                .saturating_mul(samples)
+                .saturating_mul(TRACE_SAMPLE_BYTES),
+        )
+    }
+
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.hosts();
         let size = self.workload.size(hosts);

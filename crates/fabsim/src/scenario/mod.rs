@@ -452,6 +452,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         fct_buckets: run::fct_buckets(k),
         start_bins_ps: run::start_bins(k),
         trace_interval_ps: trace::interval(k),
+        max_memory_bytes: run::max_memory_bytes(k),
         seed: 0,
     };
     run::check_cost(k, &p)?;

@@ -128,6 +128,15 @@ pub fn fct_buckets(k: &Keys) -> Vec<u64> {
 }
 
 const DEFAULT_MAX_MEMORY_GIB: f64 = 16.0;
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// `run.max_memory_gib` in bytes.
+pub fn max_memory_bytes(k: &Keys) -> u64 {
+    let gib = k
+        .opt_float("run.max_memory_gib")
+        .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
+    (gib * GIB) as u64
+}
 const DEFAULT_MAX_PACKET_HOPS: f64 = 1e10;
 
 /// Refuses a run the simulator cannot hold (a flow over 2^32 - 1 packets) or whose estimate
@@ -157,10 +166,8 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    let gib = e.memory_bytes as f64 / (1u64 << 30) as f64;
-    let max_gib = k
-        .opt_float("run.max_memory_gib")
-        .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
+    let gib = e.memory_bytes as f64 / GIB;
+    let max_gib = p.max_memory_bytes as f64 / GIB;
     let max_hops = k
         .opt_float("run.max_packet_hops")
         .unwrap_or(DEFAULT_MAX_PACKET_HOPS);
