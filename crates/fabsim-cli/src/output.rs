@@ -112,8 +112,13 @@ pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), CliError> {
 pub fn check_output(path: &Path) -> Result<(), CliError> {
     if let Dest::Replace = dest(path)? {
         let tmp = temp_beside(path);
+        // The file is replaced through a new one beside it: that is what must be possible.
         std::fs::File::create(&tmp).map_err(|e| {
-            CliError::Usage(format!("{}: cannot write output: {e}", path.display()))
+            let dir = tmp.parent().map_or(".".into(), |d| d.display().to_string());
+            CliError::Usage(format!(
+                "{}: cannot write output: cannot create a file in {dir} ({e})",
+                path.display()
+            ))
         })?;
         let _ = std::fs::remove_file(&tmp);
     }

@@ -157,6 +157,14 @@ fn output_paths_are_checked_before_simulating() {
     assert!(parent.is_empty(), "{parent:?}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_file(&dangling);
+    // A file that cannot be replaced names the directory a new file could not go to.
+    let o = fabsim(&["run", "--json", "/proc/version"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot create a file in /proc"),
+        "{}",
+        stderr(&o)
+    );
     // A trace over the memory limit is refused before simulating.
     let o = fabsim(&[
         "run",
