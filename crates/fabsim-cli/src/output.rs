@@ -108,8 +108,44 @@ pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Removes the temporary files a killed fabsim left beside `path` (`.NAME.HOST.PID.tmp` of
+/// this host whose process is gone; Linux, where /proc tells), saying so on stderr.
+fn remove_stale_temps(path: &Path) {
+    let (Some(name), Some(dir)) = (path.file_name(), path.parent()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{}.{}.", name.to_string_lossy(), hostname());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let pid = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid.filter(|p| !Path::new(&format!("/proc/{p}")).exists()) {
+            if std::fs::remove_file(e.path()).is_ok() {
+                eprintln!(
+                    "removed {}: a partial output of fabsim process {pid}, which was killed",
+                    e.path().display()
+                );
+            }
+        }
+    }
+}
+
 /// [`check_outputs`] for one output.
 pub fn check_output(path: &Path) -> Result<(), CliError> {
+    remove_stale_temps(path);
     if let Dest::Replace = dest(path)? {
         let tmp = temp_beside(path);
         // The file is replaced through a new one beside it: that is what must be possible.

@@ -157,6 +157,35 @@ fn output_paths_are_checked_before_simulating() {
     assert!(parent.is_empty(), "{parent:?}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_file(&dangling);
+    // A partial output of a killed fabsim (a process that no longer exists) is removed.
+    if let Ok(host) = std::fs::read_to_string("/proc/sys/kernel/hostname") {
+        // As fabsim names the host in temporary files.
+        let host = host.trim();
+        let host =
+            match !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                true => host,
+                false => "host",
+            };
+        let stale = dir.join(format!(".out.json.{host}.99999999.tmp"));
+        std::fs::write(&stale, "partial").unwrap();
+        let out = dir.join("out.json");
+        let o = fabsim(&[
+            "run",
+            "--set",
+            "topology.k=4",
+            "--set",
+            "switch.lb=ecmp",
+            "--json",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            !stale.exists() && stderr(&o).contains("was killed"),
+            "{}",
+            stderr(&o)
+        );
+        std::fs::remove_file(&out).unwrap();
+    }
     // A file that cannot be replaced names the directory a new file could not go to.
     let o = fabsim(&["run", "--json", "/proc/version"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
