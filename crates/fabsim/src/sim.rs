@@ -736,7 +736,7 @@ impl<A: Chassis> Sim<'_, A> {
         let stop = self.p.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
             if t > stop {
-                break;
+                return None;
             }
             if let Event::Sample = ev {
                 self.queue.pop();
@@ -823,7 +823,27 @@ impl<A: Chassis> Sim<'_, A> {
                 Event::Sample => unreachable!("samples are taken before the clock moves"),
             }
         }
-        None
+        self.unfinished()
+    }
+
+    /// Why a run whose events ran out left flows unfinished (`None` if none is): those that
+    /// never started wait on a dependency that never fired; those that started have data
+    /// nothing will resend.
+    fn unfinished(&self) -> Option<String> {
+        let left = self.flows.len() - self.completed as usize;
+        if left == 0 {
+            return None;
+        }
+        let waiting = self.flows.iter().filter(|f| !f.started).count();
+        Some(format!(
+            "nothing left to do at {} us with {left} of {} flows unfinished: {waiting} never \
+             started (waiting on a dependency that never fired), {} started and hold data that \
+             no event will send or resend (packets lost with no retransmission timer: \
+             host.rto_us = \"off\"?)",
+            self.now.as_us_f64(),
+            self.flows.len(),
+            left - waiting
+        ))
     }
 
     /// Records every fabric port at `t` (the earliest pending time: nothing happens between

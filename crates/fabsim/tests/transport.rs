@@ -657,3 +657,30 @@ fn ecn_control_without_marking_warns() {
     ]));
     assert!(marked.warnings.is_empty());
 }
+
+/// A run whose events run out with flows unfinished says why: here drops with no timer to
+/// resend them.
+#[test]
+fn a_run_that_cannot_finish_says_why() {
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.k=4",
+        "switch.lb=\"ecmp\"",
+        "switch.overflow=\"drop\"",
+        "switch.buffer_bytes=20000",
+        "host.rto_us=\"off\"",
+        "host.loss_recovery=\"rto\"",
+        "workload.kind=\"incast\"",
+        "workload.senders=8",
+        "workload.message_bytes=1000000",
+    ] {
+        s.set(a).unwrap();
+    }
+    let r = run(&s.expand().unwrap()[0].params);
+    assert!(r.cct_us.is_none());
+    let why = r.stalled.expect("a reason");
+    assert!(
+        why.contains("no retransmission timer") && why.contains("0 never started"),
+        "{why}"
+    );
+}
