@@ -130,7 +130,7 @@ pub struct Manifest {
     pub scenario_text: String,
     pub set: Vec<String>,
     runs: u64,
-    /// [`plan_hash`] of the run specs: two plans are the same sweep iff equal.
+    /// [`fnv1a64`] of the run specs' [`identities`]: two plans are the same sweep iff equal.
     hash: String,
 }
 
@@ -188,31 +188,48 @@ pub fn fnv1a64_bytes(bytes: &[u8]) -> String {
 /// The keys whose value names a file a run reads (a run spec holds its absolute path).
 const INPUT_FILE_KEYS: [(&str, &str); 2] = [("workload", "cdf"), ("workload", "file")];
 
+/// Content hashes of input files by path (`None`: not a readable file), each file read once
+/// however many run specs name it.
+type FileHashes = BTreeMap<String, Option<String>>;
+
 /// The identity of a run spec: a hash of its text and of the contents of every input file it
 /// names (a flow-size CDF, an htsim traffic file), so an edited input makes another run.
-fn identity(spec_text: &str) -> String {
+fn identity(spec_text: &str, files: &mut FileHashes) -> String {
     let mut parts = vec![spec_text.to_string()];
     if let Ok(doc) = spec_text.parse::<toml::Table>() {
         for (section, key) in INPUT_FILE_KEYS {
-            let path = doc
+            let Some(path) = doc
                 .get(section)
                 .and_then(|t| t.get(key))
-                .and_then(|v| v.as_str());
+                .and_then(|v| v.as_str())
+            else {
+                continue;
+            };
             // A shipped CDF is named, not a file: the binary's sources cover it.
-            if let Some((p, bytes)) = path.and_then(|p| Some((p, std::fs::read(p).ok()?))) {
-                parts.push(p.to_string());
-                parts.push(fnv1a64_bytes(&bytes));
+            let hash = files
+                .entry(path.to_string())
+                .or_insert_with(|| std::fs::read(path).ok().map(|b| fnv1a64_bytes(&b)));
+            if let Some(h) = hash {
+                parts.push(path.to_string());
+                parts.push(h.clone());
             }
         }
     }
     fnv1a64(&parts)
 }
 
+/// [`identity`] of each run spec, in order; a plan's hash is [`fnv1a64`] of them, so two plans
+/// are the same sweep iff equal.
+fn identities(tomls: &[String]) -> Vec<String> {
+    let mut files = FileHashes::new();
+    tomls.iter().map(|t| identity(t, &mut files)).collect()
+}
+
 /// [`identity`] of run spec `i` as it is now on disk.
 fn spec_identity(dir: &Path, i: u64) -> Result<String, String> {
     let path = spec_path(dir, i);
     std::fs::read_to_string(&path)
-        .map(|t| identity(&t))
+        .map(|t| identity(&t, &mut FileHashes::new()))
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
@@ -335,12 +352,6 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, CliError> {
     Ok(m)
 }
 
-/// A plan's hash: of its run specs' identities, in order (their texts and input files), so
-/// two plans are the same sweep iff equal.
-fn plan_hash(tomls: &[String]) -> String {
-    fnv1a64(&tomls.iter().map(|t| identity(t)).collect::<Vec<_>>())
-}
-
 /// Whether [`plan_dir`] wrote a new plan or found the same one.
 pub enum Planned {
     New,
@@ -368,7 +379,7 @@ pub fn plan_dir(
         scenario_text: text.to_string(),
         set: set.to_vec(),
         runs: tomls.len() as u64,
-        hash: plan_hash(&tomls),
+        hash: fnv1a64(&identities(&tomls)),
     };
     let _lock = DirLock::take(dir, true)?;
     if dir.join("sweep.json").exists() {
@@ -844,7 +855,8 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         .iter()
         .map(|s| s.to_toml())
         .collect::<Result<Vec<_>, _>>()?;
-    let hash = plan_hash(&tomls);
+    let ids = identities(&tomls);
+    let hash = fnv1a64(&ids);
     if specs.len() as u64 != m.runs || hash != m.hash {
         return Err(CliError::Runtime(format!(
             "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
@@ -857,7 +869,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         )));
     }
     let mut reports = Vec::with_capacity(specs.len());
-    for (i, toml) in (0..m.runs).zip(&tomls) {
+    for ((i, toml), id) in (0..m.runs).zip(&tomls).zip(&ids) {
         let path = result_path(dir, i);
         let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
         let bad = |why: String| {
@@ -879,7 +891,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
             )));
         }
         match v.get(SPEC_FIELD).and_then(|x| x.as_str()) {
-            Some(id) if id == identity(toml) => {}
+            Some(x) if x == id => {}
             Some(_) => {
                 return Err(bad(format!(
                     "answers another run spec than {} (the spec or an input file changed \

@@ -1762,14 +1762,19 @@ mod tests {
         assert_eq!(first, run(2));
     }
 
+    /// The registered experiment `id` (for tests of this module and its children).
+    pub(super) fn experiment(id: &str) -> Experiment {
+        registry()
+            .into_iter()
+            .find(|e| e.id == id)
+            .expect("registered")
+    }
+
     /// A reading's sweeps carry its keys after the experiment's, and its rows come back
     /// apart from the primary ones, named as in the experiment.
     #[test]
     fn readings_run_again_with_their_keys_and_are_judged_apart() {
-        let e = registry()
-            .into_iter()
-            .find(|e| e.id == "fastroute-fig17")
-            .expect("registered");
+        let e = experiment("fastroute-fig17");
         let ctx = Ctx {
             quick: true,
             ..Ctx::default()
@@ -1798,10 +1803,7 @@ mod tests {
     /// bytes as when every run is simulated (but the wall-clock columns).
     #[test]
     fn identical_runs_are_simulated_once_with_the_same_results() {
-        let e = registry()
-            .into_iter()
-            .find(|e| e.id == "fastroute-fig19")
-            .expect("registered");
+        let e = experiment("fastroute-fig19");
         let results = |dedupe: bool| {
             let ctx = Ctx {
                 quick: true,

@@ -148,15 +148,12 @@ pub fn section(exp: &Experiment, t: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::registry;
+    use super::super::tests::experiment;
     use super::*;
 
     #[test]
     fn steady_state_is_flow_weighted_over_the_bins_from_its_start() {
-        let e = registry()
-            .into_iter()
-            .find(|e| e.id == "fastroute-fig19")
-            .expect("registered");
+        let e = experiment("fastroute-fig19");
         // Ideal: 10 Gb/s in every bin; Fastroute: 5 before 500 us, then 8 (1 flow) and
         // 10 (3 flows): steady (8 + 3 x 10) / 4 = 9.5, 95% of Ideal.
         let t = Table::from_csv(
