@@ -400,13 +400,23 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
             }
         };
         row.push(rs.len().to_string());
+        // A run with no flows (a duration shorter than the first arrival) completed, with
+        // no CCT.
+        let empty = rs.iter().filter(|r| r.flows_total == 0).count();
         if ccts.len() == rs.len() {
             row.push(fmt_ms(mean_sd(&ccts)));
+        } else if empty == rs.len() {
+            row.push("no flows".into());
         } else {
-            row.push(format!("{}/{} runs done", ccts.len(), rs.len()));
+            row.push(format!("{}/{} runs done", ccts.len() + empty, rs.len()));
         }
         let col = |f: &dyn Fn(&RunReport) -> f64| mean_sd(&rs.iter().map(f).collect::<Vec<_>>()).0;
-        row.push(format!("{:.3}", col(&|r| r.lower_bound_us)));
+        let bounds: Vec<f64> = rs.iter().filter_map(|r| r.lower_bound_us).collect();
+        row.push(if bounds.is_empty() {
+            "-".into()
+        } else {
+            format!("{:.3}", mean_sd(&bounds).0)
+        });
         let infl: Vec<f64> = rs.iter().filter_map(|r| r.cct_inflation).collect();
         row.push(if infl.is_empty() {
             "-".into()

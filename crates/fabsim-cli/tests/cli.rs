@@ -411,3 +411,37 @@ fn out_of_range_powers_empty_tables_and_file_outputs_are_usage_errors() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run that ends before its first flow arrives completed with nothing to bound: no
+/// `lower_bound_us` in the JSON, "no flows" in the table (not "0/1 runs done").
+#[test]
+fn a_run_with_no_flows_reports_no_bound() {
+    let json = std::env::temp_dir().join(format!("fabsim-noflows-{}.json", std::process::id()));
+    let j = json.to_str().unwrap();
+    let run = |duration: &str| {
+        let out = ok(&[
+            "run",
+            "--set",
+            "workload.kind=web",
+            "--set",
+            "switch.lb=ofan",
+            "--set",
+            &format!("run.duration_us={duration}"),
+            "--json",
+            j,
+        ]);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (out, v["runs"][0].clone())
+    };
+    let (out, r) = run("0.000001");
+    assert_eq!(r["flows_total"], 0);
+    assert!(r["lower_bound_us"].is_null(), "{r}");
+    assert!(out.contains("no flows") && !out.contains("runs done"), "{out}");
+    // One flow that could not finish in time: a bound, and the run reported unfinished.
+    let (out, r) = run("0.001");
+    assert_eq!(r["flows_total"], 1);
+    assert!(r["lower_bound_us"].as_f64().unwrap() > 0.0, "{r}");
+    assert!(out.contains("0/1 runs done"), "{out}");
+    let _ = std::fs::remove_file(&json);
+}

@@ -24,9 +24,9 @@ fn check(p: &SimParams) {
     assert_eq!(r.flows_completed, r.flows_total, "{what}");
     let cct = r.cct_us.expect("completes");
     assert!(
-        cct >= r.lower_bound_us,
+        cct >= r.lower_bound_us.unwrap(),
         "{what}: CCT {cct} < bound {}",
-        r.lower_bound_us
+        r.lower_bound_us.unwrap()
     );
     for c in &r.collectives {
         let cct = c.cct_us.expect("completes");
@@ -132,7 +132,7 @@ fn an_in_order_ring_sits_at_its_bound() {
         "switch.lb=ecmp,ofan",
     ]) {
         let r = run(&p);
-        let (cct, bound) = (r.cct_us.unwrap(), r.lower_bound_us);
+        let (cct, bound) = (r.cct_us.unwrap(), r.lower_bound_us.unwrap());
         assert!(cct >= bound, "{cct} < {bound}");
         assert!(
             cct <= bound * 1.001,

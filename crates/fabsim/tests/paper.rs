@@ -69,11 +69,11 @@ fn lower_bound_never_exceeds_cct() {
                 .cct_us
                 .expect("every flow completes with unbounded buffers");
             assert!(
-                cct >= r.lower_bound_us,
+                cct >= r.lower_bound_us.unwrap(),
                 "{sets:?} {} seed {}: CCT {cct} < bound {}",
                 r.lb,
                 r.seed,
-                r.lower_bound_us
+                r.lower_bound_us.unwrap()
             );
             assert_eq!(r.flows_completed, r.flows_total);
         }
@@ -95,9 +95,9 @@ fn bound_is_met_when_nothing_collides() {
         ])[0]);
         let cct = r.cct_us.unwrap();
         assert!(
-            cct >= r.lower_bound_us && cct - r.lower_bound_us <= slack_us + 1e-9,
+            cct >= r.lower_bound_us.unwrap() && cct - r.lower_bound_us.unwrap() <= slack_us + 1e-9,
             "m = {m}: {cct} vs {}",
-            r.lower_bound_us
+            r.lower_bound_us.unwrap()
         );
     }
 }
@@ -191,7 +191,7 @@ fn ofan_and_pofan_lead_on_the_default_scenario() {
 fn fig1_utilization_ofan_high_reps_and_ar_below_95() {
     let mut reports = run_all(&["switch.lb = [\"ofan\", \"ar\"]"]);
     reports.extend(run_all(&["switch.lb = \"ecmp\"", "host.lb = \"reps\""]));
-    let util = |r: &RunReport| r.lower_bound_us / r.cct_us.unwrap();
+    let util = |r: &RunReport| r.lower_bound_us.unwrap() / r.cct_us.unwrap();
     for r in &reports {
         let u = util(r);
         match (r.lb.as_str(), r.host_lb.as_str()) {
@@ -230,7 +230,7 @@ fn finite_buffers_trim_or_drop() {
     assert_eq!(trim.retransmits, trim.trims);
     assert_eq!((trim.timeouts, trim.duplicates), (0, 0));
     assert_eq!(trim.flows_completed, trim.flows_total);
-    assert!(trim.cct_us.unwrap() > trim.lower_bound_us);
+    assert!(trim.cct_us.unwrap() > trim.lower_bound_us.unwrap());
     // Data respects the buffer; ACKs and headers (the priority queue) may add a few 64 B.
     assert!(
         trim.max_queue_bytes["all"] <= 20000 + 16 * 64,
@@ -242,7 +242,7 @@ fn finite_buffers_trim_or_drop() {
     assert!(drop.drops > 0 && drop.timeouts > 0);
     assert!(drop.retransmits >= drop.drops);
     assert_eq!(drop.flows_completed, drop.flows_total);
-    assert!(drop.cct_us.unwrap() > drop.lower_bound_us);
+    assert!(drop.cct_us.unwrap() > drop.lower_bound_us.unwrap());
 
     let no_rto =
         run(&specs(&[&base[..], &["switch.overflow=drop", "host.rto_us=off"]].concat())[0]);
@@ -259,7 +259,7 @@ fn spurious_timeouts_make_duplicates_not_double_counts() {
     let r = run(&specs(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=7"])[0]);
     assert!(r.timeouts > 0 && r.duplicates > 0);
     assert_eq!(r.flows_completed, r.flows_total);
-    assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+    assert!(r.cct_us.unwrap() >= r.lower_bound_us.unwrap());
 }
 
 /// Section 3.5 for host-side schemes over switch ECMP (k = 8, m = 64 .. 4096 packets): DRB

@@ -130,7 +130,7 @@ fn fsdp_iteration_runs_in_order() {
     for c in &r.collectives {
         assert!(c.cct_us.unwrap() >= c.lower_bound_us, "{c:?}");
     }
-    assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+    assert!(r.cct_us.unwrap() >= r.lower_bound_us.unwrap());
 }
 
 /// MoE: skew concentrates traffic on popular hosts, balancing spreads it again.
@@ -366,7 +366,7 @@ fn dynamic_first_pointer_runs() {
             assert!(!dead || o.ports.stats[port].busy_ps == Time::ZERO);
         }
         let r = run(&p);
-        assert!(r.cct_us.unwrap() >= r.lower_bound_us);
+        assert!(r.cct_us.unwrap() >= r.lower_bound_us.unwrap());
     }
 }
 

@@ -130,7 +130,7 @@ columns! {
     MESSAGE_BYTES: One "message_bytes" "B" |r| text(r.message_bytes);
     HOSTS: One "hosts" "" |r| text(r.hosts);
     CCT_US: One "cct_us" "µs" |r| opt(r.cct_us);
-    LOWER_BOUND_US: One "lower_bound_us" "µs" |r| text(r.lower_bound_us);
+    LOWER_BOUND_US: One "lower_bound_us" "µs" |r| opt(r.lower_bound_us);
     CCT_INFLATION: One "cct_inflation" "fraction" |r| opt(r.cct_inflation);
     MAX_QUEUE_BYTES: PerStage "max_queue_bytes" "B" |r| cells(&r.max_queue_bytes);
     MEAN_QUEUE_BYTES: PerStage "mean_queue_bytes" "B" |r| cells(&r.mean_queue_bytes);

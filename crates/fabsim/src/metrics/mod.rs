@@ -43,7 +43,8 @@ pub struct RunReport {
     pub hosts: u32,
     /// `None` when some flow did not complete (e.g. drops without retransmission).
     pub cct_us: Option<f64>,
-    pub lower_bound_us: f64,
+    /// `None` for a run with no flows (nothing to bound).
+    pub lower_bound_us: Option<f64>,
     pub cct_inflation: Option<f64>,
     pub max_queue_bytes: BTreeMap<String, u64>,
     pub mean_queue_bytes: BTreeMap<String, f64>,
@@ -785,7 +786,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         message_bytes: params.workload.message_bytes(),
         hosts: o.fabric.hosts,
         cct_us: cct.map(Time::as_us_f64),
-        lower_bound_us: bound.as_us_f64(),
+        lower_bound_us: (o.flows_total > 0).then(|| bound.as_us_f64()),
         cct_inflation: cct.map(|c| (c.as_ps_f64() - bound.as_ps_f64()) / bound.as_ps_f64()),
         max_queue_bytes: max_q,
         mean_queue_bytes: mean_q,
