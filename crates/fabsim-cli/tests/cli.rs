@@ -437,7 +437,10 @@ fn a_run_with_no_flows_reports_no_bound() {
     let (out, r) = run("0.000001");
     assert_eq!(r["flows_total"], 0);
     assert!(r["lower_bound_us"].is_null(), "{r}");
-    assert!(out.contains("no flows") && !out.contains("runs done"), "{out}");
+    assert!(
+        out.contains("no flows") && !out.contains("runs done"),
+        "{out}"
+    );
     // One flow that could not finish in time: a bound, and the run reported unfinished.
     let (out, r) = run("0.001");
     assert_eq!(r["flows_total"], 1);

@@ -33,6 +33,7 @@ mod host;
 mod multi_asic;
 
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
@@ -828,22 +829,54 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// Why a run whose events ran out left flows unfinished (`None` if none is): those that
     /// never started wait on a dependency that never fired; those that started have data
-    /// nothing will resend.
+    /// nothing will resend. Names the first few of each kind by their index in the flow table
+    /// (the `flow` column of `--flows`; an htsim file's connections in file order).
+    #[cold]
     fn unfinished(&self) -> Option<String> {
+        const NAMED: usize = 5;
         let left = self.flows.len() - self.completed as usize;
         if left == 0 {
             return None;
         }
-        let waiting = self.flows.iter().filter(|f| !f.started).count();
-        Some(format!(
-            "nothing left to do at {} us with {left} of {} flows unfinished: {waiting} never \
-             started (waiting on a dependency that never fired), {} started and hold data that \
-             no event will send or resend (packets lost with no retransmission timer: \
-             host.rto_us = \"off\"?)",
+        let name = |started: bool| {
+            let of_kind = || {
+                self.flows
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, f)| f.finish_ps.is_none() && f.started == started)
+            };
+            let n = of_kind().count();
+            let mut ids: Vec<String> = of_kind()
+                .take(NAMED)
+                .map(|(i, f)| format!("{i} ({}->{})", f.src, f.dst))
+                .collect();
+            if n > NAMED {
+                ids.push(format!("{} more", n - NAMED));
+            }
+            (n, ids.join(", "))
+        };
+        let (waiting, waiting_ids) = name(false);
+        let (held, held_ids) = name(true);
+        let mut msg = format!(
+            "nothing left to do at {} us with {left} of {} flows unfinished",
             self.now.as_us_f64(),
-            self.flows.len(),
-            left - waiting
-        ))
+            self.flows.len()
+        );
+        if waiting > 0 {
+            let _ = write!(
+                msg,
+                "; {waiting} never started, waiting on a dependency that never fired (flows \
+                 {waiting_ids})"
+            );
+        }
+        if held > 0 {
+            let _ = write!(
+                msg,
+                "; {held} started and hold data that no event will send or resend (packets \
+                 lost with no retransmission timer: host.rto_us = \"off\"?) (flows {held_ids})"
+            );
+        }
+        Some(msg)
     }
 
     /// Records every fabric port at `t` (the earliest pending time: nothing happens between
