@@ -23,8 +23,14 @@ __all__ = ["run", "ScenarioError"]
 Scenario = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
 
 
+_STR_RULE = (
+    "a str is a path when a file of that name exists, else TOML text when it holds "
+    "'=', '[' or a line break"
+)
+
+
 def _is_toml_text(s: str) -> bool:
-    """A string holding TOML (a key assignment, a section or several lines), not a path."""
+    """A string that looks like TOML (a key assignment, a section or several lines)."""
     return "\n" in s or "=" in s or s.lstrip().startswith("[")
 
 
@@ -39,8 +45,8 @@ def run(
 ) -> Union[List[Dict[str, Any]], Tuple[Any, ...]]:
     """Runs a scenario (every run of its sweep, in parallel) and returns the run reports.
 
-    ``scenario``: a TOML file (a path), TOML text (a string with ``=``, ``[`` or a line
-    break), a dict (sections of keys, ``{"switch": {"lb": "ofan"}}``, or dotted keys,
+    ``scenario``: a TOML file (a path; a ``str`` naming a file that exists), TOML text (any
+    other ``str`` with ``=``, ``[`` or a line break; errors say which rule applied), a dict (sections of keys, ``{"switch": {"lb": "ofan"}}``, or dotted keys,
     ``{"switch.lb": "ofan"}``), or ``None`` for the built-in default (Ofan Fig. 1).
 
     Overrides apply on top, like ``fabsim run --set KEY=VALUE``: ``set={"switch.lb":
@@ -58,19 +64,30 @@ def run(
     ``pandas.DataFrame`` if pandas is installed, else a dict of lists (``None`` where the
     CSV has an empty cell).
 
-    Raises :class:`ScenarioError` (a ``ValueError``) on bad input.
+    Raises :class:`ScenarioError` (a ``ValueError``) on bad input. Ctrl-C stops the runs
+    within milliseconds and raises ``KeyboardInterrupt``; nothing is returned or kept.
     """
     sets: Dict[str, Any] = dict(set or {})
     sets.update(overrides)
-    path = text = table = None
+    path = text = table = source = None
     if isinstance(scenario, Mapping):
         table = dict(scenario)
-    elif isinstance(scenario, str) and _is_toml_text(scenario):
+    elif isinstance(scenario, str) and not os.path.exists(scenario):
+        if not _is_toml_text(scenario):
+            raise ScenarioError(f"{scenario}: no such file ({_STR_RULE})")
         text = scenario
+        source = f"<str read as TOML text: no file of that name exists; {_STR_RULE}>"
     elif scenario is not None:
         path = os.fspath(scenario)
     reports_json, (flow_columns, trace_columns) = _run(
-        path=path, text=text, table=table, sets=sets, flows=flows, trace=trace, jobs=jobs
+        path=path,
+        text=text,
+        source=source,
+        table=table,
+        sets=sets,
+        flows=flows,
+        trace=trace,
+        jobs=jobs,
     )
     reports = json.loads(reports_json)
     tables = [t for t in (flow_columns, trace_columns) if t is not None]

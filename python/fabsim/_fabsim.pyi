@@ -8,10 +8,14 @@ class ScenarioError(ValueError):
 def run(
     path: Optional[str] = None,
     text: Optional[str] = None,
+    source: Optional[str] = None,
     table: Optional[Mapping[str, Any]] = None,
     sets: Optional[Mapping[str, Any]] = None,
     flows: bool = False,
     trace: bool = False,
     jobs: Optional[int] = None,
 ) -> Tuple[str, Tuple[Optional[Dict[str, List[Any]]], Optional[Dict[str, List[Any]]]]]:
-    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None))."""
+    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None)).
+
+    ``source`` names ``text`` in error messages. Ctrl-C (a signal handler that raises) stops
+    the runs within milliseconds and raises, returning nothing."""

@@ -4,7 +4,10 @@
 //! run`, with the GIL released. The Python wrapper (`fabsim/__init__.py`) is the API.
 
 use fabsim::metrics::columns::{self, Column, FLOW_COLUMNS, TRACE_COLUMNS};
-use fabsim::metrics::{self, Extras, RunReport};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use fabsim::metrics::{self, Extras, RunReport, RunResult};
+use fabsim::params::SimParams;
 use fabsim::scenario::{RunSpec, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,8 +24,17 @@ fn scenario_error(message: impl Into<String>) -> PyErr {
     ScenarioError::new_err(message.into())
 }
 
-/// A Python value as a TOML value: bool, int, float, str, list/tuple, dict.
-fn to_toml(v: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
+/// How deep a scenario value may nest (a scenario needs three levels: section, key, list).
+const MAX_DEPTH: usize = 64;
+
+/// A Python value as a TOML value: bool, int, float, str, list/tuple, dict, nested at most
+/// [`MAX_DEPTH`] levels below `depth`.
+fn to_toml(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<toml::Value> {
+    if depth > MAX_DEPTH {
+        return Err(scenario_error(format!(
+            "a scenario value is nested more than {MAX_DEPTH} levels deep"
+        )));
+    }
     if v.is_instance_of::<PyBool>() {
         return Ok(toml::Value::Boolean(v.extract()?));
     }
@@ -41,12 +53,13 @@ fn to_toml(v: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
     if let Ok(d) = v.cast::<PyDict>() {
         let mut t = toml::Table::new();
         for (k, x) in d.iter() {
-            t.insert(k.str()?.to_string(), to_toml(&x)?);
+            t.insert(k.str()?.to_string(), to_toml(&x, depth + 1)?);
         }
         return Ok(toml::Value::Table(t));
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
-        let items: PyResult<Vec<toml::Value>> = v.try_iter()?.map(|x| to_toml(&x?)).collect();
+        let items: PyResult<Vec<toml::Value>> =
+            v.try_iter()?.map(|x| to_toml(&x?, depth + 1)).collect();
         return Ok(toml::Value::Array(items?));
     }
     Err(scenario_error(format!(
@@ -60,7 +73,7 @@ fn table_text(d: &Bound<'_, PyDict>) -> PyResult<String> {
     let mut doc = toml::Table::new();
     for (k, v) in d.iter() {
         let key = k.str()?.to_string();
-        let value = to_toml(&v)?;
+        let value = to_toml(&v, 1)?;
         match (key.split_once('.'), value) {
             (Some((section, name)), value) => {
                 let entry = doc
@@ -86,12 +99,13 @@ fn table_text(d: &Bound<'_, PyDict>) -> PyResult<String> {
     toml::to_string(&doc).map_err(|e| scenario_error(e.to_string()))
 }
 
-/// The scenario's runs: from `path`, `text` or `table` (the built-in default without any),
-/// with `sets` applied as `--set KEY=VALUE` (a str value as the CLI reads it, other values
-/// as TOML).
+/// The scenario's runs: from `path`, `text` (named `source` in errors) or `table` (the
+/// built-in default without any), with `sets` applied as `--set KEY=VALUE` (a str value as
+/// the CLI reads it, other values as TOML).
 fn specs(
     path: Option<String>,
     text: Option<String>,
+    source: &str,
     table: Option<&Bound<'_, PyDict>>,
     sets: &Bound<'_, PyDict>,
 ) -> PyResult<Vec<RunSpec>> {
@@ -101,7 +115,7 @@ fn specs(
                 .map_err(|e| scenario_error(format!("{path}: cannot read: {e}")))?;
             Scenario::parse(&text, &path)
         }
-        (None, Some(text), _) => Scenario::parse(&text, "<string>"),
+        (None, Some(text), _) => Scenario::parse(&text, source),
         (None, None, Some(d)) => Scenario::parse(&table_text(d)?, "<dict>"),
         (None, None, None) => Ok(Scenario::default_scenario()),
     }
@@ -109,7 +123,7 @@ fn specs(
     for (k, v) in sets.iter() {
         let value = match v.is_instance_of::<PyString>() {
             true => v.extract::<String>()?,
-            false => to_toml(&v)?.to_string(),
+            false => to_toml(&v, 1)?.to_string(),
         };
         scenario
             .set(&format!("{}={value}", k.str()?))
@@ -180,14 +194,56 @@ fn tables<'py, R>(
 /// The flow and trace columns of a run.
 type Tables<'py> = (Option<Bound<'py, PyDict>>, Option<Bound<'py, PyDict>>);
 
+/// Runs `params` on worker threads while this (the interpreter's) thread waits without the
+/// GIL, checking for signals every 50 ms: Ctrl-C (or any signal handler that raises) cancels
+/// the runs, which stop within milliseconds, and raises here with nothing returned.
+fn run_interruptible(
+    py: Python<'_>,
+    params: &[&SimParams],
+    jobs: Option<usize>,
+    extras: Extras,
+) -> PyResult<Vec<RunResult>> {
+    let cancel = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let worker =
+            scope.spawn(|| metrics::run_parallel(params, jobs, extras, &|| {}, Some(&cancel)));
+        loop {
+            py.detach(|| {
+                for _ in 0..5 {
+                    if worker.is_finished() {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+            });
+            if worker.is_finished() {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                cancel.store(true, Ordering::Relaxed);
+                // The runs stop at their next check; their partial results are dropped.
+                let _ = py.detach(|| worker.join());
+                return Err(e);
+            }
+        }
+        match worker.join() {
+            Ok(Ok(Some(results))) => Ok(results),
+            Ok(Ok(None)) => Err(PyRuntimeError::new_err("cancelled")),
+            Ok(Err(e)) => Err(PyRuntimeError::new_err(e)),
+            Err(_) => Err(PyRuntimeError::new_err("a run panicked")),
+        }
+    })
+}
+
 /// Runs a scenario: `(reports as JSON, flow columns or None, trace columns or None)`.
 #[pyfunction]
-#[pyo3(signature = (path=None, text=None, table=None, sets=None, flows=false, trace=false, jobs=None))]
+#[pyo3(signature = (path=None, text=None, source=None, table=None, sets=None, flows=false, trace=false, jobs=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     path: Option<String>,
     text: Option<String>,
+    source: Option<String>,
     table: Option<Bound<'py, PyDict>>,
     sets: Option<Bound<'py, PyDict>>,
     flows: bool,
@@ -198,12 +254,10 @@ fn run<'py>(
         return Err(scenario_error("jobs: 1 to 1024 threads"));
     }
     let sets = sets.unwrap_or_else(|| PyDict::new(py));
-    let specs = specs(path, text, table.as_ref(), &sets)?;
+    let source = source.as_deref().unwrap_or("<string>");
+    let specs = specs(path, text, source, table.as_ref(), &sets)?;
     let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
-    let extras = Extras { flows, trace };
-    let results = py
-        .detach(|| metrics::run_parallel(&params, jobs, extras, &|| {}))
-        .map_err(PyRuntimeError::new_err)?;
+    let results = run_interruptible(py, &params, jobs, Extras { flows, trace })?;
     let reports: Vec<&RunReport> = results.iter().map(|r| &r.report).collect();
     let json =
         serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;

@@ -2,9 +2,11 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -185,3 +187,46 @@ def test_concurrent_calls_from_threads_agree():
     for t in threads:
         t.join()
     assert results[0] == results[1] and len(results[0]) == 4
+
+
+def test_ctrl_c_stops_a_sweep_within_a_second_and_returns_nothing():
+    # Two permutations of 400 MB messages (the default fabric): about a minute of work each
+    # (20 MB take 2.8 s); SIGINT arrives after 0.3 s.
+    long = {"switch": {"lb": ["ecmp", "ofan"]}, "workload": {"message_bytes": 400_000_000}}
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        fabsim.run(long, jobs=2)
+    stopped = time.monotonic() - start
+    timer.join()
+    assert stopped < 0.3 + 1.0, f"stopped {stopped:.2f} s after the call"
+    # Nothing is left running: the next call works as usual.
+    assert len(fabsim.run(LOSSY)) == 4
+
+
+def test_deep_nesting_raises_instead_of_crashing():
+    deep = 1
+    for _ in range(7000):
+        deep = [deep]
+    with pytest.raises(fabsim.ScenarioError, match="nested more than"):
+        fabsim.run(set={"topology.k": deep})
+    table = {"k": 4}
+    for _ in range(7000):
+        table = {"x": table}
+    with pytest.raises(fabsim.ScenarioError, match="nested more than"):
+        fabsim.run({"topology": table})
+
+
+def test_a_str_is_a_path_if_the_file_exists_else_toml_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # Looks like TOML (it has '='), but names a file that exists: a path.
+    (tmp_path / "k=4").mkdir()
+    (tmp_path / "k=4" / "scen.toml").write_text("[topology]\nk = 4\n[run]\nseeds = 1\n")
+    assert fabsim.run("k=4/scen.toml")[0]["hosts"] == 16
+    # No such file: read as TOML text, and the error says so.
+    with pytest.raises(fabsim.ScenarioError, match="read as TOML text: no file of that name"):
+        fabsim.run("k=8/scen.toml")
+    # No such file and nothing TOML-like in it.
+    with pytest.raises(fabsim.ScenarioError, match="no such file .a str is a path when"):
+        fabsim.run("missing.toml")

@@ -198,8 +198,9 @@ pub fn run_all(
 ) -> Result<Vec<RunResult>, CliError> {
     let bar = progress_bar(specs.len());
     let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
-    let done =
-        metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1)).map_err(CliError::Runtime)?;
+    let done = metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1), None)
+        .map_err(CliError::Runtime)?
+        .expect("never cancelled");
     bar.finish_and_clear();
     Ok(done)
 }

@@ -34,6 +34,7 @@ mod multi_asic;
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
@@ -333,6 +334,9 @@ pub struct RunOutcome {
 /// few events; the first round trip of a 65,536-host fabric takes a few million events).
 pub const WATCHDOG_EVENTS: u64 = 20_000_000;
 
+/// A cancelled run stops within this many events (a few milliseconds).
+const CANCEL_EVENTS: u64 = 1 << 14;
+
 /// What is at the far end of a port of the wire array: a host, a switch's ingress port, or
 /// (multi-ASIC switches only) one of the switch's internal ports.
 #[derive(Clone, Copy)]
@@ -502,17 +506,21 @@ fn jump_queue(
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
 pub fn simulate(p: &SimParams) -> RunOutcome {
-    simulate_traced(p, None)
+    simulate_traced(p, None, None)
 }
 
 /// [`simulate`], sampling every fabric port every `trace` (the outcome is otherwise the
-/// same, to the bit).
-pub fn simulate_traced(p: &SimParams, trace: Option<Time>) -> RunOutcome {
+/// same, to the bit), and stopping early (`stalled` says so) once `cancel` is set.
+pub fn simulate_traced(
+    p: &SimParams,
+    trace: Option<Time>,
+    cancel: Option<&AtomicBool>,
+) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
     // One event loop per switch build: the ideal switch's has no multi-ASIC branch at all.
     match Asics::new(&p.arch, &fabric, p.link.rate_bps) {
-        None => simulate_with(p, fabric, Ideal, trace),
-        Some(asics) => simulate_with(p, fabric, asics, trace),
+        None => simulate_with(p, fabric, Ideal, trace, cancel),
+        Some(asics) => simulate_with(p, fabric, asics, trace, cancel),
     }
 }
 
@@ -521,6 +529,7 @@ fn simulate_with<A: Chassis>(
     fabric: Fabric,
     asic: A,
     trace: Option<Time>,
+    cancel: Option<&AtomicBool>,
 ) -> RunOutcome {
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
     let lb = SwitchLb::new(
@@ -654,7 +663,7 @@ fn simulate_with<A: Chassis>(
     if let Some(t) = &sim.trace {
         sim.queue.push(t.interval, Event::Sample);
     }
-    let stalled = sim.run();
+    let stalled = sim.run(cancel);
     let start_ps = sim
         .flows
         .iter()
@@ -733,7 +742,7 @@ fn simulate_with<A: Chassis>(
 impl<A: Chassis> Sim<'_, A> {
     /// Runs events until none is left or the stop time; `Some(diagnosis)` if the watchdog
     /// ended it.
-    fn run(&mut self) -> Option<String> {
+    fn run(&mut self, cancel: Option<&AtomicBool>) -> Option<String> {
         let stop = self.p.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
             if t > stop {
@@ -750,6 +759,11 @@ impl<A: Chassis> Sim<'_, A> {
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             self.c.events += 1;
+            if self.c.events.is_multiple_of(CANCEL_EVENTS)
+                && cancel.is_some_and(|c| c.load(Relaxed))
+            {
+                return Some(format!("cancelled at {} us", self.now.as_us_f64()));
+            }
             if self.c.events - self.progress_event > WATCHDOG_EVENTS {
                 return Some(format!(
                     "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {} flows done ({} timeouts, {} retransmits, {} drops)",

@@ -29,6 +29,7 @@ use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use flows::{flow_records, FlowRecord};
 use stats::{mean, quantile};
+use std::sync::atomic::{AtomicBool, Ordering};
 pub use trace::{trace_records, TraceRecord};
 
 /// The reported numbers of one run. Everything but `perf` is a pure function of the params.
@@ -285,9 +286,14 @@ pub struct RunResult {
 /// Runs the simulation and reports it, with the `extras` asked for (the report is the same
 /// with or without them).
 pub fn run_with(params: &SimParams, extras: Extras) -> RunResult {
+    run_cancellable(params, extras, None)
+}
+
+/// [`run_with`], stopping early once `cancel` is set (the report then says so in `stalled`).
+fn run_cancellable(params: &SimParams, extras: Extras, cancel: Option<&AtomicBool>) -> RunResult {
     let start = std::time::Instant::now();
     let trace = extras.trace.then_some(params.trace_interval_ps);
-    let outcome = simulate_traced(params, trace);
+    let outcome = simulate_traced(params, trace, cancel);
     let wall_s = start.elapsed().as_secs_f64();
     let mut report = report(params, &outcome);
     report.perf = Perf {
@@ -302,24 +308,31 @@ pub fn run_with(params: &SimParams, extras: Extras) -> RunResult {
 }
 
 /// Runs every one of `runs` on a pool of `jobs` threads (`None`: one per core), keeping the
-/// input order (`fabsim run`, the Python package); `done` is called after each run.
+/// input order (`fabsim run`, the Python package); `done` is called after each run. Once
+/// `cancel` is set, runs in progress stop within a few milliseconds, no other starts, and the
+/// result is `Ok(None)`.
 pub fn run_parallel(
     runs: &[&SimParams],
     jobs: Option<usize>,
     extras: Extras,
     done: &(dyn Fn() + Sync),
-) -> Result<Vec<RunResult>, String> {
+    cancel: Option<&AtomicBool>,
+) -> Result<Option<Vec<RunResult>>, String> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     Ok(pool.install(|| {
         runs.par_iter()
             .map(|p| {
-                let r = run_with(p, extras);
+                if cancelled() {
+                    return None;
+                }
+                let r = run_cancellable(p, extras, cancel);
                 done();
-                r
+                (!cancelled()).then_some(r)
             })
             .collect()
     }))
