@@ -80,6 +80,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::remove_temps_on_signals();
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => cmd_bench::bench(args),

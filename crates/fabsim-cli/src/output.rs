@@ -5,6 +5,7 @@ use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::CliError;
 
@@ -181,10 +182,44 @@ pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
     }
 }
 
+/// The temporary files being written now: what [`remove_temps_on_signals`]'s handler removes.
+static WRITING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// On SIGINT, SIGTERM or SIGHUP: removes the temporary files being written, then exits with
+/// status 130, so that an interrupted command leaves no partial output (a SIGKILL still can:
+/// the next command writing that output removes it, see `remove_stale_temps`).
+pub fn remove_temps_on_signals() {
+    // The handler runs on a thread of its own, not in signal context: it may lock.
+    let _ = ctrlc::set_handler(|| {
+        for tmp in writing().iter() {
+            let _ = std::fs::remove_file(tmp);
+        }
+        eprintln!("interrupted");
+        std::process::exit(130);
+    });
+}
+
 /// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
-/// readers see either no file or the whole file; `tmp` is removed on failure. `durable`:
-/// fsync before the rename.
+/// readers see either no file or the whole file; `tmp` is removed on failure or on a signal.
+/// `durable`: fsync before the rename.
 pub fn write_atomic(
+    path: &Path,
+    tmp: &Path,
+    contents: &str,
+    durable: bool,
+) -> Result<(), CliError> {
+    writing().push(tmp.to_path_buf());
+    let result = write_registered(path, tmp, contents, durable);
+    writing().retain(|t| t != tmp);
+    result
+}
+
+fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while holding the list cannot leave it inconsistent: use it as it is.
+    WRITING.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn write_registered(
     path: &Path,
     tmp: &Path,
     contents: &str,

@@ -402,3 +402,77 @@ fn readme_examples_use_shipped_files() {
     ]);
     assert!(out.contains("planned 30 runs"), "{out}");
 }
+
+/// SIGTERM while a large output is being written removes the temporary file and exits with
+/// status 130: nothing partial is left, hidden or not. The signal is sent once the temporary
+/// file has data (polled), so that it lands mid-write.
+#[test]
+fn a_signal_mid_write_leaves_no_partial_output() {
+    let dir = temp_dir("sigterm");
+    let trace = dir.join("t.csv");
+    // A 65 MB trace (the write takes tens of milliseconds).
+    let args = [
+        "run",
+        "--set",
+        "switch.lb=ofan",
+        "--set",
+        "trace.interval_us=0.02",
+        "--trace",
+        trace.to_str().unwrap(),
+    ];
+    let listing = || -> Vec<String> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    for _attempt in 0..5 {
+        let mut child = fabsim_cmd(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // (Before simulating, fabsim creates and removes an empty one to check the directory.)
+        let writing = || {
+            std::fs::read_dir(&dir).unwrap().flatten().any(|e| {
+                e.file_name().to_string_lossy().ends_with(".tmp")
+                    && e.metadata().is_ok_and(|m| m.len() > 0)
+            })
+        };
+        let caught = loop {
+            if writing() {
+                break true;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break false;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        };
+        if !caught {
+            // The write finished between two polls: try again.
+            std::fs::remove_file(&trace).unwrap();
+            continue;
+        }
+        let kill = std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            !listing().iter().any(|n| n.ends_with(".tmp")),
+            "left behind: {:?}",
+            listing()
+        );
+        if trace.exists() {
+            // The signal came after the rename (the output is whole): try again.
+            std::fs::remove_file(&trace).unwrap();
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    panic!("in 5 attempts, never caught the write in progress");
+}
