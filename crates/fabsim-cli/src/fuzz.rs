@@ -1,11 +1,23 @@
 //! A seeded fuzzer over every text input fabsim parses: scenario TOML, `--set` strings, htsim
 //! connection matrices, portmap traffic-matrix CSV and sweep manifests (`sweep.json`),
 //! mutated from a seed corpus (the files in `scenarios/`). Property: each input ends in `Ok`
-//! or an error, never a panic (test builds check arithmetic overflow too). Parsing and
-//! validation only: nothing is simulated, traffic matrices are solved only at small sizes.
+//! or an error, never a panic (test builds check arithmetic overflow too); traffic matrices
+//! are solved only at small sizes.
 //!
-//! `cargo test -p fabsim-cli fuzz` runs the smoke run: 30,000 inputs of each test, fixed seed,
-//! a few seconds. Longer runs: `FABSIM_FUZZ_CASES=1000000 FABSIM_FUZZ_SEED=7` (the cases run
+//! Two targets simulate what they generate. `Simulate`: a corpus scenario with one to four
+//! keys of the schema set to values it allows (every scheme, stack, workload and switch
+//! build), made small (k = 4, one seed, at most [`SIM_HOPS`] packet-hops by the estimate),
+//! then run: no panic (the engine asserts packet conservation, and in debug builds queues
+//! and time), a report consistent with itself (CCT at least the lower bound, completed flows
+//! at most the flows) and the same report twice. `Sweep`: such a scenario swept over two
+//! values and two seeds, planned, run and merged once without a break and once with an
+//! interruption (some runs done, a killed task's partial result and a failed run's `.err`
+//! left behind, the plan repeated), then resumed: the merged files must be the same bytes.
+//!
+//! `cargo test -p fabsim-cli fuzz` runs the smoke runs, fixed seed: 30,000 inputs of each
+//! parse test, 1,000 simulated cases and 60 sweeps (seconds; about 20 s in a debug build).
+//! `FABSIM_FUZZ_SIM_CASES` and `FABSIM_FUZZ_SWEEP_CASES` set the counts of the simulating
+//! targets. Longer runs: `FABSIM_FUZZ_CASES=1000000 FABSIM_FUZZ_SEED=7` (the cases run
 //! are printed with `--nocapture`; a failure lists the inputs that panicked), best under
 //! `ulimit -v` so that an input that exhausts memory aborts only this process.
 //! `FABSIM_FUZZ_TRACE=1` prints each input before it runs, to find one that hangs or aborts.
@@ -13,13 +25,24 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use fabsim::engine::Rng;
-use fabsim::scenario::Scenario;
+use fabsim::metrics::{self, RunReport};
+use fabsim::scenario::{schema, Key, Kind as KeyKind, Scenario};
 use fabsim::workload::HtsimMatrix;
 use portmap::{solve, Constraints, Solver, TrafficMatrix, Workspace};
 
-use crate::cmd_sweep::parse_manifest;
+use crate::cmd_sweep::{load_results, missing_runs, parse_manifest, plan_dir, run_one, Outcome};
+use crate::output::temp_name;
 use crate::run::scenario;
+
+/// The most packet-hops a simulated case may have by the up-front estimate (a few
+/// milliseconds of a release build).
+const SIM_HOPS: u64 = 200_000;
+
+/// What makes a generated scenario small; applied last, so that it wins.
+const SMALL: &[&str] = &["topology.k=4", "run.seeds=1", "run.max_packet_hops=200000"];
 
 /// Values that sit on a boundary somewhere: zero, signs, integer widths, float extremes,
 /// sizes just below a packet, strings the schema knows.
@@ -232,6 +255,53 @@ impl Gen {
         toks.concat()
     }
 
+    /// A value `key` allows, as `--set` reads it (small numbers, any name of a choice), or
+    /// now and then one of [`INTERESTING`].
+    fn value_for(&mut self, key: &Key) -> String {
+        if self.below(8) == 0 {
+            return self.interesting().trim_matches('"').to_string();
+        }
+        match key.kind {
+            KeyKind::Int { min, max, even } => {
+                let small = [min, min + 1, 2, 3, 4, 8, 16, 100, 1000, 4096, 65536];
+                let v = *self.pick(&small).clamp(&min, &max);
+                let v = if even { (v & !1).max(min) } else { v };
+                v.to_string()
+            }
+            KeyKind::Float { min, max, open } => {
+                let small: [f64; 12] = [
+                    0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.9, 1.0, 2.0, 10.0, 100.0, 1e3,
+                ];
+                let v = self.pick(&small).max(min).min(max);
+                let v = match open && v <= min {
+                    true if max.is_finite() => (min + max) / 2.0,
+                    true => min + 1.0,
+                    false => v,
+                };
+                format!("{v:?}")
+            }
+            KeyKind::Bool => self.pick(&["true", "false"]).to_string(),
+            KeyKind::Choice(names) => self.pick(&names()).to_string(),
+            KeyKind::Other { .. } => match key.default {
+                Some(d) if self.below(2) == 0 => d.trim_matches('"').to_string(),
+                _ => self.interesting().trim_matches('"').to_string(),
+            },
+        }
+    }
+
+    /// One to four `--set` strings of schema keys with values they allow, then [`SMALL`].
+    fn small_sets(&mut self) -> Vec<String> {
+        let keys: Vec<&Key> = schema().collect();
+        let mut set: Vec<String> = (0..1 + self.below(4))
+            .map(|_| {
+                let key = *self.pick(&keys);
+                format!("{}={}", key.name, self.value_for(key))
+            })
+            .collect();
+        set.extend(SMALL.iter().map(|s| s.to_string()));
+        set
+    }
+
     fn set_string(&mut self, keys: &[String]) -> String {
         let key = self.pick(keys).clone();
         let value = match self.below(3) {
@@ -266,7 +336,7 @@ impl Gen {
     }
 }
 
-/// The five input formats.
+/// The five input formats, and the two targets that simulate.
 #[derive(Clone, Copy)]
 enum Kind {
     Scenario,
@@ -274,6 +344,115 @@ enum Kind {
     Htsim,
     Csv,
     Manifest,
+    Simulate,
+    Sweep,
+}
+
+thread_local! {
+    /// Runs simulated by this thread's fuzz test (reported with the case count: a generator
+    /// that stops producing valid scenarios shows).
+    static SIMULATED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn simulated() {
+    SIMULATED.with(|n| n.set(n.get() + 1));
+}
+
+/// A report as JSON without its wall-clock part (`perf`): what two runs must agree on.
+fn without_perf(r: &RunReport) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).expect("a report serializes");
+    v.as_object_mut().expect("an object").remove("perf");
+    v
+}
+
+/// What every report must say of itself.
+fn check_report(r: &RunReport) {
+    assert!(r.flows_completed <= r.flows_total, "{r:?}");
+    if let Some(cct) = r.cct_us {
+        assert_eq!(
+            r.flows_completed, r.flows_total,
+            "a CCT with flows unfinished"
+        );
+        let bound = r
+            .lower_bound_us
+            .expect("a run with a CCT has flows and a bound");
+        assert!(
+            cct >= bound * (1.0 - 1e-9),
+            "CCT {cct} us below the lower bound {bound} us"
+        );
+    }
+}
+
+/// Simulates the runs of `text` with `set` (at most four; nothing if it does not parse or
+/// is over [`SMALL`]'s limits), checking each report, and the first one against a rerun.
+fn simulate(text: &str, source: &str, set: &[String]) {
+    let Ok(specs) = scenario(Some(text), source, set).and_then(|s| Ok(s.expand()?)) else {
+        return;
+    };
+    for (i, spec) in specs.iter().take(4).enumerate() {
+        debug_assert!(spec.params.estimate().packet_hops <= SIM_HOPS);
+        let r = metrics::run(&spec.params);
+        simulated();
+        check_report(&r);
+        if i == 0 {
+            assert_eq!(
+                without_perf(&r),
+                without_perf(&metrics::run(&spec.params)),
+                "rerun differs"
+            );
+        }
+    }
+}
+
+/// A fresh directory for one sweep case.
+fn case_dir() -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fabsim-fuzz-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs every run of the sweep in `dir` not done yet; none may fail.
+fn run_missing(dir: &Path, runs: u64) {
+    for i in missing_runs(dir, runs) {
+        match run_one(dir, i) {
+            Outcome::Failed(why) => panic!("run {i} failed: {why}"),
+            _ => simulated(),
+        };
+    }
+}
+
+/// The sweep of `text` with `set` planned, run and loaded in one go into `dir/whole`, and
+/// with an interruption into `dir/broken`: the runs in `done` first, a killed task's partial
+/// result and a failed run's `.err` left behind, the plan repeated, then the rest. Both must
+/// load the same labels and reports (apart from `perf`).
+fn sweep_interrupted(text: &str, source: &str, set: &[String], done: &[bool], dir: &Path) {
+    let whole = dir.join("whole");
+    let Ok((_, runs, _)) = plan_dir(&whole, text, source, set) else {
+        return;
+    };
+    run_missing(&whole, runs);
+    let broken = dir.join("broken");
+    plan_dir(&broken, text, source, set).expect("planned once, plans again");
+    for i in (0..runs).filter(|&i| done[i as usize % done.len()]) {
+        run_one(&broken, i);
+    }
+    if let Some(&i) = missing_runs(&broken, runs).first() {
+        let results = broken.join("results");
+        let tmp = results.join(".tmp");
+        std::fs::create_dir_all(&tmp).expect("writable");
+        let partial = temp_name(&results.join(format!("{i:06}.json")));
+        std::fs::write(tmp.join(partial), "{\"lb\": \"ec").expect("writable");
+        std::fs::write(results.join(format!("{i:06}.err")), "killed").expect("writable");
+    }
+    plan_dir(&broken, text, source, set).expect("the same plan again");
+    run_missing(&broken, runs);
+    let (la, ra) = load_results(&whole).expect("the whole sweep loads");
+    let (lb, rb) = load_results(&broken).expect("the resumed sweep loads");
+    assert_eq!(la, lb, "labels differ");
+    let strip = |rs: &[RunReport]| rs.iter().map(without_perf).collect::<Vec<_>>();
+    assert_eq!(strip(&ra), strip(&rb), "the resumed sweep's reports differ");
 }
 
 /// One input of `kind` (shown on a failure) and the parse it is fed to.
@@ -363,6 +542,45 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
                 }),
             )
         }
+        Kind::Simulate => {
+            let (path, text) = g.pick(&c.scenarios).clone();
+            let set = g.small_sets();
+            let source = path.display().to_string();
+            (
+                format!("{source} --set {}", set.join(" --set ")),
+                Box::new(move || simulate(&text, &source, &set)),
+            )
+        }
+        Kind::Sweep => {
+            let (path, text) = g.pick(&c.scenarios).clone();
+            let mut set = g.small_sets();
+            // Two values of a choice key, two seeds: a sweep of up to four runs.
+            let choices: Vec<&Key> = schema()
+                .filter(|k| matches!(k.kind, KeyKind::Choice(_)))
+                .collect();
+            let key = *g.pick(&choices);
+            let (a, b) = (g.value_for(key), g.value_for(key));
+            set.push(format!("{}={a},{b}", key.name));
+            set.push("run.seeds=2".into());
+            let done: Vec<bool> = (0..4).map(|_| g.below(2) == 0).collect();
+            let source = path.display().to_string();
+            (
+                format!(
+                    "sweep of {source} --set {} (done first: {done:?})",
+                    set.join(" --set ")
+                ),
+                Box::new(move || {
+                    let dir = case_dir();
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        sweep_interrupted(&text, &source, &set, &done, &dir)
+                    }));
+                    let _ = std::fs::remove_dir_all(&dir);
+                    if let Err(p) = result {
+                        std::panic::resume_unwind(p);
+                    }
+                }),
+            )
+        }
     }
 }
 
@@ -376,8 +594,13 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// Runs `FABSIM_FUZZ_CASES` (default `cases`) inputs, cycling through `kinds`, from seed
 /// `FABSIM_FUZZ_SEED` (default 1); fails listing the inputs that panicked.
 fn fuzz(kinds: &[Kind], cases: u64) {
+    fuzz_env(kinds, "FABSIM_FUZZ_CASES", cases)
+}
+
+/// [`fuzz`], with the number of cases from the variable `cases_var`.
+fn fuzz_env(kinds: &[Kind], cases_var: &str, cases: u64) {
     let seed = env_u64("FABSIM_FUZZ_SEED", 1);
-    let cases = env_u64("FABSIM_FUZZ_CASES", cases);
+    let cases = env_u64(cases_var, cases);
     let trace = std::env::var_os("FABSIM_FUZZ_TRACE").is_some();
     let corpus = Corpus::load();
     let mut gen = Gen {
@@ -403,9 +626,10 @@ fn fuzz(kinds: &[Kind], cases: u64) {
     #[allow(clippy::disallowed_macros)]
     {
         println!(
-            "fuzz: {cases} cases (seed {seed}) in {:.1} s, {} panicked",
+            "fuzz: {cases} cases (seed {seed}) in {:.1} s, {} panicked, {} runs simulated",
             start.elapsed().as_secs_f64(),
-            crashes.len()
+            crashes.len(),
+            SIMULATED.with(|n| n.get())
         );
     }
     assert!(
@@ -428,4 +652,18 @@ fn fuzz_htsim_portmap_and_sweep_manifests() {
 #[test]
 fn fuzz_scenarios_and_set_strings() {
     fuzz(&[Kind::Scenario, Kind::Set], 30_000);
+}
+
+/// Generated small scenarios, simulated with their reports checked: the smoke run of every
+/// `cargo test` (`FABSIM_FUZZ_SIM_CASES` for longer runs).
+#[test]
+fn fuzz_simulations() {
+    fuzz_env(&[Kind::Simulate], "FABSIM_FUZZ_SIM_CASES", 1000);
+}
+
+/// Generated small sweeps, run whole and interrupted then resumed, with the same results:
+/// the smoke run of every `cargo test` (`FABSIM_FUZZ_SWEEP_CASES` for longer runs).
+#[test]
+fn fuzz_sweeps_resumed_equal_whole() {
+    fuzz_env(&[Kind::Sweep], "FABSIM_FUZZ_SWEEP_CASES", 60);
 }

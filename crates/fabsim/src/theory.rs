@@ -26,7 +26,8 @@
 //! lets a short last packet queue behind the full one ahead of it on every link.
 //!
 //! For workloads other than permutations the paper uses naive bounds: a host cannot finish
-//! before its NIC has sent its data and the ACKs it owes ([`naive_bound_ps`]).
+//! before its NIC has sent its data and the ACKs it owes, nor before it has received the data
+//! sent to it and the ACKs of its own ([`naive_bound_ps`]).
 
 use crate::engine::Time;
 
@@ -198,19 +199,70 @@ pub fn ack_return_ps(link: &LinkModel, hops: u32) -> Time {
     link.ser(link.ack_bytes) + link.latency_after_send(link.ack_bytes, hops)
 }
 
-/// A naive bound for any workload: the busiest NIC must put `nic_bytes_max` on the wire (its
-/// data and the ACKs it owes); then its last data packet (at least `min_data_bytes`) still
-/// crosses `min_hops` links and its ACK comes back.
-pub fn naive_bound_ps(
-    link: &LinkModel,
-    nic_bytes_max: u64,
-    min_data_bytes: u32,
-    min_hops: u32,
-) -> Time {
-    let nic = (nic_bytes_max as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
-    Time::from_ps(nic as u64)
-        + link.latency_after_send(min_data_bytes, min_hops)
-        + ack_return_ps(link, min_hops)
+/// What one host's NIC must carry, in bytes on the wire: out, its data and the ACKs it owes;
+/// in, the data sent to it and the ACKs of its own data.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NicLoad {
+    pub out_data: u64,
+    pub out_acks: u64,
+    pub into_data: u64,
+    pub into_acks: u64,
+}
+
+/// A naive bound for any workload, from one NIC's `load`, the larger of two readings per
+/// direction (packets at least `min_data_bytes` of data, paths at least `min_hops` links):
+/// - out: its data leaves, and the last data packet crosses the path and its ACK comes back;
+///   and its data and ACKs leave, and the last packet (an ACK, if it owes any) still
+///   crosses the path.
+/// - in: a first packet (the smaller of an ACK and a data packet) crosses the links before
+///   the last one; then the data sent to it arrives and the last packet's ACK goes back; and
+///   the data and ACKs arrive (the last may be an ACK: nothing follows).
+///
+/// The ACKs a host owes may leave after its data, and may arrive after the data it receives:
+/// no reading puts data last behind ACKs.
+pub fn naive_bound_ps(link: &LinkModel, load: NicLoad, min_data_bytes: u32, min_hops: u32) -> Time {
+    let wire = |bytes: u64| {
+        let ps = (bytes as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
+        Time::from_ps(ps as u64)
+    };
+    let ack_back = ack_return_ps(link, min_hops);
+    let data_last = link.latency_after_send(min_data_bytes, min_hops) + ack_back;
+    let ack_last = link.latency_after_send(link.ack_bytes, min_hops);
+    let (out_all, into_all) = (
+        load.out_data + load.out_acks,
+        load.into_data + load.into_acks,
+    );
+    let out_data = (load.out_data > 0).then(|| wire(load.out_data) + data_last);
+    let out_all = (out_all > 0).then(|| {
+        wire(out_all)
+            + match load.out_acks > 0 {
+                true => ack_last,
+                false => data_last,
+            }
+    });
+    let first = link.ack_bytes.min(min_data_bytes);
+    // Before the last link starts on the first packet: its H-1 serializations and delays,
+    // `(H-1)(T + d)` (its latency after the first serialization but the last link's `d`);
+    // after the last link sent the last byte: that `d`.
+    let (before, after) = (
+        link.latency_after_send(first, min_hops) - link.delay_ps,
+        link.delay_ps,
+    );
+    let into_data = (load.into_data > 0).then(|| before + wire(load.into_data) + after + ack_back);
+    let into_all = (into_all > 0).then(|| {
+        before
+            + wire(into_all)
+            + after
+            + match load.into_acks > 0 {
+                true => Time::ZERO,
+                false => ack_back,
+            }
+    });
+    [out_data, out_all, into_data, into_all]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(Time::ZERO)
 }
 
 /// The CCT model behind Thm. 6 (appendix G), without the zero-load RTT and the common

@@ -23,6 +23,7 @@ use crate::params::SimParams;
 use crate::sim::{simulate_traced, RunOutcome};
 use crate::theory::{
     ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel,
+    NicLoad,
 };
 use crate::transport::CcKind;
 use crate::workload::deps::Deps;
@@ -593,12 +594,11 @@ fn ack_gates(flows: &[FlowSpec], deps: &Deps) -> Vec<u32> {
 }
 
 /// Naive bound: the busiest NIC sends its data and the ACKs it owes (or receives the data
-/// sent to it and the ACKs of its own data), then a last packet and its ACK cross the
-/// shortest path. ACKs are counted as the fewest the policy can send
+/// sent to it and the ACKs of its own data), with a first or last packet crossing the
+/// shortest path ([`naive_bound_ps`]). ACKs are counted as the fewest the policy can send
 /// ([`LinkModel::min_acks`]: one per packet, or with `ack_every_bytes` coalescing).
 fn nic_bound_ps(link: &LinkModel, ack_every_bytes: u32, f: &Fabric, flows: &[FlowSpec]) -> Time {
-    let mut out = vec![0u64; f.hosts as usize];
-    let mut into = vec![0u64; f.hosts as usize];
+    let mut load = vec![NicLoad::default(); f.hosts as usize];
     let mut min_data = u32::MAX;
     for fl in flows {
         // Closed forms over the flow's packets (a Fastroute run schedules flows for far
@@ -608,20 +608,23 @@ fn nic_bound_ps(link: &LinkModel, ack_every_bytes: u32, f: &Fabric, flows: &[Flo
             fl.bytes + n * link.header_bytes as u64,
             link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
         );
-        out[fl.src as usize] += wire;
-        out[fl.dst as usize] += acks;
-        into[fl.dst as usize] += wire;
-        into[fl.src as usize] += acks;
+        let src = &mut load[fl.src as usize];
+        src.out_data += wire;
+        src.into_acks += acks;
+        let dst = &mut load[fl.dst as usize];
+        dst.into_data += wire;
+        dst.out_acks += acks;
         min_data = min_data.min(link.last_packet_bytes(fl.bytes));
     }
-    let nic = out.into_iter().chain(into);
-    let min_hops = flows.iter().map(|fl| f.hops(fl.src, fl.dst)).min();
-    naive_bound_ps(
-        link,
-        nic.max().unwrap_or(0),
-        min_data,
-        min_hops.unwrap_or(2),
-    )
+    let min_hops = flows
+        .iter()
+        .map(|fl| f.hops(fl.src, fl.dst))
+        .min()
+        .unwrap_or(2);
+    load.into_iter()
+        .map(|l| naive_bound_ps(link, l, min_data, min_hops))
+        .max()
+        .unwrap_or(Time::ZERO)
 }
 
 /// A collective's CCT lower bound, from its first packet: the larger of the naive NIC bound

@@ -355,7 +355,7 @@ impl Scenario {
                     // The file as resolved, so a run spec written elsewhere finds it.
                     "workload.file" => match &point_params.workload {
                         WorkloadSpec::Htsim { file, .. } => (name, Value::String(file.clone())),
-                        _ => (name, v.clone()),
+                        _ => (name, workload::path_value(v, dir)),
                     },
                     "workload.cdf" => (name, workload::cdf_value(v, dir)),
                     _ => (name, v.clone()),

@@ -635,3 +635,25 @@ fn a_web_flow_too_large_is_blamed_on_its_size_distribution() {
         "{e}"
     );
 }
+
+/// A run spec names an input file by its absolute path even where its run does not read the
+/// key (every value is checked when the spec is loaded elsewhere): found by the sweep fuzzer,
+/// an htsim scenario swept over other workloads wrote `htsim-ring.tm` relative and its runs
+/// failed in the sweep directory.
+#[test]
+fn run_specs_name_unread_input_files_by_absolute_path() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/htsim.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut s = Scenario::parse(&text, path).unwrap();
+    s.set("workload.kind=ring,htsim").unwrap();
+    for run in s.expand().unwrap() {
+        let spec = run.to_toml().unwrap();
+        let file: toml::Table = toml::from_str(&spec).unwrap();
+        let file = file["workload"]["file"].as_str().unwrap().to_string();
+        assert!(std::path::Path::new(&file).is_absolute(), "{file}");
+        // The spec loads from anywhere.
+        Scenario::parse(&spec, "/elsewhere/spec.toml")
+            .and_then(|s| s.expand())
+            .unwrap();
+    }
+}

@@ -466,16 +466,24 @@ fn find_file(file: &str, scenario_dir: Option<&std::path::Path>) -> std::path::P
     }
 }
 
-/// `workload.cdf` as a run spec writes it: a shipped name as is, a file as its absolute
-/// path (so a spec written elsewhere finds it).
+/// `workload.cdf` as a run spec writes it: a shipped name as is, a file as [`path_value`].
 pub fn cdf_value(v: &toml::Value, scenario_dir: Option<&std::path::Path>) -> toml::Value {
     match v.as_str() {
-        Some(s) if !BUILT_IN.iter().any(|(n, _)| *n == s) => {
+        Some(s) if BUILT_IN.iter().any(|(n, _)| *n == s) => v.clone(),
+        _ => path_value(v, scenario_dir),
+    }
+}
+
+/// A file key as a run spec writes it: the file's absolute path, so that a spec written
+/// elsewhere finds it (also where the run does not read the key: every value is checked).
+pub fn path_value(v: &toml::Value, scenario_dir: Option<&std::path::Path>) -> toml::Value {
+    match v.as_str() {
+        Some(s) => {
             let path = find_file(s, scenario_dir);
             let path = std::fs::canonicalize(&path).unwrap_or(path);
             toml::Value::String(path.display().to_string())
         }
-        _ => v.clone(),
+        None => v.clone(),
     }
 }
 
