@@ -100,7 +100,7 @@ def rescored(exp):
 def seeds(exp):
     """The " --seeds N" an experiment's full-size run was given (report.md's command), if any:
     the README and index.md show it beside the experiment."""
-    m = re.search(r"`fabsim reproduce \S+( --seeds \d+)", (here / exp / "report.md").read_text())
+    m = re.search(r"`fabsim reproduce \S+[^`]*?( --seeds \d+)", (here / exp / "report.md").read_text())
     return m.group(1) if m else ""
 
 
