@@ -714,6 +714,24 @@ fn status(dir: &Path) -> Result<(), CliError> {
             s.temps
         );
     }
+    // Every result must answer its planned spec, as merge requires.
+    let (_, tomls, ids) = planned(dir, &m)?;
+    let wrong: Vec<String> = s
+        .done
+        .iter()
+        .filter_map(|&i| answer(dir, i, &tomls[i as usize], &ids[i as usize]).err())
+        .map(|e| match e {
+            CliError::Usage(m) | CliError::Runtime(m) => m,
+        })
+        .collect();
+    if !wrong.is_empty() {
+        return Err(CliError::Runtime(format!(
+            "{} of {} results do not answer their planned run spec:\n  {}",
+            wrong.len(),
+            s.done.len(),
+            wrong.join("\n  ")
+        )));
+    }
     Ok(())
 }
 
@@ -822,6 +840,70 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The runs a sweep was planned with, from its manifest: their specs, spec texts and
+/// identities; an error if the scenario or an input file it reads changed since.
+fn planned(
+    dir: &Path,
+    m: &Manifest,
+) -> Result<(Vec<fabsim::scenario::RunSpec>, Vec<String>, Vec<String>), CliError> {
+    // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
+    let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
+    let tomls = specs
+        .iter()
+        .map(|s| s.to_toml())
+        .collect::<Result<Vec<_>, _>>()?;
+    let ids = identities(&tomls);
+    let hash = fnv1a64(&ids);
+    if specs.len() as u64 != m.runs || hash != m.hash {
+        return Err(CliError::Runtime(format!(
+            "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
+             (hash {}) were planned: the scenario, an input file it reads or fabsim changed \
+             since; plan it again into a new directory",
+            dir.join("sweep.json").display(),
+            specs.len(),
+            m.runs,
+            m.hash
+        )));
+    }
+    Ok((specs, tomls, ids))
+}
+
+/// Run `i`'s result as JSON if it answers the planned spec `toml` (identity `id`), as the
+/// spec is on disk; else an error naming the file and what to do.
+fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value, CliError> {
+    let path = result_path(dir, i);
+    let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
+    let bad = |why: String| {
+        CliError::Runtime(format!(
+            "{}: {why}; delete it and run index {i} again",
+            path.display()
+        ))
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
+    // The result must answer this run's spec: the planned one, as it is on disk.
+    let spec = spec_path(dir, i);
+    let on_disk = std::fs::read_to_string(&spec).map_err(|e| io_err(&spec, "read", e))?;
+    if on_disk != toml {
+        return Err(CliError::Runtime(format!(
+            "{}: differs from the run spec planned from sweep.json (edited since?); plan the \
+             sweep again into a new directory",
+            spec.display()
+        )));
+    }
+    match v.get(SPEC_FIELD).and_then(|x| x.as_str()) {
+        Some(x) if x == id => Ok(v),
+        Some(_) => Err(bad(format!(
+            "answers another run spec than {} (the spec or an input file changed since it \
+             ran, or the file was copied from another run)",
+            spec.display()
+        ))),
+        None => Err(bad(
+            "names no run spec (made by an older fabsim, or not by `sweep run`)".into(),
+        )),
+    }
+}
+
 /// The labels (swept keys) and reports of every run of a finished sweep, in index order;
 /// an error naming what is missing unless every run is done.
 pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliError> {
@@ -849,64 +931,17 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         );
         return Err(CliError::Runtime(msg));
     }
-    // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
-    let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
-    let tomls = specs
-        .iter()
-        .map(|s| s.to_toml())
-        .collect::<Result<Vec<_>, _>>()?;
-    let ids = identities(&tomls);
-    let hash = fnv1a64(&ids);
-    if specs.len() as u64 != m.runs || hash != m.hash {
-        return Err(CliError::Runtime(format!(
-            "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
-             (hash {}) were planned: the scenario, an input file it reads or fabsim changed \
-             since; plan it again into a new directory",
-            dir.join("sweep.json").display(),
-            specs.len(),
-            m.runs,
-            m.hash
-        )));
-    }
+    let (specs, tomls, ids) = planned(dir, &m)?;
     let mut reports = Vec::with_capacity(specs.len());
     for ((i, toml), id) in (0..m.runs).zip(&tomls).zip(&ids) {
+        let v = answer(dir, i, toml, id)?;
         let path = result_path(dir, i);
-        let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
-        let bad = |why: String| {
+        let r: RunReport = serde_json::from_value(v).map_err(|e| {
             CliError::Runtime(format!(
-                "{}: {why}; delete it and run index {i} again",
+                "{}: not a run report ({e}); delete it and run index {i} again",
                 path.display()
             ))
-        };
-        let v: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
-        // The result must answer this run's spec: the planned one, as it is on disk.
-        let spec = spec_path(dir, i);
-        let on_disk = std::fs::read_to_string(&spec).map_err(|e| io_err(&spec, "read", e))?;
-        if on_disk != *toml {
-            return Err(CliError::Runtime(format!(
-                "{}: differs from the run spec planned from sweep.json (edited since?); plan \
-                 the sweep again into a new directory",
-                spec.display()
-            )));
-        }
-        match v.get(SPEC_FIELD).and_then(|x| x.as_str()) {
-            Some(x) if x == id => {}
-            Some(_) => {
-                return Err(bad(format!(
-                    "answers another run spec than {} (the spec or an input file changed \
-                     since it ran, or the file was copied from another run)",
-                    spec.display()
-                )))
-            }
-            None => {
-                return Err(bad(
-                    "names no run spec (made by an older fabsim, or not by `sweep run`)".into(),
-                ))
-            }
-        }
-        let r: RunReport =
-            serde_json::from_value(v).map_err(|e| bad(format!("not a run report ({e})")))?;
+        })?;
         reports.push(r);
     }
     let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();

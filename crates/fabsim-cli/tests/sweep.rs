@@ -287,11 +287,13 @@ fn results_answer_their_specs_and_a_busy_directory_is_refused() {
     let first = std::fs::read(result(0)).unwrap();
     let second = std::fs::read(result(1)).unwrap();
     std::fs::write(result(1), &first).unwrap();
-    fails(
-        &["sweep", "merge", d],
-        1,
-        &["000001.json", "answers another run spec"],
-    );
+    for cmd in ["merge", "status"] {
+        fails(
+            &["sweep", cmd, d],
+            1,
+            &["000001.json", "answers another run spec"],
+        );
+    }
     std::fs::write(result(1), &second).unwrap();
     // A stray `5.json` is not run 5.
     std::fs::write(dir.join("results").join("5.json"), &first).unwrap();
@@ -302,6 +304,7 @@ fn results_answer_their_specs_and_a_busy_directory_is_refused() {
     // An edited input file: the plan no longer matches, merge and re-planning refuse.
     std::fs::write(&cdf, "1000 0.9\n2000 1\n").unwrap();
     fails(&["sweep", "merge", d], 1, &["an input file it reads"]);
+    fails(&["sweep", "status", d], 1, &["an input file it reads"]);
     fails(
         &["sweep", "plan", s, "--out", d],
         2,
