@@ -715,7 +715,7 @@ fn status(dir: &Path) -> Result<(), CliError> {
         );
     }
     // Every result must answer its planned spec, as merge requires.
-    let (_, tomls, ids) = planned(dir, &m)?;
+    let PlannedRuns { tomls, ids, .. } = planned(dir, &m)?;
     let wrong: Vec<String> = s
         .done
         .iter()
@@ -840,12 +840,16 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The runs a sweep was planned with, from its manifest: their specs, spec texts and
-/// identities; an error if the scenario or an input file it reads changed since.
-fn planned(
-    dir: &Path,
-    m: &Manifest,
-) -> Result<(Vec<fabsim::scenario::RunSpec>, Vec<String>, Vec<String>), CliError> {
+/// The runs a sweep was planned with: their specs, spec texts and identities, in index order.
+struct PlannedRuns {
+    specs: Vec<fabsim::scenario::RunSpec>,
+    tomls: Vec<String>,
+    ids: Vec<String>,
+}
+
+/// The runs a sweep was planned with, from its manifest; an error if the scenario or an input
+/// file it reads changed since.
+fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, CliError> {
     // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
     let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
     let tomls = specs
@@ -865,7 +869,7 @@ fn planned(
             m.hash
         )));
     }
-    Ok((specs, tomls, ids))
+    Ok(PlannedRuns { specs, tomls, ids })
 }
 
 /// Run `i`'s result as JSON if it answers the planned spec `toml` (identity `id`), as the
@@ -931,7 +935,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         );
         return Err(CliError::Runtime(msg));
     }
-    let (specs, tomls, ids) = planned(dir, &m)?;
+    let PlannedRuns { specs, tomls, ids } = planned(dir, &m)?;
     let mut reports = Vec::with_capacity(specs.len());
     for ((i, toml), id) in (0..m.runs).zip(&tomls).zip(&ids) {
         let v = answer(dir, i, toml, id)?;
