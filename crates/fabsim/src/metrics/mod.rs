@@ -598,6 +598,9 @@ fn ack_gates(flows: &[FlowSpec], deps: &Deps) -> Vec<u32> {
 /// shortest path ([`naive_bound_ps`]). ACKs are counted as the fewest the policy can send
 /// ([`LinkModel::min_acks`]: one per packet, or with `ack_every_bytes` coalescing).
 fn nic_bound_ps(link: &LinkModel, ack_every_bytes: u32, f: &Fabric, flows: &[FlowSpec]) -> Time {
+    if flows.is_empty() {
+        return Time::ZERO;
+    }
     let mut load = vec![NicLoad::default(); f.hosts as usize];
     let mut min_data = u32::MAX;
     for fl in flows {
