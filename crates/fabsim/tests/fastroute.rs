@@ -121,7 +121,7 @@ fn inter_asic_utilization_drops_within_a_few_intervals_of_a_change() {
 /// phase period approaches twice the reconfiguration interval. (Unlike the paper, at 100-200
 /// us phases it falls below Oversubscribed here: DCTCP windows grown on localized traffic
 /// overflow the inter-ASIC buffer at each phase change, and drops cost RTOs; see
-/// ARCHITECTURE.md.)
+/// docs/decisions.md, "Phased workloads".)
 #[test]
 fn fast_phases_near_two_intervals_degrade_fastroute() {
     let rel = |phase: &str| {

@@ -3,7 +3,7 @@
 //! In the k = 4 incast, host 1 shares host 0's edge switch (a 2-hop path) and host 2 sits in
 //! another edge of the pod (4 hops): the two flows have different base RTTs (2.08 and
 //! 4.17 us; the fabric's longest-path base RTT is 6.25 us, one BDP 625 KB). Numbers over
-//! 32 MiB flows are in ARCHITECTURE.md.
+//! 32 MiB flows are in docs/decisions.md.
 
 use fabsim::engine::Time;
 use fabsim::metrics::{run, RunReport};

@@ -33,9 +33,8 @@ pub trait EventQueue<E> {
 }
 
 /// A binary min-heap on `(time, ticket)`: the reference implementation that the tests check
-/// the [`TimingWheel`] against, and the simulator's queue before the wheel (ARCHITECTURE.md
-/// has the measurements, including a hand-written 4-ary heap that took 23% more
-/// instructions than `std`'s bottom-up sift).
+/// the [`TimingWheel`] against, and the simulator's queue before the wheel (docs/decisions.md,
+/// "The event queue is a timing wheel", has the measurements).
 pub struct HeapQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
     tickets: u64,

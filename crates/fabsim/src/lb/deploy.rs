@@ -11,7 +11,7 @@
 //! - `random`: a uniformly random half, from the run's `upgrade` stream.
 //!
 //! The paper's summary does not name its four strategies; these are ours (see
-//! ARCHITECTURE.md).
+//! docs/decisions.md).
 
 use super::SwitchLbKind;
 use crate::engine::Rng;

@@ -15,7 +15,7 @@
 //! addition: `order_{x,y} = [((pi[i] ^ x) + y) mod W for i in 0..W if < w]`, where `(x, y)`
 //! is a cheap hash of the pointer's index. No per-key state is stored beyond the pointer.
 //!
-//! Design note (measured, see ARCHITECTURE.md): re-deriving a key's order every time its
+//! Design note (measured, see docs/decisions.md, "Ofan port orders are per key"): re-deriving a key's order every time its
 //! pointer wraps makes consecutive rounds disagree at the seam (the same uplink twice in a
 //! row), which adds jitter; fixed per-key orders gave lower CCT at k = 4, 8 and 12
 //! (0.73% vs 1.28%, 1.68% vs 2.28%, 2.33% vs 3.68% above the bound, 4 seeds), so the order
@@ -282,7 +282,7 @@ mod tests {
 
     /// F.2: distinct cyclic orders for w = 2..8 uplinks, max over every shared permutation.
     /// The paper says "up to 30 for w = 6"; this construction reaches 32 = W*W/2 (2.9% of
-    /// permutations), and 30 is the most frequent value (see ARCHITECTURE.md).
+    /// permutations), and 30 is the most frequent value (see docs/decisions.md).
     #[test]
     fn f2_distinct_cyclic_orders() {
         let hists: Vec<_> = (2..=8)

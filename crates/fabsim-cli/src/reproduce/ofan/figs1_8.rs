@@ -39,7 +39,7 @@ pub fn experiments() -> Vec<Experiment> {
                     fabsim: |t| t.mean(&[(col::SCHEME, "ofan")], utilization_pct),
                     differs: "a real difference: fabsim's Ofan runs about 2% above the \
                               appendix-A bound at k = 12 (the per-key port orders of F.2, see \
-                              ARCHITECTURE.md), the paper's within about 1%; cause not identified",
+                              docs/decisions.md), the paper's within about 1%; cause not identified",
                     contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan")], 1.03)),
                 },
                 Claim {
@@ -225,7 +225,7 @@ pub fn experiments() -> Vec<Experiment> {
                     fabsim: |t| min_over_bound(t, "128"),
                     differs: "a real difference: fabsim's best Ofan run at k = 8 is about 1% \
                               above its bound (fabsim's Ofan inflation at k = 8 is about 1.5%, \
-                              see ARCHITECTURE.md on the per-key port orders); cause not \
+                              see docs/decisions.md on the per-key port orders); cause not \
                               identified",
                     contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan"), (col::HOSTS, "128")], 1.01)),
                 },

@@ -404,7 +404,7 @@ const FSDP_DIFFERS: &str = "the --quick iteration (2 blocks at 1/1000 size) has 
                             control never throttles AR and REPS (NSCC and MSwift give identical \
                             runs), and that throttling is where the paper's gain comes from; \
                             every scheme's remaining increase is dominated by the lockstep of \
-                            two collectives issued at the same instant (ARCHITECTURE.md, FSDP2 \
+                            two collectives issued at the same instant (docs/decisions.md, FSDP2 \
                             model), which 4-port pipes make worse. The full size has not been \
                             run";
 
