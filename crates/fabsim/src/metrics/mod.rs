@@ -356,7 +356,10 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
         | WorkloadSpec::Bipartite { .. }
         | WorkloadSpec::Incast { .. }
         | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, every, f, &outcome.flows),
-        _ => {
+        WorkloadSpec::Collective { .. }
+        | WorkloadSpec::Fsdp { .. }
+        | WorkloadSpec::Moe { .. }
+        | WorkloadSpec::Htsim { .. } => {
             // Three lower bounds, the largest wins: the longest chain of collective bounds
             // (collectives come in dependency order: `after` points to earlier ones), the
             // flow-level dependency chain, and the busiest NIC over the whole run (which

@@ -376,7 +376,8 @@ impl Cc {
     pub fn on_timeout(&mut self, bytes: u64, now: Time) {
         match self {
             Cc::Dctcp(d) => d.on_timeout(bytes, now),
-            _ => self.on_loss(bytes, 0, now),
+            // A timeout is a loss to these (each decides what a loss does).
+            Cc::None | Cc::Swift(_) | Cc::Nscc(_) => self.on_loss(bytes, 0, now),
         }
     }
 
