@@ -403,9 +403,12 @@ fn readme_examples_use_shipped_files() {
     assert!(out.contains("planned 30 runs"), "{out}");
 }
 
-/// SIGTERM while a large output is being written removes the temporary file and exits with
-/// status 130: nothing partial is left, hidden or not. The signal is sent once the temporary
-/// file has data (polled), so that it lands mid-write.
+/// SIGTERM while a large output is being written leaves nothing partial, hidden or not: the
+/// temporary file is removed (or was already renamed whole: a write to a file is not
+/// interrupted, so the signal's handler often runs after the rename) and fabsim exits with
+/// 130. The signal is sent once the temporary file has data (polled), so that it lands
+/// mid-write. Without the handler the process dies between the write and the rename and
+/// leaves the temporary file.
 #[test]
 fn a_signal_mid_write_leaves_no_partial_output() {
     let dir = temp_dir("sigterm");
@@ -427,10 +430,22 @@ fn a_signal_mid_write_leaves_no_partial_output() {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect()
     };
-    for _attempt in 0..5 {
+    // The whole output, for comparison.
+    ok(&args);
+    let whole = std::fs::read(&trace).unwrap();
+    std::fs::remove_file(&trace).unwrap();
+    const ATTEMPTS: u32 = 20;
+    for _attempt in 0..ATTEMPTS {
         let mut child = fabsim_cmd(&args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A shell ready to signal it on a line of input: no process to start once the write
+        // is seen (on a loaded machine that took longer than the write).
+        let mut killer = std::process::Command::new("sh")
+            .args(["-c", &format!("read _; kill -TERM {}", child.id())])
+            .stdin(Stdio::piped())
             .spawn()
             .unwrap();
         // (Before simulating, fabsim creates and removes an empty one to check the directory.)
@@ -451,28 +466,35 @@ fn a_signal_mid_write_leaves_no_partial_output() {
         };
         if !caught {
             // The write finished between two polls: try again.
+            drop(killer.stdin.take());
+            let _ = killer.wait();
             std::fs::remove_file(&trace).unwrap();
             continue;
         }
-        let kill = std::process::Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(kill.success());
+        {
+            use std::io::Write as _;
+            let mut stdin = killer.stdin.take().unwrap();
+            stdin.write_all(b"\n").unwrap();
+        }
+        assert!(killer.wait().unwrap().success());
         let o = child.wait_with_output().unwrap();
         assert!(
             !listing().iter().any(|n| n.ends_with(".tmp")),
             "left behind: {:?}",
             listing()
         );
+        // (0: the run ended between the poll and the signal.)
+        assert!(
+            matches!(o.status.code(), Some(130 | 0)),
+            "{:?}: {}",
+            o.status,
+            stderr(&o)
+        );
         if trace.exists() {
-            // The signal came after the rename (the output is whole): try again.
-            std::fs::remove_file(&trace).unwrap();
-            continue;
+            assert!(std::fs::read(&trace).unwrap() == whole, "a partial output");
         }
-        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }
-    panic!("in 5 attempts, never caught the write in progress");
+    panic!("in {ATTEMPTS} attempts, never caught the write in progress");
 }

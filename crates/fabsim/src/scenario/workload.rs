@@ -4,6 +4,7 @@ use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, Scenario
 use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
+use crate::workload::fastroute::PatternKind;
 use crate::workload::fsdp::LLAMA3_405B;
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
@@ -21,7 +22,7 @@ enum WorkloadKind {
     Fsdp,
     Moe,
     Htsim,
-    Fastroute(&'static str),
+    Fastroute(PatternKind),
 }
 
 impl Named for WorkloadKind {
@@ -36,12 +37,12 @@ impl Named for WorkloadKind {
         WorkloadKind::Fsdp,
         WorkloadKind::Moe,
         WorkloadKind::Htsim,
-        WorkloadKind::Fastroute("stride"),
-        WorkloadKind::Fastroute("shuffle"),
-        WorkloadKind::Fastroute("ring"),
-        WorkloadKind::Fastroute("web"),
-        WorkloadKind::Fastroute("hadoop"),
-        WorkloadKind::Fastroute("fast"),
+        WorkloadKind::Fastroute(PatternKind::ALL[0]),
+        WorkloadKind::Fastroute(PatternKind::ALL[1]),
+        WorkloadKind::Fastroute(PatternKind::ALL[2]),
+        WorkloadKind::Fastroute(PatternKind::ALL[3]),
+        WorkloadKind::Fastroute(PatternKind::ALL[4]),
+        WorkloadKind::Fastroute(PatternKind::ALL[5]),
     ];
     fn name(self) -> &'static str {
         match self {
@@ -53,7 +54,7 @@ impl Named for WorkloadKind {
             WorkloadKind::Fsdp => "fsdp",
             WorkloadKind::Moe => "moe",
             WorkloadKind::Htsim => "htsim",
-            WorkloadKind::Fastroute(name) => name,
+            WorkloadKind::Fastroute(p) => p.name(),
         }
     }
 }
@@ -357,9 +358,9 @@ pub fn parse(
                 "workload.kind = \"htsim\" needs workload.file = PATH",
             )
         })?,
-        WorkloadKind::Fastroute(name) => WorkloadSpec::Fastroute(fastroute(
+        WorkloadKind::Fastroute(kind) => WorkloadSpec::Fastroute(fastroute(
             k,
-            name,
+            kind,
             message_bytes,
             topology,
             rate_bps,
@@ -390,22 +391,23 @@ const LONG_LIVED_DEFAULT_S: f64 = 1e-3;
 
 fn fastroute(
     k: &Keys,
-    name: &str,
+    kind: PatternKind,
     message_bytes: u64,
     topology: &TopologySpec,
     rate_bps: u64,
     duration_ps: Option<Time>,
     cdf: Option<SizeCdf>,
 ) -> Result<FastrouteWorkload, ScenarioError> {
-    let pattern = match name {
-        "stride" => Pattern::Stride,
-        "shuffle" => Pattern::Shuffle {
+    let name = kind.name();
+    let pattern = match kind {
+        PatternKind::Stride => Pattern::Stride,
+        PatternKind::Shuffle => Pattern::Shuffle {
             k: k.u32("workload.shuffle_k"),
         },
-        "ring" => Pattern::Ring,
-        "web" => Pattern::Web,
-        "hadoop" => Pattern::Hadoop,
-        _ => Pattern::Fast {
+        PatternKind::Ring => Pattern::Ring,
+        PatternKind::Web => Pattern::Web,
+        PatternKind::Hadoop => Pattern::Hadoop,
+        PatternKind::Fast => Pattern::Fast {
             phase_ps: k.us("workload.phase_us"),
         },
     };

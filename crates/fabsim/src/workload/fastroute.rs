@@ -35,16 +35,53 @@ pub enum Pattern {
     Fast { phase_ps: Time },
 }
 
-impl Pattern {
+/// A [`Pattern`] without its parameters: what `workload.kind` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatternKind {
+    Stride,
+    Shuffle,
+    Ring,
+    Web,
+    Hadoop,
+    Fast,
+}
+
+impl PatternKind {
+    pub const ALL: [PatternKind; 6] = [
+        PatternKind::Stride,
+        PatternKind::Shuffle,
+        PatternKind::Ring,
+        PatternKind::Web,
+        PatternKind::Hadoop,
+        PatternKind::Fast,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
-            Pattern::Stride => "stride",
-            Pattern::Shuffle { .. } => "shuffle",
-            Pattern::Ring => "ring",
-            Pattern::Web => "web",
-            Pattern::Hadoop => "hadoop",
-            Pattern::Fast { .. } => "fast",
+            PatternKind::Stride => "stride",
+            PatternKind::Shuffle => "shuffle",
+            PatternKind::Ring => "ring",
+            PatternKind::Web => "web",
+            PatternKind::Hadoop => "hadoop",
+            PatternKind::Fast => "fast",
         }
+    }
+}
+
+impl Pattern {
+    pub fn kind(self) -> PatternKind {
+        match self {
+            Pattern::Stride => PatternKind::Stride,
+            Pattern::Shuffle { .. } => PatternKind::Shuffle,
+            Pattern::Ring => PatternKind::Ring,
+            Pattern::Web => PatternKind::Web,
+            Pattern::Hadoop => PatternKind::Hadoop,
+            Pattern::Fast { .. } => PatternKind::Fast,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.kind().name()
     }
 
     /// The period of a phased pattern: Ring's regrouping, Fast's phase.
