@@ -367,19 +367,14 @@ pub fn plan_dir(
     source: &str,
     set: &[String],
 ) -> Result<(Planned, u64, String), CliError> {
-    // `expand` refuses more than MAX_RUNS runs.
-    let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
-    let tomls = specs
-        .iter()
-        .map(|s| s.to_toml())
-        .collect::<Result<Vec<_>, _>>()?;
+    let runs = expand(text, source, set)?;
     let manifest = Manifest {
         fabsim_version: env!("CARGO_PKG_VERSION").into(),
         scenario_path: source.to_string(),
         scenario_text: text.to_string(),
         set: set.to_vec(),
-        runs: tomls.len() as u64,
-        hash: fnv1a64(&identities(&tomls)),
+        runs: runs.tomls.len() as u64,
+        hash: fnv1a64(&runs.ids),
     };
     let _lock = DirLock::take(dir, true)?;
     if dir.join("sweep.json").exists() {
@@ -408,7 +403,7 @@ pub fn plan_dir(
         let p = dir.join(sub);
         std::fs::create_dir_all(&p).map_err(|e| io_err(&p, "create directory", e))?;
     }
-    for (i, t) in tomls.iter().enumerate() {
+    for (i, t) in runs.tomls.iter().enumerate() {
         write_output(&spec_path(dir, i as u64), t)?;
     }
     // The manifest last: a directory with sweep.json is completely planned.
@@ -455,9 +450,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// The parameters of run spec `i`, or why not.
 pub fn spec_params(dir: &Path, i: u64) -> Result<fabsim::params::SimParams, String> {
     let path = spec_path(dir, i);
-    let specs = runcmd::load(Some(&path), &[]).map_err(|e| match e {
-        CliError::Usage(m) | CliError::Runtime(m) => m,
-    })?;
+    let specs = runcmd::load(Some(&path), &[]).map_err(CliError::message)?;
     let [spec] = specs.as_slice() else {
         return Err(format!(
             "{}: expands to {} runs, expected exactly 1",
@@ -501,11 +494,8 @@ pub fn run_one(dir: &Path, i: u64) -> Outcome {
     if result.exists() {
         return Outcome::AlreadyDone;
     }
-    let written = execute(dir, i).and_then(|json| {
-        write_result(&result, &json).map_err(|e| match e {
-            CliError::Usage(m) | CliError::Runtime(m) => m,
-        })
-    });
+    let written =
+        execute(dir, i).and_then(|json| write_result(&result, &json).map_err(CliError::message));
     match written {
         Ok(()) => {
             let _ = std::fs::remove_file(err_path(dir, i));
@@ -720,9 +710,7 @@ fn status(dir: &Path) -> Result<(), CliError> {
         .done
         .iter()
         .filter_map(|&i| answer(dir, i, &tomls[i as usize], &ids[i as usize]).err())
-        .map(|e| match e {
-            CliError::Usage(m) | CliError::Runtime(m) => m,
-        })
+        .map(CliError::message)
         .collect();
     if !wrong.is_empty() {
         return Err(CliError::Runtime(format!(
@@ -847,29 +835,36 @@ struct PlannedRuns {
     ids: Vec<String>,
 }
 
-/// The runs a sweep was planned with, from its manifest; an error if the scenario or an input
-/// file it reads changed since.
-fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, CliError> {
-    // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
-    let specs = runcmd::scenario(Some(&m.scenario_text), &m.scenario_path, &m.set)?.expand()?;
+/// The runs of scenario `text` (named `source`) with overrides `set`: what a plan writes.
+/// (`expand` refuses more than MAX_RUNS runs.)
+fn expand(text: &str, source: &str, set: &[String]) -> Result<PlannedRuns, CliError> {
+    let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
     let tomls = specs
         .iter()
         .map(|s| s.to_toml())
         .collect::<Result<Vec<_>, _>>()?;
     let ids = identities(&tomls);
-    let hash = fnv1a64(&ids);
-    if specs.len() as u64 != m.runs || hash != m.hash {
+    Ok(PlannedRuns { specs, tomls, ids })
+}
+
+/// The runs a sweep was planned with, from its manifest; an error if the scenario or an input
+/// file it reads changed since.
+fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, CliError> {
+    // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
+    let runs = expand(&m.scenario_text, &m.scenario_path, &m.set)?;
+    let hash = fnv1a64(&runs.ids);
+    if runs.specs.len() as u64 != m.runs || hash != m.hash {
         return Err(CliError::Runtime(format!(
             "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
              (hash {}) were planned: the scenario, an input file it reads or fabsim changed \
              since; plan it again into a new directory",
             dir.join("sweep.json").display(),
-            specs.len(),
+            runs.specs.len(),
             m.runs,
             m.hash
         )));
     }
-    Ok(PlannedRuns { specs, tomls, ids })
+    Ok(runs)
 }
 
 /// Run `i`'s result as JSON if it answers the planned spec `toml` (identity `id`), as the

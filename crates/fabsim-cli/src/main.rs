@@ -27,6 +27,15 @@ pub enum CliError {
     Runtime(String),
 }
 
+impl CliError {
+    /// The message, whatever the kind.
+    pub fn message(self) -> String {
+        match self {
+            CliError::Usage(m) | CliError::Runtime(m) => m,
+        }
+    }
+}
+
 impl From<fabsim::scenario::ScenarioError> for CliError {
     fn from(e: fabsim::scenario::ScenarioError) -> Self {
         CliError::Usage(e.to_string())
