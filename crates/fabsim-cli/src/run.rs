@@ -159,7 +159,11 @@ pub fn describe(specs: &[RunSpec]) -> String {
             distinct(&|s| s.params.host_lb.name().into()),
             "none",
         ),
-        ("cc", distinct(&|s| s.params.cc.kind.name().into()), "none"),
+        (
+            "cc",
+            distinct(&|s| s.params.transport.cc.kind.name().into()),
+            "none",
+        ),
         (
             "arch",
             distinct(&|s| s.params.arch.arch.name().into()),

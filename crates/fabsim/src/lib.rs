@@ -9,7 +9,8 @@
 //!   multi-ASIC switch model.
 //! - [`lb`]: how a switch picks its egress port (one dispatch over ECMP ... Ofan, pOfan,
 //!   CONGA, and source-routed up paths), and the host-side schemes that stamp packets.
-//! - [`transport`]: congestion control (windows) of the senders.
+//! - [`transport`]: the host transport: senders and receivers as state machines, congestion
+//!   control.
 //! - [`workload`]: who sends what to whom.
 //! - [`theory`]: closed forms (the permutation CCT lower bound).
 //! - [`params`]: the config contract ([`params::SimParams`]): everything one run needs.

@@ -6,7 +6,7 @@ use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
 use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
-use crate::transport::{CcParams, LossRecovery, Rto, RtoTimer};
+use crate::transport::TransportParams;
 use crate::workload::WorkloadSpec;
 
 /// Everything one run needs, validated.
@@ -40,29 +40,8 @@ pub struct SimParams {
     /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
     /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
     pub ecn_dequeue: bool,
-    /// Congestion control of every flow (`host.cc`).
-    pub cc: CcParams,
-    /// Retransmission timer (`host.rto_us`, `host.rto`, `host.rto_min_us`); `None`: no timer
-    /// (nothing can be lost).
-    pub rto: Option<Rto>,
-    /// When a sender presumes a packet lost (`host.loss_recovery`).
-    pub loss_recovery: LossRecovery,
-    /// `host.loss_recovery = "rack"`: how much later a packet ACKed must have been sent than
-    /// a hole for the hole to count as lost (`host.reorder_us`); `None`: never (unbounded
-    /// buffers let any packet overtake any other).
-    pub reorder_ps: Option<Time>,
-    /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
-    /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
-    /// Bytes a packet counts in its window beyond its payload: its header with
-    /// `host.window_bytes = "wire"`, else 0.
-    pub window_header_bytes: u32,
-    pub ack_every_bytes: u32,
-    /// With coalescing, a held ACK leaves at the latest this long after the first packet it
-    /// covers (`host.ack_delay_us`); `None`: no timer.
-    pub ack_delay_ps: Option<Time>,
-    /// Flows open with a SYN and its SYN-ACK before the data (`host.handshake`), inside the
-    /// FCT.
-    pub handshake: bool,
+    /// The host transport (`host.*`: congestion control, timers, loss recovery, ACKs).
+    pub transport: TransportParams,
     /// `host.nic = "fifo"`: flows push their packets into the host's NIC queue as soon as
     /// their windows allow, and ACKs queue behind them; that queue has the switch ports'
     /// buffer and ECN marking. Otherwise (`pull`) the NIC takes one data packet when it is
@@ -119,18 +98,10 @@ impl SimParams {
     /// Bytes a full data packet counts in its flow's window (`host.window_bytes`): what must
     /// fit for the window to be open.
     #[inline]
-    /// Senders keep every packet's send time: for RACK, or for a timer armed at the oldest
-    /// packet in flight.
-    pub fn logs_sends(&self) -> bool {
-        self.loss_recovery == LossRecovery::Rack && self.reorder_ps.is_some()
-            || self.rto.is_some_and(|r| r.timer == RtoTimer::Oldest)
-    }
-
     pub fn full_packet_charge(&self) -> u32 {
-        self.link.payload_bytes + self.window_header_bytes
+        self.link.payload_bytes + self.transport.window_header_bytes
     }
 
-    /// What this run will cost (see [`Estimate`]).
     /// Bytes a `--trace` of this run holds before it is written: a sample per fabric port and
     /// `trace_interval_ps` until `stop_ps`, each kept as a sample, a record and a CSV row
     /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.
@@ -146,6 +117,7 @@ impl SimParams {
         )
     }
 
+    /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.hosts();
         let size = self.workload.size(hosts);

@@ -43,7 +43,7 @@ use crate::net::asic::{AsicStats, Asics};
 use crate::net::{Enqueue, Fabric, Failures, Overflow, Packet, PacketKind, Ports, WireSize};
 use crate::params::SimParams;
 use crate::theory::LinkModel;
-use crate::transport::{Cc, FirstWindow, RttEstimator};
+use crate::transport::{AckLog, Receiver, Sender};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
 use multi_asic::{Chassis, Ideal};
@@ -137,155 +137,22 @@ pub struct Counters {
     pub packet_hops: u64,
 }
 
+/// One flow: its ends, its sender and receiver state machines, and when it started.
 struct Flow {
     src: u32,
     dst: u32,
     /// Links between src and dst (fixed: the path length of a fat tree does not vary).
     hops: u32,
-    pkts: u32,
-    /// Next never-sent sequence number.
-    next_seq: u32,
-    acked: u32,
-    bytes: u64,
+    /// Its start time; once its `FlowStart` ran, when it became ready.
     start_ps: Time,
-    finish_ps: Option<Time>,
-    /// Sequence numbers NACKed and waiting for retransmission.
-    retx: Vec<u32>,
-    cc: Cc,
-    /// Bytes (as the window counts them, `host.window_bytes`) sent and not yet ACKed or
-    /// NACKed.
-    inflight_bytes: u64,
-    /// An ACK for this sequence number or later closes the congestion window's round
-    /// (`u32::MAX` until the first ACK opens the first round).
-    window_end: u32,
-    /// Per sequence number: ACKed (sender), counted in flight (sender), received (receiver).
-    acked_seqs: Bits,
-    outstanding: Bits,
-    received: Bits,
-    /// One past the highest sequence number received.
-    rx_next: u32,
-    /// A `Timeout` event is pending; the last time an ACK brought news.
-    timer_armed: bool,
-    last_progress_ps: Time,
-    /// The retransmission timeout's estimator (`host.rto`).
-    rtt: RttEstimator,
-    /// ACK coalescing (`host.ack_every_bytes`): the receiver logs each data packet's sequence
-    /// number; an ACK carries the log's length, and the sender takes every entry up to it.
-    /// The deque holds the entries the sender has not taken yet (those of ACKs in flight and
-    /// of packets not yet ACKed), so it stays about a window long.
-    rx_log: VecDeque<u32>,
-    /// Entries ever logged, entries the sender took, wire bytes since the receiver's last ACK.
-    rx_logged: u32,
-    tx_log_read: u32,
-    rx_unacked_bytes: u32,
-    /// A packet asking for an ACK arrived while an earlier one was missing: ACK again once
-    /// every packet below the highest one received has arrived (as htsim's UEC sink does).
-    rx_ack_request: bool,
-    /// `host.ack_delay_us`: the last packet a held ACK answers, and the timer is pending.
-    rx_held: Packet,
-    ack_timer_armed: bool,
-    /// `host.handshake`: the SYN is out and its SYN-ACK not back yet.
-    syn_pending: bool,
-    /// `host.loss_recovery = "dupack"`: sequence numbers below this were checked for holes.
-    hole_scan: u32,
-    /// `host.loss_recovery = "rack"` and `host.rto_timer = "oldest"`: its send times (boxed:
-    /// most runs have none, and the flow stays small).
-    log: Option<Box<SendLog>>,
+    /// Its `FlowStart` ran.
+    started: bool,
     /// Gates still to fire before the flow may start.
     waiting: u32,
-    /// Distinct data packets the receiver holds.
-    recvd: u32,
-    /// When its first data packet left the sender (`Time::MAX`: not yet).
-    first_tx_ps: Time,
-    /// Its `FlowStart` ran (`start_ps` is then when it became ready).
-    started: bool,
-    /// Data packets it resent, and retransmission timeouts that fired for it.
-    retransmits: u32,
-    timeouts: u32,
-}
-
-/// A flow's send times, for RACK and for a timer armed at the oldest packet in flight.
-struct SendLog {
-    /// Each packet's last send time.
-    sent_at: Vec<Time>,
-    /// (send time, sequence number) of every send in order; an entry whose packet left
-    /// flight or was sent again since is stale.
-    order: VecDeque<(Time, u32)>,
-    /// RACK: the latest send time of a packet ACKed.
-    rack_ps: Time,
-}
-
-/// A fixed-size bit set, one bit per packet of a flow.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: u32) -> Self {
-        Bits(vec![0; (n as usize).div_ceil(64)])
-    }
-
-    #[inline]
-    fn get(&self, i: u32) -> bool {
-        self.0[i as usize / 64] >> (i % 64) & 1 == 1
-    }
-
-    /// Sets bit `i` to `v`; returns its previous value.
-    #[inline]
-    fn set(&mut self, i: u32, v: bool) -> bool {
-        let (w, b) = (i as usize / 64, i % 64);
-        let old = self.0[w] >> b & 1 == 1;
-        self.0[w] = self.0[w] & !(1 << b) | (v as u64) << b;
-        old
-    }
-}
-
-impl Flow {
-    /// Payload bytes of packet `seq`.
-    fn payload(&self, seq: u32, payload_bytes: u32) -> u64 {
-        let p = payload_bytes as u64;
-        (self.bytes - seq as u64 * p).min(p)
-    }
-
-    /// Bytes packet `seq` counts in the window (`host.window_bytes`).
-    #[inline]
-    fn charge(&self, seq: u32, p: &SimParams) -> u64 {
-        self.payload(seq, p.link.payload_bytes) + p.window_header_bytes as u64
-    }
-
-    /// Has data to send (new or to retransmit).
-    fn has_data(&self) -> bool {
-        self.next_seq < self.pkts || !self.retx.is_empty()
-    }
-
-    /// Starts the retransmission timer if the run has one and it is not running: returns
-    /// when it fires.
-    fn arm_timer(&mut self, p: &SimParams, now: Time) -> Option<Time> {
-        if p.rto.is_none() || self.timer_armed {
-            return None;
-        }
-        self.timer_armed = true;
-        self.last_progress_ps = now;
-        Some(now + self.rtt.rto())
-    }
-
-    /// With a send log: the send time and sequence number of the packet in flight sent
-    /// longest ago, dropping the stale entries before it.
-    fn oldest_in_flight(&mut self) -> Option<(Time, u32)> {
-        let log = self.log.as_mut()?;
-        while let Some(&(t, seq)) = log.order.front() {
-            if self.outstanding.get(seq) && log.sent_at[seq as usize] == t {
-                return Some((t, seq));
-            }
-            log.order.pop_front();
-        }
-        None
-    }
-
-    /// May send one more packet of `bytes` (as the window counts them) now: the window has
-    /// room (a flow with nothing in flight may always send one, so a window below one packet
-    /// cannot stall it).
-    fn window_open(&self, bytes: u32) -> bool {
-        self.inflight_bytes == 0 || self.inflight_bytes + bytes as u64 <= self.cc.window()
-    }
+    tx: Sender,
+    rx: Receiver,
+    /// What its coalesced ACKs carry.
+    acks: AckLog,
 }
 
 /// The outcome of a run, before formatting.
@@ -408,9 +275,7 @@ fn wire_bytes(p: &Packet, link: &LinkModel, flows: &[Flow]) -> u32 {
         WireSize::Control => link.ack_bytes,
         WireSize::Header => link.header_bytes,
         WireSize::FullData => link.header_bytes + link.payload_bytes,
-        WireSize::ShortData => {
-            link.header_bytes + flows[p.flow as usize].payload(p.seq, link.payload_bytes) as u32
-        }
+        WireSize::ShortData => link.header_bytes + flows[p.flow as usize].tx.payload(p.seq),
     }
 }
 
@@ -602,54 +467,23 @@ fn simulate_with<A: Chassis>(
         fabric,
     };
     for (i, f) in specs.iter().enumerate() {
-        let pkts = p.link.packets(f.bytes) as u32;
         let hops = sim.fabric.hops(f.src, f.dst);
+        let tx = Sender::new(
+            f.bytes,
+            p.link.payload_bytes,
+            &p.transport,
+            p.link.base_rtt_ps(hops),
+        );
         sim.flows.push(Flow {
             src: f.src,
             dst: f.dst,
             hops,
-            pkts,
-            next_seq: 0,
-            acked: 0,
-            bytes: f.bytes,
             start_ps: f.start_ps,
-            finish_ps: None,
-            retx: Vec::new(),
-            cc: Cc::new(&p.cc, p.link.base_rtt_ps(hops)),
-            inflight_bytes: 0,
-            window_end: match p.cc.dctcp.first_window {
-                FirstWindow::FirstAck => 0,
-                FirstWindow::RoundTrip => u32::MAX,
-            },
-            acked_seqs: Bits::new(pkts),
-            outstanding: Bits::new(pkts),
-            received: Bits::new(pkts),
-            rx_next: 0,
-            timer_armed: false,
-            hole_scan: 0,
-            log: p.logs_sends().then(|| {
-                Box::new(SendLog {
-                    sent_at: vec![Time::ZERO; pkts as usize],
-                    order: VecDeque::new(),
-                    rack_ps: Time::ZERO,
-                })
-            }),
-            last_progress_ps: Time::ZERO,
-            rtt: p.rto.as_ref().map(RttEstimator::new).unwrap_or_default(),
-            rx_log: VecDeque::new(),
-            rx_logged: 0,
-            tx_log_read: 0,
-            rx_unacked_bytes: 0,
-            rx_ack_request: false,
-            rx_held: Packet::NONE,
-            ack_timer_armed: false,
-            syn_pending: false,
-            waiting: sim.deps.waits[i],
-            recvd: 0,
-            first_tx_ps: Time::MAX,
             started: false,
-            retransmits: 0,
-            timeouts: 0,
+            waiting: sim.deps.waits[i],
+            rx: Receiver::new(tx.packets()),
+            tx,
+            acks: AckLog::default(),
         });
         if sim.deps.waits[i] == 0 {
             sim.queue
@@ -671,7 +505,7 @@ fn simulate_with<A: Chassis>(
         .min()
         .unwrap_or(Time::ZERO);
     let end_ps = if sim.completed == sim.flows.len() as u64 {
-        sim.flows.iter().filter_map(|f| f.finish_ps).max()
+        sim.flows.iter().filter_map(|f| f.tx.finish()).max()
     } else {
         None
     };
@@ -699,39 +533,22 @@ fn simulate_with<A: Chassis>(
         fct_ps: sim
             .flows
             .iter()
-            .map(|f| f.finish_ps.map(|t| t - f.start_ps))
+            .map(|f| f.tx.finish().map(|t| t - f.start_ps))
             .collect(),
-        first_tx_ps: sim
-            .flows
-            .iter()
-            .map(|f| (f.first_tx_ps != Time::MAX).then_some(f.first_tx_ps))
-            .collect(),
-        finish_ps: sim.flows.iter().map(|f| f.finish_ps).collect(),
+        first_tx_ps: sim.flows.iter().map(|f| f.tx.first_tx()).collect(),
+        finish_ps: sim.flows.iter().map(|f| f.tx.finish()).collect(),
         collectives: traffic.collectives,
         deps: sim.deps,
         flows: specs,
         combining: sim.lb.combining_stats(),
-        acked_bytes: sim
-            .flows
-            .iter()
-            .map(|f| {
-                // Every packet is full but the last.
-                let (full, last) = (p.link.payload_bytes as u64, f.pkts - 1);
-                let short = if f.acked_seqs.get(last) {
-                    full - f.payload(last, p.link.payload_bytes)
-                } else {
-                    0
-                };
-                f.acked as u64 * full - short
-            })
-            .collect(),
+        acked_bytes: sim.flows.iter().map(|f| f.tx.acked_bytes()).collect(),
         flow_start_ps: sim
             .flows
             .iter()
             .map(|f| f.started.then_some(f.start_ps))
             .collect(),
-        retransmits: sim.flows.iter().map(|f| f.retransmits).collect(),
-        timeouts: sim.flows.iter().map(|f| f.timeouts).collect(),
+        retransmits: sim.flows.iter().map(|f| f.tx.retransmits()).collect(),
+        timeouts: sim.flows.iter().map(|f| f.tx.timeouts()).collect(),
         asic: sim.asic.into_stats(),
         failures: sim.failures.zip(rho_max),
         stalled,
@@ -812,7 +629,7 @@ impl<A: Chassis> Sim<'_, A> {
                     let f = &mut self.flows[flow as usize];
                     f.start_ps = self.now;
                     f.started = true;
-                    if self.p.handshake {
+                    if self.p.transport.handshake {
                         self.send_syn(flow);
                     } else {
                         self.open(flow);
@@ -857,7 +674,7 @@ impl<A: Chassis> Sim<'_, A> {
                 self.flows
                     .iter()
                     .enumerate()
-                    .filter(move |(_, f)| f.finish_ps.is_none() && f.started == started)
+                    .filter(move |(_, f)| f.tx.finish().is_none() && f.started == started)
             };
             let n = of_kind().count();
             let mut ids: Vec<String> = of_kind()

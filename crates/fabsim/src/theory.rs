@@ -53,7 +53,7 @@ impl LinkModel {
 
     /// Number of packets of a message of `bytes` (at least one).
     pub fn packets(&self, bytes: u64) -> u64 {
-        bytes.div_ceil(self.payload_bytes as u64).max(1)
+        crate::transport::packets(bytes, self.payload_bytes)
     }
 
     /// Wire size of the last (the smallest) packet of a message of `bytes`.

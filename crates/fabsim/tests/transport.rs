@@ -238,7 +238,7 @@ fn every_cc_completes_an_8_sender_incast_with_trimming() {
 #[test]
 fn a_livelocked_run_is_stopped_with_a_diagnosis() {
     let mut p = params(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=off"]);
-    p.rto = Some(Rto {
+    p.transport.rto = Some(Rto {
         initial: Time::from_ps(10),
         rule: RtoRule::Fixed,
         min: Time::from_ps(10),

@@ -346,7 +346,7 @@ pub fn run_parallel(
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
-    let every = params.ack_every_bytes;
+    let every = params.transport.ack_every_bytes;
     match params.workload {
         WorkloadSpec::Permutation { message_bytes } => {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
@@ -700,7 +700,7 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
                 cct_us: cct,
                 lower_bound_us: collective_bound_ps(
                     &params.link,
-                    params.ack_every_bytes,
+                    params.transport.ack_every_bytes,
                     &o.fabric,
                     &o.flows,
                     &o.deps,
@@ -802,7 +802,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     RunReport {
         lb: params.lb.name().to_string(),
         host_lb: params.host_lb.name().to_string(),
-        cc: params.cc.kind.name().to_string(),
+        cc: params.transport.cc.kind.name().to_string(),
         workload: params.workload.kind_name().to_string(),
         seed: params.seed,
         message_bytes: params.workload.message_bytes(),
@@ -861,7 +861,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
 
 /// Settings that run without error but likely not as meant.
 fn warnings(params: &SimParams) -> Vec<String> {
-    let cc = params.cc.kind;
+    let cc = params.transport.cc.kind;
     let mut w = Vec::new();
     if matches!(cc, CcKind::Dctcp | CcKind::Nscc) && params.ecn.is_none() {
         w.push(format!(

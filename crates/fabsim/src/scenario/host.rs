@@ -10,7 +10,8 @@ use crate::net::Overflow;
 use crate::theory::LinkModel;
 use crate::transport::{
     CcKind, CcParams, DctcpParams, DctcpRules, FirstWindow, LossRecovery, Nic, NsccParams,
-    NsccRules, Rto, RtoRule, RtoTimer, SwiftParams, WindowBytes, MAX_MEDIAN_SAMPLES,
+    NsccRules, Rto, RtoRule, RtoTimer, SwiftParams, TransportParams, WindowBytes,
+    MAX_MEDIAN_SAMPLES,
 };
 
 /// The largest RTO accepted (1 s).
@@ -262,14 +263,7 @@ fn fraction(v: &toml::Value) -> bool {
 pub struct HostParams {
     pub lb: HostLbKind,
     pub path_labels: u32,
-    pub cc: CcParams,
-    pub rto: Option<Rto>,
-    pub loss_recovery: LossRecovery,
-    pub reorder_ps: Option<Time>,
-    pub window_header_bytes: u32,
-    pub ack_every_bytes: u32,
-    pub ack_delay_ps: Option<Time>,
-    pub handshake: bool,
+    pub transport: TransportParams,
     pub nic_fifo: bool,
 }
 
@@ -395,24 +389,26 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     Ok(HostParams {
         lb,
         path_labels,
-        cc,
-        rto,
-        loss_recovery: k
-            .opt_choice("host.loss_recovery")
-            .unwrap_or(if may_drop(c) {
-                LossRecovery::Rack
-            } else {
-                LossRecovery::Rto
+        transport: TransportParams {
+            cc,
+            rto,
+            loss_recovery: k
+                .opt_choice("host.loss_recovery")
+                .unwrap_or(if may_drop(c) {
+                    LossRecovery::Rack
+                } else {
+                    LossRecovery::Rto
+                }),
+            reorder_ps: k.opt_us("host.reorder_us").or_else(|| {
+                let port = c.buffer_bytes.map(|b| Time::to_send(b, c.link.rate_bps))?;
+                let per_hop = port + c.arch.drain_ps().unwrap_or(Time::ZERO);
+                Some(per_hop.saturating_mul(c.hops as u64))
             }),
-        reorder_ps: k.opt_us("host.reorder_us").or_else(|| {
-            let port = c.buffer_bytes.map(|b| Time::to_send(b, c.link.rate_bps))?;
-            let per_hop = port + c.arch.drain_ps().unwrap_or(Time::ZERO);
-            Some(per_hop.saturating_mul(c.hops as u64))
-        }),
-        window_header_bytes,
-        ack_every_bytes,
-        ack_delay_ps: k.opt_us("host.ack_delay_us"),
-        handshake: k.bool("host.handshake"),
+            window_header_bytes,
+            ack_every_bytes,
+            ack_delay_ps: k.opt_us("host.ack_delay_us"),
+            handshake: k.bool("host.handshake"),
+        },
         nic_fifo: k.choice::<Nic>("host.nic") == Nic::Fifo,
     })
 }

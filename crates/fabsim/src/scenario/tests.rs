@@ -52,7 +52,9 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
     s.set("host.profile=[\"fabsim\", \"htsim\"]").unwrap();
     let runs = s.expand().unwrap();
     assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 2 * 3);
-    assert!(runs.iter().any(|r| r.params.ack_every_bytes == 16_384));
+    assert!(runs
+        .iter()
+        .any(|r| r.params.transport.ack_every_bytes == 16_384));
     for run in &runs {
         let text = run.to_toml().unwrap();
         let again = Scenario::parse(&text, "spec").unwrap().expand().unwrap();
@@ -79,7 +81,7 @@ fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
         for a in sets {
             s.set(a).unwrap();
         }
-        s.expand().unwrap().remove(0).params.cc
+        s.expand().unwrap().remove(0).params.transport.cc
     };
     let d = cc(&["host.cc=mswift"]);
     assert_eq!(d.kind, CcKind::Mswift);
@@ -152,13 +154,13 @@ fn multi_asic_port_speeds_and_errors() {
         .arch
         .circuit
         .is_none());
-    assert!(p.rto.is_some(), "inter-ASIC buffers can drop");
+    assert!(p.transport.rto.is_some(), "inter-ASIC buffers can drop");
     // The RTO covers a full inter-ASIC buffer at every hop: 10x the buffer, a longer RTO.
     let big = params(&[
         "switch.arch=fastroute",
         "switch.inter_asic_buffer_bytes=3000000",
     ]);
-    assert!(big.unwrap().rto.map(|r| r.initial) > p.rto.map(|r| r.initial));
+    assert!(big.unwrap().transport.rto.map(|r| r.initial) > p.transport.rto.map(|r| r.initial));
     assert_eq!(p.arch.buffer_per_100g, 300_000);
     // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
     // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
@@ -399,20 +401,26 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
     s.set("host.profile=\"netbench\"").unwrap();
     s.set("host.init_window_bytes=9000").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert!(p.handshake);
-    assert_eq!(p.loss_recovery, crate::transport::LossRecovery::Dupack);
-    let rto = p.rto.expect("netbench sets an RTO");
+    assert!(p.transport.handshake);
+    assert_eq!(
+        p.transport.loss_recovery,
+        crate::transport::LossRecovery::Dupack
+    );
+    let rto = p.transport.rto.expect("netbench sets an RTO");
     assert_eq!(rto.initial, Time::from_us(300));
     assert_eq!(rto.rule, crate::transport::RtoRule::Rfc6298);
-    assert_eq!(p.cc.init_window_bytes, 9000, "the given key wins");
-    assert_eq!(p.cc.dctcp.max_window_bytes, Some(65_535));
+    assert_eq!(p.transport.cc.init_window_bytes, 9000, "the given key wins");
+    assert_eq!(p.transport.cc.dctcp.max_window_bytes, Some(65_535));
     // Netbench's windows are in segments of its MSS: here the scenario's payload.
-    assert_eq!(p.cc.dctcp.ssthresh_bytes, Some(30 * p.cc.mss_bytes));
+    assert_eq!(
+        p.transport.cc.dctcp.ssthresh_bytes,
+        Some(30 * p.transport.cc.mss_bytes)
+    );
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"netbench\"").unwrap();
     s.set("packet.payload_bytes=1380").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert_eq!(p.cc.init_window_bytes, 4140, "3 MSS of 1,380 B");
+    assert_eq!(p.transport.cc.init_window_bytes, 4140, "3 MSS of 1,380 B");
     // A bad value the profile brings in is blamed on the profile.
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"netbench\"").unwrap();
@@ -427,10 +435,14 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"htsim\"").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert_eq!((p.ack_every_bytes, p.path_labels), (16_384, 64));
+    assert_eq!((p.transport.ack_every_bytes, p.path_labels), (16_384, 64));
     let p = &Scenario::default_scenario().expand().unwrap()[0].params;
     assert_eq!(
-        (p.ack_every_bytes, p.path_labels, p.handshake),
+        (
+            p.transport.ack_every_bytes,
+            p.path_labels,
+            p.transport.handshake
+        ),
         (0, 0, false)
     );
 }

@@ -21,6 +21,7 @@
 //! off; the window stays between one MSS and its start (the cap, `host.max_window_bytes`,
 //! defaults to the initial window), and a timeout leaves it as it is.
 
+use super::{AckInfo, CongestionControl};
 use crate::engine::Time;
 
 /// How DCTCP reacts (`host.dctcp_rules`).
@@ -208,6 +209,28 @@ impl Dctcp {
         } else {
             (self.cwnd + self.mss * b / self.cwnd).min(self.max_wnd)
         };
+    }
+}
+
+impl CongestionControl for Dctcp {
+    fn window(&self) -> u64 {
+        self.window()
+    }
+
+    fn on_ack(&mut self, a: &AckInfo) {
+        self.on_ack(a.bytes, a.ecn, a.window_done);
+    }
+
+    fn on_loss(&mut self, bytes: u64, _inflight: u64, now: Time) {
+        self.on_loss(bytes, now);
+    }
+
+    fn on_timeout(&mut self, bytes: u64, now: Time) {
+        self.on_timeout(bytes, now);
+    }
+
+    fn on_packet_timeout(&mut self, bytes: u64) {
+        self.shrink(bytes);
     }
 }
 

@@ -1,18 +1,93 @@
-//! Sender-side transport: congestion control, one enum over the algorithms (one file each).
+//! The host transport: each flow's [`Sender`] and [`Receiver`], state machines that do no
+//! I/O (the simulator turns what they return into packets and events, and unit tests drive
+//! them against each other), and congestion control behind [`CongestionControl`], one file
+//! per algorithm.
 //!
 //! A flow may have at most `window` bytes of data in flight (sent, not yet ACKed or NACKed);
-//! the host's NIC only takes packets from flows with room. `None` has no window: hosts send
-//! at line rate, the Ofan paper's idealization (section 2.2).
+//! the host's NIC only takes packets from flows with room. [`Unlimited`] has no window: hosts
+//! send at line rate, the Ofan paper's idealization (section 2.2).
 
 mod dctcp;
 mod nscc;
+mod receiver;
+mod sender;
 mod swift;
+#[cfg(test)]
+mod tests;
 
 use crate::engine::Time;
 
 pub use dctcp::{Dctcp, DctcpParams, DctcpRules, FirstWindow};
 pub use nscc::{Nscc, NsccParams, NsccRules};
+pub use receiver::{AckLog, Delivery, Receiver, Reply};
+pub use sender::{Acked, Expiry, Send, Sender};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
+
+/// The host transport's rules, shared by every flow of a run (the `host.*` keys).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TransportParams {
+    /// Congestion control of every flow (`host.cc`).
+    pub cc: CcParams,
+    /// Retransmission timer (`host.rto_us`, `host.rto`, `host.rto_min_us`); `None`: no timer
+    /// (nothing can be lost).
+    pub rto: Option<Rto>,
+    /// When a sender presumes a packet lost (`host.loss_recovery`).
+    pub loss_recovery: LossRecovery,
+    /// `host.loss_recovery = "rack"`: how much later a packet ACKed must have been sent than
+    /// a hole for the hole to count as lost (`host.reorder_us`); `None`: never (unbounded
+    /// buffers let any packet overtake any other).
+    pub reorder_ps: Option<Time>,
+    /// Bytes a packet counts in its window beyond its payload: its header with
+    /// `host.window_bytes = "wire"`, else 0.
+    pub window_header_bytes: u32,
+    /// Receivers ACK once this many wire bytes arrived unacknowledged (`host.ack_every_bytes`;
+    /// 0: every packet), and at once on a mark, a request, the first packet or a duplicate.
+    pub ack_every_bytes: u32,
+    /// With coalescing, a held ACK leaves at the latest this long after the first packet it
+    /// covers (`host.ack_delay_us`); `None`: no timer.
+    pub ack_delay_ps: Option<Time>,
+    /// Flows open with a SYN and its SYN-ACK before the data (`host.handshake`), inside the
+    /// FCT.
+    pub handshake: bool,
+}
+
+impl TransportParams {
+    /// Senders keep every packet's send time: for RACK, or for a timer armed at the oldest
+    /// packet in flight.
+    pub fn logs_sends(&self) -> bool {
+        self.loss_recovery == LossRecovery::Rack && self.reorder_ps.is_some()
+            || self.rto.is_some_and(|r| r.timer == RtoTimer::Oldest)
+    }
+}
+
+/// Packets of a message of `bytes` in packets of `mss` payload bytes (an empty message is
+/// one packet).
+pub fn packets(bytes: u64, mss: u32) -> u64 {
+    bytes.div_ceil(mss as u64).max(1)
+}
+
+/// A fixed-size bit set, one bit per packet of a flow.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: u32) -> Self {
+        Bits(vec![0; (n as usize).div_ceil(64)])
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> bool {
+        self.0[i as usize / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Sets bit `i` to `v`; returns its previous value.
+    #[inline]
+    fn set(&mut self, i: u32, v: bool) -> bool {
+        let (w, b) = (i as usize / 64, i % 64);
+        let old = self.0[w] >> b & 1 == 1;
+        self.0[w] = self.0[w] & !(1 << b) | (v as u64) << b;
+        old
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CcKind {
@@ -308,14 +383,69 @@ impl CcParams {
     }
 }
 
-/// One flow's congestion controller.
+/// What a sender asks of its congestion controller. An algorithm implements the four
+/// required methods; a timeout is a loss unless it says otherwise.
+pub trait CongestionControl {
+    /// Bytes the flow may have in flight.
+    fn window(&self) -> u64;
+
+    /// An ACK brought news.
+    fn on_ack(&mut self, a: &AckInfo);
+
+    /// `bytes` of payload were lost (a NACK for a trimmed packet, or a hole found by later
+    /// ACKs); `inflight`: payload bytes still in flight after the loss.
+    fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time);
+
+    /// The retransmission timer fired; `bytes` were in flight and are presumed lost.
+    fn on_timeout(&mut self, bytes: u64, now: Time) {
+        self.on_loss(bytes, 0, now);
+    }
+
+    /// The timer presumed one packet of `bytes` lost ([`RtoTimer::Oldest`]): the window
+    /// shrinks by its bytes, to no less than one packet, and nothing else moves (htsim's
+    /// `mark_packet_for_retransmission`).
+    fn on_packet_timeout(&mut self, bytes: u64);
+}
+
+/// No congestion control: no window, hosts send at line rate (the Ofan paper's
+/// idealization, section 2.2).
+#[derive(Clone, Copy, Debug)]
+pub struct Unlimited;
+
+impl CongestionControl for Unlimited {
+    fn window(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn on_ack(&mut self, _: &AckInfo) {}
+
+    fn on_loss(&mut self, _: u64, _: u64, _: Time) {}
+
+    fn on_packet_timeout(&mut self, _: u64) {}
+}
+
+/// One flow's congestion controller: the algorithms in one enum, so that a flow holds its
+/// controller inline and calls it without an indirect jump.
 #[derive(Clone, Debug)]
 pub enum Cc {
-    None,
+    None(Unlimited),
     Dctcp(Dctcp),
     /// Swift and MSwift (they differ in the delay signal only).
     Swift(Swift),
     Nscc(Nscc),
+}
+
+/// Runs `$body` with `$c` bound to the controller inside `$cc` (the one place that lists the
+/// variants).
+macro_rules! each_cc {
+    ($cc:expr, $c:ident => $body:expr) => {
+        match $cc {
+            Cc::None($c) => $body,
+            Cc::Dctcp($c) => $body,
+            Cc::Swift($c) => $body,
+            Cc::Nscc($c) => $body,
+        }
+    };
 }
 
 impl Cc {
@@ -323,7 +453,7 @@ impl Cc {
     /// count, Swift's per-hop target scaling made exact; htsim's per-flow `peer_rtt` for NSCC).
     pub fn new(p: &CcParams, path_rtt_ps: Time) -> Self {
         match p.kind {
-            CcKind::None => Cc::None,
+            CcKind::None => Cc::None(Unlimited),
             CcKind::Dctcp => Cc::Dctcp(Dctcp::new(p.init_window_bytes, p.mss_bytes, &p.dctcp)),
             CcKind::Swift | CcKind::Mswift => {
                 let signal = if p.kind == CcKind::Mswift {
@@ -348,104 +478,31 @@ impl Cc {
             )),
         }
     }
-
-    /// Bytes the flow may have in flight.
-    #[inline]
-    pub fn window(&self) -> u64 {
-        match self {
-            Cc::None => u64::MAX,
-            Cc::Dctcp(d) => d.window(),
-            Cc::Swift(s) => s.window(),
-            Cc::Nscc(n) => n.window(),
-        }
-    }
-
-    /// An ACK came back.
-    #[inline]
-    pub fn on_ack(&mut self, a: &AckInfo) {
-        match self {
-            Cc::None => {}
-            Cc::Dctcp(d) => d.on_ack(a.bytes, a.ecn, a.window_done),
-            Cc::Swift(s) => s.on_ack(a.bytes, a.rtt_ps, a.now),
-            Cc::Nscc(n) => n.on_ack(a.bytes, a.ecn, a.rtt_ps, a.inflight, a.now),
-        }
-    }
-
-    /// The retransmission timer fired; `bytes` were in flight and are presumed lost.
-    #[inline]
-    pub fn on_timeout(&mut self, bytes: u64, now: Time) {
-        match self {
-            Cc::Dctcp(d) => d.on_timeout(bytes, now),
-            // A timeout is a loss to these (each decides what a loss does).
-            Cc::None | Cc::Swift(_) | Cc::Nscc(_) => self.on_loss(bytes, 0, now),
-        }
-    }
-
-    /// The timer presumed one packet of `bytes` lost ([`RtoTimer::Oldest`]): the window
-    /// shrinks by its bytes, to no less than one packet, and nothing else moves (htsim's
-    /// `mark_packet_for_retransmission`).
-    #[inline]
-    pub fn on_packet_timeout(&mut self, bytes: u64) {
-        match self {
-            Cc::None => {}
-            Cc::Dctcp(d) => d.shrink(bytes),
-            Cc::Swift(s) => s.shrink(bytes),
-            Cc::Nscc(n) => n.shrink(bytes),
-        }
-    }
-
-    /// `bytes` of payload were lost (a NACK for a trimmed packet, or a hole found by later
-    /// ACKs).
-    /// `inflight`: payload bytes still in flight after the loss.
-    #[inline]
-    pub fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
-        match self {
-            Cc::None => {}
-            Cc::Dctcp(d) => d.on_loss(bytes, now),
-            Cc::Swift(s) => s.on_loss(bytes, now),
-            Cc::Nscc(n) => n.on_loss(bytes, inflight, now),
-        }
-    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl CongestionControl for Cc {
+    #[inline]
+    fn window(&self) -> u64 {
+        each_cc!(self, c => c.window())
+    }
 
-    const US: Time = Time::from_us(1);
+    #[inline]
+    fn on_ack(&mut self, a: &AckInfo) {
+        each_cc!(self, c => CongestionControl::on_ack(c, a))
+    }
 
-    #[test]
-    fn rfc6298_estimates_backs_off_and_restarts_from_the_next_sample() {
-        let r = Rto {
-            initial: 300 * US,
-            rule: RtoRule::Rfc6298,
-            min: 10 * US,
-            timer: RtoTimer::Progress,
-        };
-        let mut e = RttEstimator::new(&r);
-        assert_eq!(e.rto(), 300 * US, "before any sample");
-        // First sample: SRTT = R, RTTVAR = R / 2, RTO = SRTT + 4 RTTVAR = 3 R.
-        e.sample(&r, 20 * US);
-        assert_eq!(e.rto(), 60 * US);
-        // Second: RTTVAR = 3/4 10 + 1/4 |20 - 28| = 9.5, SRTT = 7/8 20 + 1/8 28 = 21.
-        e.sample(&r, 28 * US);
-        assert_eq!(e.rto(), Time::from_ns(21_000 + 4 * 9_500));
-        // Backoff doubles, up to 64x the estimate.
-        for _ in 0..10 {
-            e.backoff(&r);
-        }
-        assert_eq!(e.rto(), Time::from_ns(59_000) * MAX_RTO_BACKOFF);
-        // The next sample starts afresh, and the floor holds.
-        e.sample(&r, 2 * US);
-        assert_eq!(e.rto(), 10 * US);
-        // A fixed timer never moves.
-        let f = Rto {
-            rule: RtoRule::Fixed,
-            ..r
-        };
-        let mut e = RttEstimator::new(&f);
-        e.sample(&f, 20 * US);
-        e.backoff(&f);
-        assert_eq!(e.rto(), 300 * US);
+    #[inline]
+    fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
+        each_cc!(self, c => CongestionControl::on_loss(c, bytes, inflight, now))
+    }
+
+    #[inline]
+    fn on_timeout(&mut self, bytes: u64, now: Time) {
+        each_cc!(self, c => CongestionControl::on_timeout(c, bytes, now))
+    }
+
+    #[inline]
+    fn on_packet_timeout(&mut self, bytes: u64) {
+        each_cc!(self, c => c.on_packet_timeout(bytes))
     }
 }

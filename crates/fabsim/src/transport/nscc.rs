@@ -45,6 +45,7 @@
 //! are applied uncapped, with `eta = 0.15 MSS * s` once per fabric RTT; a NACK also feeds
 //! the average a sample of one fabric RTT.
 
+use super::{AckInfo, CongestionControl};
 use crate::engine::Time;
 
 /// htsim's reference network for scaling the increase constants: 100 Gb/s, 12 us.
@@ -396,6 +397,24 @@ impl Nscc {
 
     fn clamp(&mut self) {
         self.cwnd = self.cwnd.clamp(self.mtu, self.max_wnd);
+    }
+}
+
+impl CongestionControl for Nscc {
+    fn window(&self) -> u64 {
+        self.window()
+    }
+
+    fn on_ack(&mut self, a: &AckInfo) {
+        self.on_ack(a.bytes, a.ecn, a.rtt_ps, a.inflight, a.now);
+    }
+
+    fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
+        self.on_loss(bytes, inflight, now);
+    }
+
+    fn on_packet_timeout(&mut self, bytes: u64) {
+        self.shrink(bytes);
     }
 }
 

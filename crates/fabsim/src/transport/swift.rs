@@ -25,6 +25,7 @@
 //! queue behind another's keeps a base one packet too high, a higher target, and over a long
 //! incast takes the link from the other flow; measured, 1.18 FCT ratio over 32 MiB.)
 
+use super::{AckInfo, CongestionControl};
 use crate::engine::Time;
 
 /// Largest `mswift` sample count (the ring's fixed size).
@@ -159,6 +160,24 @@ impl Swift {
             self.cwnd = (self.cwnd * (1.0 - self.p.max_mdf)).max(self.mss);
             self.last_decrease_ps = Some(now);
         }
+    }
+}
+
+impl CongestionControl for Swift {
+    fn window(&self) -> u64 {
+        self.window()
+    }
+
+    fn on_ack(&mut self, a: &AckInfo) {
+        self.on_ack(a.bytes, a.rtt_ps, a.now);
+    }
+
+    fn on_loss(&mut self, bytes: u64, _inflight: u64, now: Time) {
+        self.on_loss(bytes, now);
+    }
+
+    fn on_packet_timeout(&mut self, bytes: u64) {
+        self.shrink(bytes);
     }
 }
 
