@@ -7,7 +7,7 @@ mod topology;
 
 pub use failures::{FailureSpec, Failures};
 pub use port::{EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
-pub use topology::{Fabric, Route, Stage, SwitchInfo, Tier, TopologySpec};
+pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
 /// What a packet is. ACKs are their own size class under Ofan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -182,7 +182,26 @@ pub struct Fabric {
     pub agg_keys: u32,
 }
 
+/// A host's NIC, as a port of the port array (host `h`'s is port `h`: see the numbering
+/// above). Named by its own type so that a host id is never passed where a port is meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NicPort(u32);
+
+impl NicPort {
+    #[inline]
+    pub fn port(self) -> u32 {
+        self.0
+    }
+}
+
 impl Fabric {
+    /// Host `host`'s NIC.
+    #[inline]
+    pub fn nic(&self, host: u32) -> NicPort {
+        debug_assert!(host < self.hosts, "host {host} of {}", self.hosts);
+        NicPort(host)
+    }
+
     pub fn new(spec: &TopologySpec, rate_bps: u64, delay_ps: Time) -> Self {
         let mut f = match *spec {
             TopologySpec::FatTree { k } => Self::fat_tree(k, rate_bps, delay_ps),
@@ -387,7 +406,8 @@ mod tests {
                 if src == dst {
                     continue;
                 }
-                let mut port = src;
+                let mut port = f.nic(src).port();
+                assert_eq!(f.port_stage[port as usize], Stage::HostUp);
                 let mut hops = 1;
                 loop {
                     let node = f.port_to_node[port as usize];

@@ -60,7 +60,7 @@ impl<A: Chassis> Sim<'_, A> {
                 self.c.delivered += 1;
                 self.c.created += 1;
                 let syn_ack = p.answer(PacketKind::SynAck, p.seq);
-                self.transmit(host, syn_ack, self.p.nic_fifo);
+                self.nic_send(host, syn_ack);
             }
             PacketKind::SynAck => {
                 self.c.delivered += 1;
@@ -103,7 +103,7 @@ impl<A: Chassis> Sim<'_, A> {
         // indices from the receiver's edge reach the same core (or aggregation switch), so
         // ACKs are spread exactly like the data.
         let ack = p.answer(kind, seq);
-        self.transmit(host, ack, self.p.nic_fifo);
+        self.nic_send(host, ack);
     }
 
     /// `host.ack_delay_us`: the receiver's delayed-ACK timer of `flow` fired.
@@ -131,7 +131,7 @@ impl<A: Chassis> Sim<'_, A> {
         }
         self.c.created += 1;
         let syn = Packet::new(flow, 0, PacketKind::Syn, self.now.ps() as u32);
-        self.transmit(src, syn, self.p.nic_fifo);
+        self.nic_send(src, syn);
     }
 
     /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
@@ -199,7 +199,7 @@ impl<A: Chassis> Sim<'_, A> {
             let at = if self.p.nic_fifo {
                 self.now
             } else {
-                self.ports.stats[host as usize]
+                self.ports.stats[self.fabric.nic(host).port() as usize]
                     .busy_until
                     .max(self.now)
                     .max(self.next_tx[host as usize])
@@ -262,7 +262,7 @@ impl<A: Chassis> Sim<'_, A> {
             let ser = Time::serialization(wire, self.p.link.rate_bps);
             self.next_tx[h] = self.now + Time::from_ps_f64(ser.as_ps_f64() * stretch);
         }
-        self.transmit(host, pkt, self.p.nic_fifo);
+        self.nic_send(host, pkt);
         self.window_moved(fid);
     }
 }

@@ -7,7 +7,8 @@
 
 use std::convert::Infallible;
 
-use super::{is_control, Event, Sim};
+use super::wire::is_control;
+use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
 use crate::net::{Overflow, Packet, PacketKind};
@@ -52,7 +53,7 @@ impl Chassis for Ideal {
 
     #[inline(always)]
     fn egress(sim: &mut Sim<'_, Self>, _: u32, _: u32, gout: u32, p: Packet) {
-        sim.transmit(gout, p, true);
+        sim.switch_send(gout, p);
     }
 
     #[inline(always)]
@@ -84,7 +85,7 @@ impl Chassis for Asics {
     #[inline(never)]
     fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet) {
         match sim.asic.route(sw, gin, gout, sim.wire_bytes(&p)) {
-            Hop::Direct => sim.transmit(gout, p, true),
+            Hop::Direct => sim.switch_send(gout, p),
             Hop::Internal(link) => cross(sim, link, gin, gout, p),
         }
     }
@@ -120,7 +121,7 @@ impl Chassis for Asics {
                 (gout, _, None) => {
                     // Across: counted now, so a packet dropped on the way is not.
                     sim.asic.count_crossed(sim.wire_bytes(&pkt), sim.now);
-                    sim.transmit(gout, pkt, true)
+                    sim.switch_send(gout, pkt)
                 }
             },
         }

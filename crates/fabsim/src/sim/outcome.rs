@@ -1,0 +1,245 @@
+//! What a run leaves behind: the packet counters, the per-flow results collected from the
+//! senders once the event loop ends (with packet conservation checked), the trace samples,
+//! and why a run stopped early.
+
+use std::fmt::Write as _;
+
+use super::multi_asic::Chassis;
+use super::{Event, Sim};
+use crate::engine::{EventQueue, Time};
+use crate::net::asic::AsicStats;
+use crate::net::{Fabric, Failures, Ports};
+use crate::workload::deps::Deps;
+use crate::workload::{Collective, FlowSpec};
+
+/// One port at one sample time: its queue (bytes not yet on the wire) and the link time it
+/// spent serializing since the previous sample (or since time 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortSample {
+    pub time: Time,
+    pub port: u32,
+    pub queue_bytes: u64,
+    pub served_ps: Time,
+}
+
+/// A run's trace: the sampling period, per port the link time served up to the last
+/// sample, and the samples.
+pub(super) struct Trace {
+    pub(super) interval: Time,
+    pub(super) served: Vec<Time>,
+    pub(super) samples: Vec<PortSample>,
+}
+
+/// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
+/// in flight`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub created: u64,
+    /// Packets that reached their destination host intact (data, ACKs and NACKs).
+    pub delivered: u64,
+    /// Trimmed headers that reached their destination host.
+    pub trimmed_delivered: u64,
+    pub dropped: u64,
+    /// Trimming events.
+    pub trims: u64,
+    pub retransmits: u64,
+    /// Packets presumed lost by later ACKs (`host.loss_recovery = "dupack"`) and queued again.
+    pub fast_retransmits: u64,
+    /// Retransmission timeouts that fired.
+    pub timeouts: u64,
+    /// Data packets that reached their receiver a second time (ACKed again, not counted).
+    pub duplicates: u64,
+    /// Data packets that reached their receiver for the first time after a later sequence
+    /// number of their flow (spraying, retransmissions, or a bug in a reconfiguration).
+    pub reordered: u64,
+    pub ecn_marks: u64,
+    pub events: u64,
+    /// One packet crossing one link.
+    pub packet_hops: u64,
+}
+
+/// The outcome of a run, before formatting.
+pub struct RunOutcome {
+    pub fabric: Fabric,
+    pub ports: Ports,
+    pub counters: Counters,
+    pub in_flight: u64,
+    pub flows_total: u64,
+    pub flows_completed: u64,
+    /// First flow start and last flow finish (the collective), if every flow finished.
+    pub start_ps: Time,
+    pub end_ps: Option<Time>,
+    /// The simulated time the run stopped at.
+    pub stop_ps: Time,
+    pub flows: Vec<FlowSpec>,
+    /// Completion time of each flow (last ACK minus start), if it completed.
+    pub fct_ps: Vec<Option<Time>>,
+    /// Per flow: when its first packet left, and when its last ACK arrived.
+    pub first_tx_ps: Vec<Option<Time>>,
+    pub finish_ps: Vec<Option<Time>>,
+    /// The workload's collectives (flow ranges into `flows`) and dependencies.
+    pub collectives: Vec<Collective>,
+    pub deps: Deps,
+    /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
+    pub combining: Option<crate::hw::CycleStats>,
+    /// Payload bytes acknowledged per flow.
+    pub acked_bytes: Vec<u64>,
+    /// Per flow: when it became ready to send (its start time, or when its gates released
+    /// it; `None`: it never started), the data packets it resent and its timeouts.
+    pub flow_start_ps: Vec<Option<Time>>,
+    pub retransmits: Vec<u32>,
+    pub timeouts: Vec<u32>,
+    /// Multi-ASIC counters (`None` for the ideal switch).
+    pub asic: Option<AsicStats>,
+    /// With failures: the failed links and rho_max (see `net::failures`).
+    pub failures: Option<(Failures, f64)>,
+    /// Why the watchdog ended the run early, if it did (see [`WATCHDOG_EVENTS`]).
+    pub stalled: Option<String>,
+    /// With a trace: every fabric port every interval, in time then port order.
+    pub trace: Vec<PortSample>,
+}
+
+impl<A: Chassis> Sim<'_, A> {
+    /// The run's outcome once its event loop ended (`stalled`: why it ended early): closes
+    /// the ports' statistics, checks packet conservation and collects every flow's results.
+    pub(super) fn into_outcome(
+        self,
+        stalled: Option<String>,
+        specs: Vec<FlowSpec>,
+        collectives: Vec<Collective>,
+        rho_max: Option<f64>,
+    ) -> RunOutcome {
+        let mut sim = self;
+        let start_ps = sim
+            .flows
+            .iter()
+            .map(|f| f.start_ps)
+            .min()
+            .unwrap_or(Time::ZERO);
+        let end_ps = if sim.completed == sim.flows.len() as u64 {
+            sim.flows.iter().filter_map(|f| f.tx.finish()).max()
+        } else {
+            None
+        };
+        let stop_ps = sim.now;
+        sim.ports.finish(end_ps.unwrap_or(stop_ps));
+        sim.asic.finish(end_ps.unwrap_or(stop_ps));
+        // Packets still in a port's queue or on its wire.
+        let in_flight = sim.pending_arrivals();
+        let c = sim.c;
+        assert_eq!(
+            c.created,
+            c.delivered + c.trimmed_delivered + c.dropped + in_flight,
+            "packet conservation violated: {c:?}, in flight {in_flight}"
+        );
+        RunOutcome {
+            flows_total: sim.flows.len() as u64,
+            flows_completed: sim.completed,
+            fabric: sim.fabric,
+            ports: sim.ports,
+            counters: c,
+            in_flight,
+            start_ps,
+            end_ps,
+            stop_ps,
+            fct_ps: sim
+                .flows
+                .iter()
+                .map(|f| f.tx.finish().map(|t| t - f.start_ps))
+                .collect(),
+            first_tx_ps: sim.flows.iter().map(|f| f.tx.first_tx()).collect(),
+            finish_ps: sim.flows.iter().map(|f| f.tx.finish()).collect(),
+            collectives,
+            deps: sim.deps,
+            flows: specs,
+            combining: sim.lb.combining_stats(),
+            acked_bytes: sim.flows.iter().map(|f| f.tx.acked_bytes()).collect(),
+            flow_start_ps: sim
+                .flows
+                .iter()
+                .map(|f| f.started.then_some(f.start_ps))
+                .collect(),
+            retransmits: sim.flows.iter().map(|f| f.tx.retransmits()).collect(),
+            timeouts: sim.flows.iter().map(|f| f.tx.timeouts()).collect(),
+            asic: sim.asic.into_stats(),
+            failures: sim.failures.zip(rho_max),
+            stalled,
+            trace: sim.trace.map_or(Vec::new(), |t| t.samples),
+        }
+    }
+
+    /// Why a run whose events ran out left flows unfinished (`None` if none is): those that
+    /// never started wait on a dependency that never fired; those that started have data
+    /// nothing will resend. Names the first few of each kind by their index in the flow table
+    /// (the `flow` column of `--flows`; an htsim file's connections in file order).
+    #[cold]
+    pub(super) fn unfinished(&self) -> Option<String> {
+        const NAMED: usize = 5;
+        let left = self.flows.len() - self.completed as usize;
+        if left == 0 {
+            return None;
+        }
+        let name = |started: bool| {
+            let of_kind = || {
+                self.flows
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, f)| f.tx.finish().is_none() && f.started == started)
+            };
+            let n = of_kind().count();
+            let mut ids: Vec<String> = of_kind()
+                .take(NAMED)
+                .map(|(i, f)| format!("{i} ({}->{})", f.src, f.dst))
+                .collect();
+            if n > NAMED {
+                ids.push(format!("{} more", n - NAMED));
+            }
+            (n, ids.join(", "))
+        };
+        let (waiting, waiting_ids) = name(false);
+        let (held, held_ids) = name(true);
+        let mut msg = format!(
+            "nothing left to do at {} us with {left} of {} flows unfinished",
+            self.now.as_us_f64(),
+            self.flows.len()
+        );
+        if waiting > 0 {
+            let _ = write!(
+                msg,
+                "; {waiting} never started, waiting on a dependency that never fired (flows \
+                 {waiting_ids})"
+            );
+        }
+        if held > 0 {
+            let _ = write!(
+                msg,
+                "; {held} started and hold data that no event will send or resend (packets \
+                 lost with no retransmission timer: host.rto_us = \"off\"?) (flows {held_ids})"
+            );
+        }
+        Some(msg)
+    }
+
+    /// Records every fabric port at `t` (the earliest pending time: nothing happens between
+    /// the clock and it) and schedules the next sample.
+    #[cold]
+    pub(super) fn sample(&mut self, t: Time) {
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        for port in 0..trace.served.len() {
+            let backlog = self.ports.backlog_ps(port as u32, t);
+            // Link time committed so far, minus what is still waiting: served by `t`.
+            // (A port held dark may owe more than it committed: never count back.)
+            let served = self.ports.stats[port].busy_ps.saturating_sub(backlog);
+            trace.samples.push(PortSample {
+                time: t,
+                port: port as u32,
+                queue_bytes: self.ports.backlog_bytes(port as u32, t),
+                served_ps: served.saturating_sub(trace.served[port]),
+            });
+            trace.served[port] = trace.served[port].max(served);
+        }
+        self.queue.push(t + trace.interval, Event::Sample);
+    }
+}
