@@ -52,6 +52,7 @@ process.";
 mod compute;
 mod figs17_26;
 mod figs8_16;
+mod solvers;
 mod synth;
 
 /// Seeds per point at full size.

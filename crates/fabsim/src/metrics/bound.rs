@@ -1,0 +1,326 @@
+//! The run's lower bound on the CCT: closed forms from `theory` applied to the run's flows,
+//! fabric and dependencies (permutation, naive NIC bound with ACKs, chains of collective
+//! bounds, the flow dependency critical path).
+
+use super::*;
+
+/// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
+/// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
+/// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
+/// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
+pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
+    let f = &outcome.fabric;
+    let link = &params.link;
+    let every = params.transport.ack_every_bytes;
+    match params.workload {
+        WorkloadSpec::Permutation { message_bytes } => {
+            let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
+            permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every)
+        }
+        WorkloadSpec::AllToAll { .. }
+        | WorkloadSpec::Bipartite { .. }
+        | WorkloadSpec::Incast { .. }
+        | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, every, f, &outcome.flows),
+        WorkloadSpec::Collective { .. }
+        | WorkloadSpec::Fsdp { .. }
+        | WorkloadSpec::Moe { .. }
+        | WorkloadSpec::Htsim { .. } => {
+            // Three lower bounds, the largest wins: the longest chain of collective bounds
+            // (collectives come in dependency order: `after` points to earlier ones), the
+            // flow-level dependency chain, and the busiest NIC over the whole run (which
+            // alone sees collectives that overlap share a NIC).
+            let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
+            for c in &outcome.collectives {
+                let before = c
+                    .after
+                    .iter()
+                    .map(|&a| path[a as usize])
+                    .max()
+                    .unwrap_or(Time::ZERO);
+                path.push(
+                    before + collective_bound_ps(link, every, f, &outcome.flows, &outcome.deps, c),
+                );
+            }
+            let all = 0..outcome.flows.len() as u32;
+            let chain = critical_path_ps(link, every, f, &outcome.flows, &outcome.deps, all, true);
+            // The CCT runs from the first start: the earliest flow waiting on nothing.
+            let first = (outcome.flows.iter().zip(&outcome.deps.waits))
+                .filter(|(_, &w)| w == 0)
+                .map(|(fl, _)| fl.start_ps)
+                .min()
+                .unwrap_or(Time::ZERO);
+            path.into_iter()
+                .max()
+                .unwrap_or(Time::ZERO)
+                .max(chain.saturating_sub(first))
+                .max(nic_bound_ps(link, every, f, &outcome.flows))
+        }
+    }
+}
+
+/// The dependency chain bound of the flows `subset`: the latest earliest completion (last
+/// ACK back) when every flow takes at least [`flow_time_ps`] from its start to its last
+/// byte and [`ack_return_ps`] more to its last ACK, and starts when its gates fired (a gate
+/// fires at its `need`-th signal; signals of flows outside the subset count as time 0,
+/// the subset's start). With `absolute`, flows also respect their own start times. Flows
+/// that can never start are ignored.
+///
+/// The ACK a host owes when a gate releases its flow. If every signal of gate `g` is the
+/// receive done of a flow into host `h` ([`ack_gates`]), the signal that fires `g` (at `A`)
+/// is the arrival at `h` of some flow's last data packet, and `h` sends that packet's ACK
+/// at once under every ACK policy (per packet, or coalesced: the last packet is always
+/// ACKed). A flow `x` of `h` that `g` releases starts at `A + delay` or later, so each of
+/// its data packets is handed to the NIC at or after the ACK (the `FlowStart` event comes
+/// after the receive that queued the ACK, even at the same instant). The NIC serves an ACK
+/// before any data packet handed to it later: a pulling NIC takes data only when its port
+/// is free, a FIFO NIC queues it behind. So `x`'s first data bit leaves at `A + T_ack` or
+/// later, and `x` starts, for its data, at `max(A + delay, A + T_ack)`.
+///
+/// The ACKs of the other packets a host receives while it sends (one per data packet in a
+/// ring step, 1.5% of a step's NIC time with 64 B ACKs per 4,160 B packet) are charged as in
+/// appendix A's permutation bound: in the schedule of perfect load balance, with no
+/// queueing anywhere ([`ack_charges`]). That part is the bound of zero-queueing schedules,
+/// not of every schedule (one that delays a flow's data in the fabric could receive it
+/// while its NIC idles, paying in latency instead); `tests/bounds.rs` holds every run of
+/// every profile, collective and load balancer to it.
+pub fn critical_path_ps(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    subset: std::ops::Range<u32>,
+    absolute: bool,
+) -> Time {
+    let plain = chain_schedule(link, f, flows, deps, subset.clone(), absolute, &[]);
+    let extra = ack_charges(link, ack_every_bytes, f, flows, subset.clone(), &plain.1);
+    chain_schedule(link, f, flows, deps, subset, absolute, &extra).0
+}
+
+/// [`critical_path_ps`]'s schedule: its end and each flow's start (`None`: never started),
+/// each flow of the subset taking `extra[x]` (if given) longer to send.
+pub(super) fn chain_schedule(
+    link: &LinkModel,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    subset: std::ops::Range<u32>,
+    absolute: bool,
+    extra: &[Time],
+) -> (Time, Vec<Option<Time>>) {
+    let inside = |x: u32| subset.contains(&x);
+    let gates = deps.need.len();
+    let ack_host = ack_gates(flows, deps);
+    let t_ack = link.ack_ser_ps();
+    // Per gate: its signal times so far, and the in-subset signals still to come.
+    let mut times: Vec<Vec<Time>> = vec![Vec::new(); gates];
+    let mut pending = vec![0u32; gates];
+    for fl in subset.clone() {
+        for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
+            pending[g as usize] += 1;
+        }
+    }
+    for fl in 0..flows.len() as u32 {
+        if !inside(fl) {
+            for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
+                times[g as usize].push(Time::ZERO);
+            }
+        }
+    }
+    let mut waits: Vec<u32> = deps.waits.clone();
+    let mut start: Vec<Time> = flows
+        .iter()
+        .map(|s| if absolute { s.start_ps } else { Time::ZERO })
+        .collect();
+    let mut ready: Vec<u32> = subset.clone().filter(|&x| waits[x as usize] == 0).collect();
+    let mut end = Time::ZERO;
+    // Gates with no signal from the subset fire at once.
+    let fire = |g: usize,
+                times: &mut Vec<Vec<Time>>,
+                waits: &mut Vec<u32>,
+                start: &mut Vec<Time>,
+                ready: &mut Vec<u32>| {
+        let t = &mut times[g];
+        t.sort_unstable();
+        let need = deps.need[g] as usize;
+        let Some(&at) = t.get(need.max(1) - 1) else {
+            return;
+        };
+        for &x in deps.targets.row(g as u32) {
+            let mut delay = deps.delay_ps[g];
+            if ack_host[g] == flows[x as usize].src {
+                delay = delay.max(t_ack);
+            }
+            let s = &mut start[x as usize];
+            *s = (*s).max(at + delay);
+            waits[x as usize] -= 1;
+            if waits[x as usize] == 0 && inside(x) {
+                ready.push(x);
+            }
+        }
+    };
+    let idle: Vec<usize> = (0..gates).filter(|&g| pending[g] == 0).collect();
+    for g in idle {
+        fire(g, &mut times, &mut waits, &mut start, &mut ready);
+    }
+    let mut started: Vec<Option<Time>> = vec![None; flows.len()];
+    while let Some(x) = ready.pop() {
+        let fl = &flows[x as usize];
+        let hops = f.hops(fl.src, fl.dst);
+        started[x as usize] = Some(start[x as usize]);
+        let more = extra.get(x as usize).copied().unwrap_or(Time::ZERO);
+        let recv = start[x as usize] + flow_time_ps(link, fl.bytes, hops) + more;
+        let send = recv + ack_return_ps(link, hops);
+        end = end.max(send);
+        for (list, t) in [(&deps.send_done, send), (&deps.recv_done, recv)] {
+            for &g in list.row(x) {
+                let g = g as usize;
+                times[g].push(t);
+                pending[g] -= 1;
+                if pending[g] == 0 {
+                    fire(g, &mut times, &mut waits, &mut start, &mut ready);
+                }
+            }
+        }
+    }
+    (end, started)
+}
+
+/// Per flow of `subset`: the NIC time of the ACKs its sender owes, in the zero-queueing
+/// schedule `start`, for the data of the subset's other flows that reaches it while the flow
+/// is being sent (each incoming flow's packets arriving evenly between its first and last
+/// arrival, its ACKs the fewest its policy can send; rounded down). See
+/// [`critical_path_ps`].
+pub(super) fn ack_charges(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    subset: std::ops::Range<u32>,
+    start: &[Option<Time>],
+) -> Vec<Time> {
+    // Per host: (first arrival, last arrival, ACKs) of each flow into it.
+    let mut into: Vec<Vec<(Time, Time, u64)>> = vec![Vec::new(); f.hosts as usize];
+    for y in subset.clone() {
+        let (fl, Some(at)) = (&flows[y as usize], start[y as usize]) else {
+            continue;
+        };
+        let (first, last) = arrival_span_ps(link, fl.bytes, f.hops(fl.src, fl.dst));
+        let acks = link.min_acks(fl.bytes, ack_every_bytes);
+        into[fl.dst as usize].push((at + first, at + last, acks));
+    }
+    let t_ack = link.ack_ser_ps();
+    let mut extra = vec![Time::ZERO; flows.len()];
+    for x in subset {
+        let (fl, Some(from)) = (&flows[x as usize], start[x as usize]) else {
+            continue;
+        };
+        let to = from + link.serialization_ps(fl.bytes);
+        let mut acks = 0u64;
+        for &(first, last, n) in &into[fl.src as usize] {
+            let (lo, hi) = (first.max(from), last.min(to));
+            if last == first {
+                acks += u64::from(first >= from && first < to) * n;
+            } else if hi > lo {
+                let share = (hi - lo).as_ps_f64() / (last - first).as_ps_f64();
+                acks += (n as f64 * share).floor() as u64;
+            }
+        }
+        extra[x as usize] = acks * t_ack;
+    }
+    extra
+}
+
+/// Per gate: the host `h` if every signal of the gate is the receive done of a flow into
+/// `h` (and it needs one at least), else `u32::MAX` (no host). See [`critical_path_ps`].
+pub(super) fn ack_gates(flows: &[FlowSpec], deps: &Deps) -> Vec<u32> {
+    const UNSET: u32 = u32::MAX - 1;
+    let mut host: Vec<u32> = deps
+        .need
+        .iter()
+        .map(|&n| if n == 0 { u32::MAX } else { UNSET })
+        .collect();
+    for (fl, spec) in flows.iter().enumerate() {
+        for &g in deps.send_done.row(fl as u32) {
+            host[g as usize] = u32::MAX;
+        }
+        for &g in deps.recv_done.row(fl as u32) {
+            let h = &mut host[g as usize];
+            if *h == UNSET {
+                *h = spec.dst;
+            } else if *h != spec.dst {
+                *h = u32::MAX;
+            }
+        }
+    }
+    for h in &mut host {
+        if *h == UNSET {
+            *h = u32::MAX;
+        }
+    }
+    host
+}
+
+/// Naive bound: the busiest NIC sends its data and the ACKs it owes (or receives the data
+/// sent to it and the ACKs of its own data), with a first or last packet crossing the
+/// shortest path ([`naive_bound_ps`]). ACKs are counted as the fewest the policy can send
+/// ([`LinkModel::min_acks`]: one per packet, or with `ack_every_bytes` coalescing).
+pub(super) fn nic_bound_ps(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+) -> Time {
+    if flows.is_empty() {
+        return Time::ZERO;
+    }
+    let mut load = vec![NicLoad::default(); f.hosts as usize];
+    let mut min_data = u32::MAX;
+    for fl in flows {
+        // Closed forms over the flow's packets (a Fastroute run schedules flows for far
+        // longer than it simulates: a loop over every packet cost a fifth of a slice).
+        let n = link.packets(fl.bytes);
+        let (wire, acks) = (
+            fl.bytes + n * link.header_bytes as u64,
+            link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
+        );
+        let src = &mut load[fl.src as usize];
+        src.out_data += wire;
+        src.into_acks += acks;
+        let dst = &mut load[fl.dst as usize];
+        dst.into_data += wire;
+        dst.out_acks += acks;
+        min_data = min_data.min(link.last_packet_bytes(fl.bytes));
+    }
+    let min_hops = flows
+        .iter()
+        .map(|fl| f.hops(fl.src, fl.dst))
+        .min()
+        .unwrap_or(2);
+    load.into_iter()
+        .map(|l| naive_bound_ps(link, l, min_data, min_hops))
+        .max()
+        .unwrap_or(Time::ZERO)
+}
+
+/// A collective's CCT lower bound, from its first packet: the larger of the naive NIC bound
+/// of its flows and its dependency chain ([`critical_path_ps`]: a ring step waits for the
+/// data of the previous one, so N-1 steps each cost at least a shard's serialization and
+/// one path).
+pub fn collective_bound_ps(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    c: &Collective,
+) -> Time {
+    let all = c.flows();
+    let chain = critical_path_ps(link, ack_every_bytes, f, flows, deps, all.clone(), false);
+    chain.max(nic_bound_ps(
+        link,
+        ack_every_bytes,
+        f,
+        &flows[all.start as usize..all.end as usize],
+    ))
+}
