@@ -3,6 +3,7 @@
 //! bounds, the flow dependency critical path).
 
 use super::*;
+use crate::workload::BoundKind;
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
 /// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
@@ -12,19 +13,13 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
     let every = params.transport.ack_every_bytes;
-    match params.workload {
-        WorkloadSpec::Permutation { message_bytes } => {
+    match params.workload.bound_kind() {
+        BoundKind::Permutation { message_bytes } => {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every)
         }
-        WorkloadSpec::AllToAll { .. }
-        | WorkloadSpec::Bipartite { .. }
-        | WorkloadSpec::Incast { .. }
-        | WorkloadSpec::Fastroute(_) => nic_bound_ps(link, every, f, &outcome.flows),
-        WorkloadSpec::Collective { .. }
-        | WorkloadSpec::Fsdp { .. }
-        | WorkloadSpec::Moe { .. }
-        | WorkloadSpec::Htsim { .. } => {
+        BoundKind::Nic => nic_bound_ps(link, every, f, &outcome.flows),
+        BoundKind::Dependencies => {
             // Three lower bounds, the largest wins: the longest chain of collective bounds
             // (collectives come in dependency order: `after` points to earlier ones), the
             // flow-level dependency chain, and the busiest NIC over the whole run (which

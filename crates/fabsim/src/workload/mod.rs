@@ -84,7 +84,35 @@ pub enum WorkloadSpec {
     Htsim { file: String, matrix: HtsimMatrix },
 }
 
+/// Which lower bound on the CCT a workload's runs are judged against
+/// (`metrics::lower_bound_ps`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// Ofan appendix A: a permutation of messages of this many bytes.
+    Permutation { message_bytes: u64 },
+    /// The naive bound: the busiest NIC's bytes (data and ACKs) at line rate.
+    Nic,
+    /// Workloads with dependencies: the largest of the chain of collective bounds, the flow
+    /// dependency chain and the naive NIC bound.
+    Dependencies,
+}
+
 impl WorkloadSpec {
+    /// The lower bound its runs are judged against.
+    pub fn bound_kind(&self) -> BoundKind {
+        match *self {
+            WorkloadSpec::Permutation { message_bytes } => BoundKind::Permutation { message_bytes },
+            WorkloadSpec::AllToAll { .. }
+            | WorkloadSpec::Bipartite { .. }
+            | WorkloadSpec::Incast { .. }
+            | WorkloadSpec::Fastroute(_) => BoundKind::Nic,
+            WorkloadSpec::Collective { .. }
+            | WorkloadSpec::Fsdp { .. }
+            | WorkloadSpec::Moe { .. }
+            | WorkloadSpec::Htsim { .. } => BoundKind::Dependencies,
+        }
+    }
+
     pub fn kind_name(&self) -> &'static str {
         match self {
             WorkloadSpec::Permutation { .. } => "permutation",
