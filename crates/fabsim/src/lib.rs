@@ -21,6 +21,41 @@
 //! Only `scenario` (and the CLI) know about files and formats. All randomness flows from the
 //! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
 
+/// Declares an enum of named choices with `ALL` (every variant, in declaration order), `name`
+/// and `from_name`, so that each variant's name is written once, beside it:
+/// `named_enum! { pub enum Nic { Pull => "pull", Fifo => "fifo", } }`.
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $T:ident {
+            $($(#[$vmeta:meta])* $V:ident => $name:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $T {
+            $($(#[$vmeta])* $V,)+
+        }
+
+        impl $T {
+            /// Every variant, in declaration order.
+            pub const ALL: [$T; [$($name),+].len()] = [$($T::$V),+];
+
+            /// Its name in scenarios and reports.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($T::$V => $name,)+
+                }
+            }
+
+            /// The variant named `name`.
+            #[allow(dead_code)]
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::ALL.into_iter().find(|k| k.name() == name)
+            }
+        }
+    };
+}
+
 pub mod engine;
 pub mod flow;
 pub mod hw;

@@ -17,33 +17,13 @@ use super::SwitchLbKind;
 use crate::engine::Rng;
 use crate::net::{Fabric, Tier};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Edge,
-    Agg,
-    Pods,
-    Random,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::Edge,
-        Strategy::Agg,
-        Strategy::Pods,
-        Strategy::Random,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Edge => "edge",
-            Strategy::Agg => "agg",
-            Strategy::Pods => "pods",
-            Strategy::Random => "random",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == s)
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Strategy {
+        Edge => "edge",
+        Agg => "agg",
+        Pods => "pods",
+        Random => "random",
     }
 }
 

@@ -27,43 +27,17 @@ use crate::engine::{Rng, Time};
 use crate::flow::FlowSpec;
 use crate::net::{Fabric, Tier, UpPath};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HostLbKind {
-    /// No host-side choice: entropy 0, the switches decide.
-    None,
-    HostEcmp,
-    Rps,
-    Oblivious,
-    Reps,
-    Drb,
-    Ethereal,
-}
-
-impl HostLbKind {
-    pub const ALL: [HostLbKind; 7] = [
-        HostLbKind::None,
-        HostLbKind::HostEcmp,
-        HostLbKind::Rps,
-        HostLbKind::Oblivious,
-        HostLbKind::Reps,
-        HostLbKind::Drb,
-        HostLbKind::Ethereal,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            HostLbKind::None => "none",
-            HostLbKind::HostEcmp => "host-ecmp",
-            HostLbKind::Rps => "rps",
-            HostLbKind::Oblivious => "oblivious",
-            HostLbKind::Reps => "reps",
-            HostLbKind::Drb => "drb",
-            HostLbKind::Ethereal => "ethereal",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum HostLbKind {
+        /// No host-side choice: entropy 0, the switches decide.
+        None => "none",
+        HostEcmp => "host-ecmp",
+        Rps => "rps",
+        Oblivious => "oblivious",
+        Reps => "reps",
+        Drb => "drb",
+        Ethereal => "ethereal",
     }
 }
 

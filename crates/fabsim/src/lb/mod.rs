@@ -25,55 +25,27 @@ use crate::engine::{Rng, Time};
 use crate::hw::{CycleStats, SwitchCycles};
 use crate::net::{Fabric, Failures, Packet, PacketKind, Ports, Route, Tier};
 
-/// The switch-side schemes, by their scenario names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SwitchLbKind {
-    /// Hash of the flow (and direction) with a per-switch salt.
-    Ecmp,
-    /// Random Switch Queue: a uniformly random uplink per packet.
-    Rsq,
-    /// SIMPLE RR: one round-robin counter per switch (and size class) shared by all
-    /// destinations.
-    Rr,
-    /// Join the shortest queue (ties at random).
-    Jsq,
-    /// Adaptive routing on quantized queue levels (htsim's switch AR).
-    Ar,
-    /// Ofan: per-destination rotation pointers shared by every ingress port.
-    Ofan,
-    /// pOfan: Ofan with one pointer per ingress pipe.
-    Pofan,
-    /// CONGA (leaf-spine only): flowlets on leaf-to-leaf congestion feedback ([`Conga`]).
-    Conga,
-}
-
-impl SwitchLbKind {
-    pub const ALL: [SwitchLbKind; 8] = [
-        SwitchLbKind::Ecmp,
-        SwitchLbKind::Rsq,
-        SwitchLbKind::Rr,
-        SwitchLbKind::Jsq,
-        SwitchLbKind::Ar,
-        SwitchLbKind::Pofan,
-        SwitchLbKind::Ofan,
-        SwitchLbKind::Conga,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SwitchLbKind::Ecmp => "ecmp",
-            SwitchLbKind::Rsq => "rsq",
-            SwitchLbKind::Rr => "rr",
-            SwitchLbKind::Jsq => "jsq",
-            SwitchLbKind::Ar => "ar",
-            SwitchLbKind::Ofan => "ofan",
-            SwitchLbKind::Pofan => "pofan",
-            SwitchLbKind::Conga => "conga",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+named_enum! {
+    /// The switch-side schemes, by their scenario names.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum SwitchLbKind {
+        /// Hash of the flow (and direction) with a per-switch salt.
+        Ecmp => "ecmp",
+        /// Random Switch Queue: a uniformly random uplink per packet.
+        Rsq => "rsq",
+        /// SIMPLE RR: one round-robin counter per switch (and size class) shared by all
+        /// destinations.
+        Rr => "rr",
+        /// Join the shortest queue (ties at random).
+        Jsq => "jsq",
+        /// Adaptive routing on quantized queue levels (htsim's switch AR).
+        Ar => "ar",
+        /// pOfan: Ofan with one pointer per ingress pipe.
+        Pofan => "pofan",
+        /// Ofan: per-destination rotation pointers shared by every ingress port.
+        Ofan => "ofan",
+        /// CONGA (leaf-spine only): flowlets on leaf-to-leaf congestion feedback ([`Conga`]).
+        Conga => "conga",
     }
 }
 

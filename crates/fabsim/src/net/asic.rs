@@ -41,35 +41,17 @@ use crate::engine::Time;
 /// Inter-ASIC link / fabric delay (paper Table 1).
 pub const INTER_ASIC_DELAY_PS: Time = Time::from_ns(10);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arch {
-    Ideal,
-    Sota,
-    Oversubscribed,
-    Fastroute,
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Arch {
+        Ideal => "ideal",
+        Sota => "sota",
+        Oversubscribed => "oversubscribed",
+        Fastroute => "fastroute",
+    }
 }
 
 impl Arch {
-    pub const ALL: [Arch; 4] = [
-        Arch::Ideal,
-        Arch::Sota,
-        Arch::Oversubscribed,
-        Arch::Fastroute,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Arch::Ideal => "ideal",
-            Arch::Sota => "sota",
-            Arch::Oversubscribed => "oversubscribed",
-            Arch::Fastroute => "fastroute",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.name() == s)
-    }
-
     /// Internal capacity over port capacity, per ASIC: 1 (non-blocking) for State-of-the-Art,
     /// `1 / oversub` for the oversubscribed designs.
     pub fn internal_share(self, oversub: f64) -> f64 {
@@ -86,27 +68,14 @@ impl Arch {
     }
 }
 
-/// How a moved port spends its downtime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CircuitMode {
-    /// Optical circuit switch: PAUSE the upstream sender (lossless).
-    Optical,
-    /// Electrical circuit switch: buffer at the switch.
-    Electrical,
-}
-
-impl CircuitMode {
-    pub const ALL: [CircuitMode; 2] = [CircuitMode::Optical, CircuitMode::Electrical];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CircuitMode::Optical => "optical",
-            CircuitMode::Electrical => "electrical",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
+named_enum! {
+    /// How a moved port spends its downtime.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CircuitMode {
+        /// Optical circuit switch: PAUSE the upstream sender (lossless).
+        Optical => "optical",
+        /// Electrical circuit switch: buffer at the switch.
+        Electrical => "electrical",
     }
 }
 

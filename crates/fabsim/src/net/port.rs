@@ -58,42 +58,24 @@ pub enum Overflow {
     Trim,
 }
 
-/// Which data packet a full trimming port cuts (`switch.trim_victim`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TrimVictim {
-    Arriving,
-    /// At even odds the queue's last waiting data packet instead (htsim).
-    Random,
-}
-
-impl TrimVictim {
-    pub const ALL: [TrimVictim; 2] = [TrimVictim::Arriving, TrimVictim::Random];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            TrimVictim::Arriving => "arriving",
-            TrimVictim::Random => "random",
-        }
+named_enum! {
+    /// Which data packet a full trimming port cuts (`switch.trim_victim`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum TrimVictim {
+        Arriving => "arriving",
+        /// At even odds the queue's last waiting data packet instead (htsim).
+        Random => "random",
     }
 }
 
-/// When a port decides a data packet's ECN mark (`switch.ecn_at`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EcnAt {
-    /// On arrival, by the backlog the packet finds.
-    Enqueue,
-    /// When its last bit leaves, by the data still waiting behind it (htsim).
-    Dequeue,
-}
-
-impl EcnAt {
-    pub const ALL: [EcnAt; 2] = [EcnAt::Enqueue, EcnAt::Dequeue];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            EcnAt::Enqueue => "enqueue",
-            EcnAt::Dequeue => "dequeue",
-        }
+named_enum! {
+    /// When a port decides a data packet's ECN mark (`switch.ecn_at`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum EcnAt {
+        /// On arrival, by the backlog the packet finds.
+        Enqueue => "enqueue",
+        /// When its last bit leaves, by the data still waiting behind it (htsim).
+        Dequeue => "dequeue",
     }
 }
 

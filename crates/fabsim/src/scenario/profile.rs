@@ -6,36 +6,22 @@
 //! recovery fabsim had before duplicate-ACK repair and the RFC 6298 timer became the default,
 //! so results made before that reproduce.
 
-/// The host stacks of the reference simulators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Profile {
-    Fabsim,
-    /// fabsim's stack before duplicate-ACK recovery and the RFC 6298 timer became its
-    /// default: loss repaired only by a fixed timer that resends everything in flight.
-    FabsimRto,
-    /// UEC htsim (`htsim_uec`): coalesced ACKs, 64 entropies per flow, its NSCC rules.
-    Htsim,
-    /// Netbench's NewReno-based TCP/DCTCP.
-    Netbench,
+named_enum! {
+    /// The host stacks of the reference simulators.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Profile {
+        Fabsim => "fabsim",
+        /// fabsim's stack before duplicate-ACK recovery and the RFC 6298 timer became its
+        /// default: loss repaired only by a fixed timer that resends everything in flight.
+        FabsimRto => "fabsim-rto",
+        /// UEC htsim (`htsim_uec`): coalesced ACKs, 64 entropies per flow, its NSCC rules.
+        Htsim => "htsim",
+        /// Netbench's NewReno-based TCP/DCTCP.
+        Netbench => "netbench",
+    }
 }
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [
-        Profile::Fabsim,
-        Profile::FabsimRto,
-        Profile::Htsim,
-        Profile::Netbench,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Fabsim => "fabsim",
-            Profile::FabsimRto => "fabsim-rto",
-            Profile::Htsim => "htsim",
-            Profile::Netbench => "netbench",
-        }
-    }
-
     /// Where the values it sets come from, as errors name it.
     pub fn source(self) -> &'static str {
         match self {

@@ -24,48 +24,29 @@
 use super::{AckInfo, CongestionControl};
 use crate::engine::Time;
 
-/// How DCTCP reacts (`host.dctcp_rules`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DctcpRules {
-    /// RFC 8257: alpha starts at 1, one cut per window, a loss halves once per window.
-    Rfc8257,
-    /// Netbench's NewReno DCTCP (module docs).
-    Netbench,
-    /// htsim's UEC DCTCP (module docs).
-    Htsim,
-}
-
-impl DctcpRules {
-    pub const ALL: [DctcpRules; 3] = [DctcpRules::Rfc8257, DctcpRules::Netbench, DctcpRules::Htsim];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DctcpRules::Rfc8257 => "rfc8257",
-            DctcpRules::Netbench => "netbench",
-            DctcpRules::Htsim => "htsim",
-        }
+named_enum! {
+    /// How DCTCP reacts (`host.dctcp_rules`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum DctcpRules {
+        /// RFC 8257: alpha starts at 1, one cut per window, a loss halves once per window.
+        Rfc8257 => "rfc8257",
+        /// Netbench's NewReno DCTCP (module docs).
+        Netbench => "netbench",
+        /// htsim's UEC DCTCP (module docs).
+        Htsim => "htsim",
     }
 }
 
-/// Where DCTCP's first observation window ends (`host.dctcp_first_window`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FirstWindow {
-    /// At the first ACK, as RFC 8257's `WindowEnd = SND.NXT` at the start reads (and fabsim
-    /// did before): a mark on it and another in the next window cut twice in the first RTT.
-    FirstAck,
-    /// A round trip later: the first ACK opens the first window, the ACK of a packet sent
-    /// after it closes it.
-    RoundTrip,
-}
-
-impl FirstWindow {
-    pub const ALL: [FirstWindow; 2] = [FirstWindow::FirstAck, FirstWindow::RoundTrip];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            FirstWindow::FirstAck => "first-ack",
-            FirstWindow::RoundTrip => "round-trip",
-        }
+named_enum! {
+    /// Where DCTCP's first observation window ends (`host.dctcp_first_window`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum FirstWindow {
+        /// At the first ACK, as RFC 8257's `WindowEnd = SND.NXT` at the start reads (and fabsim
+        /// did before): a mark on it and another in the next window cut twice in the first RTT.
+        FirstAck => "first-ack",
+        /// A round trip later: the first ACK opens the first window, the ACK of a packet sent
+        /// after it closes it.
+        RoundTrip => "round-trip",
     }
 }
 

@@ -89,159 +89,90 @@ impl Bits {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CcKind {
-    None,
-    Dctcp,
-    Swift,
-    Mswift,
-    Nscc,
-}
-
-impl CcKind {
-    pub const ALL: [CcKind; 5] = [
-        CcKind::None,
-        CcKind::Dctcp,
-        CcKind::Swift,
-        CcKind::Mswift,
-        CcKind::Nscc,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CcKind::None => "none",
-            CcKind::Dctcp => "dctcp",
-            CcKind::Swift => "swift",
-            CcKind::Mswift => "mswift",
-            CcKind::Nscc => "nscc",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CcKind {
+        None => "none",
+        Dctcp => "dctcp",
+        Swift => "swift",
+        Mswift => "mswift",
+        Nscc => "nscc",
     }
 }
 
-/// How a sender finds lost packets (`host.loss_recovery`). ACKs say selectively what arrived
-/// (each names its packet, or a coalesced ACK all it covers); the choice is when a hole is
-/// presumed lost. NACKs of trimmed packets are resent at once under all. The default is
-/// `Rack` where packets can be dropped, `Rto` elsewhere (no hole there is a loss).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LossRecovery {
-    /// Only by the retransmission timeout: after an RTO without progress, everything in
-    /// flight is resent.
-    Rto,
-    /// Also when [`DUPTHRESH`] later packets are ACKed (TCP's three duplicate ACKs, in
-    /// selective form): the hole alone is resent while the flow goes on. The RTO stays the
-    /// backstop (a lost retransmission, the tail of a flow). Sprayed packets overtake each
-    /// other, so under spraying most holes it resends were not lost.
-    Dupack,
-    /// Also once a packet sent at least the reordering window after the hole was ACKed
-    /// (RACK, RFC 8985, in time rather than in packets): the hole alone is resent while the
-    /// flow goes on; the RTO stays the backstop. The default window is the longest a later
-    /// packet can overtake an earlier one, the queueing delay of full buffers at every hop,
-    /// so in a fabric that drops nothing no packet is resent.
-    Rack,
-}
-
-/// What the retransmission timer waits for, and what its expiry presumes lost
-/// (`host.rto_timer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RtoTimer {
-    /// An RTO without an ACK that brings news: every packet in flight is presumed lost and
-    /// the congestion controller sees a timeout (TCP).
-    Progress,
-    /// The oldest unACKed packet's send time plus the RTO: that packet alone is presumed lost,
-    /// its bytes leave the window (at least one packet stays), and the timer moves on to the
-    /// next oldest (htsim's UEC sources).
-    Oldest,
-}
-
-impl RtoTimer {
-    pub const ALL: [RtoTimer; 2] = [RtoTimer::Progress, RtoTimer::Oldest];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            RtoTimer::Progress => "progress",
-            RtoTimer::Oldest => "oldest",
-        }
+named_enum! {
+    /// How a sender finds lost packets (`host.loss_recovery`). ACKs say selectively what arrived
+    /// (each names its packet, or a coalesced ACK all it covers); the choice is when a hole is
+    /// presumed lost. NACKs of trimmed packets are resent at once under all. The default is
+    /// `Rack` where packets can be dropped, `Rto` elsewhere (no hole there is a loss).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum LossRecovery {
+        /// Only by the retransmission timeout: after an RTO without progress, everything in
+        /// flight is resent.
+        Rto => "rto",
+        /// Also when [`DUPTHRESH`] later packets are ACKed (TCP's three duplicate ACKs, in
+        /// selective form): the hole alone is resent while the flow goes on. The RTO stays the
+        /// backstop (a lost retransmission, the tail of a flow). Sprayed packets overtake each
+        /// other, so under spraying most holes it resends were not lost.
+        Dupack => "dupack",
+        /// Also once a packet sent at least the reordering window after the hole was ACKed
+        /// (RACK, RFC 8985, in time rather than in packets): the hole alone is resent while the
+        /// flow goes on; the RTO stays the backstop. The default window is the longest a later
+        /// packet can overtake an earlier one, the queueing delay of full buffers at every hop,
+        /// so in a fabric that drops nothing no packet is resent.
+        Rack => "rack",
     }
 }
 
-/// How a host's NIC takes its flows' data (`host.nic`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Nic {
-    /// One data packet when the NIC is free, round-robin over the host's flows.
-    Pull,
-    /// Flows push packets into one FIFO as their windows open (Netbench's sockets).
-    Fifo,
-}
-
-impl Nic {
-    pub const ALL: [Nic; 2] = [Nic::Pull, Nic::Fifo];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Nic::Pull => "pull",
-            Nic::Fifo => "fifo",
-        }
+named_enum! {
+    /// What the retransmission timer waits for, and what its expiry presumes lost
+    /// (`host.rto_timer`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum RtoTimer {
+        /// An RTO without an ACK that brings news: every packet in flight is presumed lost and
+        /// the congestion controller sees a timeout (TCP).
+        Progress => "progress",
+        /// The oldest unACKed packet's send time plus the RTO: that packet alone is presumed lost,
+        /// its bytes leave the window (at least one packet stays), and the timer moves on to the
+        /// next oldest (htsim's UEC sources).
+        Oldest => "oldest",
     }
 }
 
-/// What a congestion window counts (`host.window_bytes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowBytes {
-    /// Payload bytes in flight.
-    Payload,
-    /// Wire bytes (payload plus header) in flight, as htsim's UEC sources count.
-    Wire,
+named_enum! {
+    /// How a host's NIC takes its flows' data (`host.nic`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Nic {
+        /// One data packet when the NIC is free, round-robin over the host's flows.
+        Pull => "pull",
+        /// Flows push packets into one FIFO as their windows open (Netbench's sockets).
+        Fifo => "fifo",
+    }
 }
 
-impl WindowBytes {
-    pub const ALL: [WindowBytes; 2] = [WindowBytes::Payload, WindowBytes::Wire];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            WindowBytes::Payload => "payload",
-            WindowBytes::Wire => "wire",
-        }
+named_enum! {
+    /// What a congestion window counts (`host.window_bytes`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum WindowBytes {
+        /// Payload bytes in flight.
+        Payload => "payload",
+        /// Wire bytes (payload plus header) in flight, as htsim's UEC sources count.
+        Wire => "wire",
     }
 }
 
 /// ACKs of later packets that make a missing packet lost under [`LossRecovery::Dupack`].
 pub const DUPTHRESH: u32 = 3;
 
-impl LossRecovery {
-    pub const ALL: [LossRecovery; 3] =
-        [LossRecovery::Rto, LossRecovery::Dupack, LossRecovery::Rack];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            LossRecovery::Rto => "rto",
-            LossRecovery::Dupack => "dupack",
-            LossRecovery::Rack => "rack",
-        }
-    }
-}
-
-/// How the retransmission timer is set (`host.rto`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RtoRule {
-    /// Always `host.rto_us`.
-    Fixed,
-    /// RFC 6298: `host.rto_us` until the first RTT sample, then `SRTT + 4 RTTVAR` (at least
-    /// `host.rto_min_us`), doubled on each timeout until a new sample arrives.
-    Rfc6298,
-}
-
-impl RtoRule {
-    pub const ALL: [RtoRule; 2] = [RtoRule::Fixed, RtoRule::Rfc6298];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            RtoRule::Fixed => "fixed",
-            RtoRule::Rfc6298 => "rfc6298",
-        }
+named_enum! {
+    /// How the retransmission timer is set (`host.rto`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum RtoRule {
+        /// Always `host.rto_us`.
+        Fixed => "fixed",
+        /// RFC 6298: `host.rto_us` until the first RTT sample, then `SRTT + 4 RTTVAR` (at least
+        /// `host.rto_min_us`), doubled on each timeout until a new sample arrives.
+        Rfc6298 => "rfc6298",
     }
 }
 

@@ -60,21 +60,12 @@ const ADJUST_MTUS: f64 = 8.0;
 /// The multiplicative decrease never cuts below this fraction.
 const MD_FLOOR: f64 = 0.5;
 
-/// Which rules NSCC follows (`host.nscc_rules`; module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NsccRules {
-    Simple,
-    Htsim,
-}
-
-impl NsccRules {
-    pub const ALL: [NsccRules; 2] = [NsccRules::Simple, NsccRules::Htsim];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NsccRules::Simple => "simple",
-            NsccRules::Htsim => "htsim",
-        }
+named_enum! {
+    /// Which rules NSCC follows (`host.nscc_rules`; module docs).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum NsccRules {
+        Simple => "simple",
+        Htsim => "htsim",
     }
 }
 

@@ -64,54 +64,21 @@ impl Collective {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CollectiveKind {
-    AllGather,
-    ReduceScatter,
-    AllReduce,
-    AllToAll,
-}
-
-impl CollectiveKind {
-    pub const ALL: [CollectiveKind; 4] = [
-        CollectiveKind::AllGather,
-        CollectiveKind::ReduceScatter,
-        CollectiveKind::AllReduce,
-        CollectiveKind::AllToAll,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CollectiveKind::AllGather => "all-gather",
-            CollectiveKind::ReduceScatter => "reduce-scatter",
-            CollectiveKind::AllReduce => "all-reduce",
-            CollectiveKind::AllToAll => "all-to-all",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == s)
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CollectiveKind {
+        AllGather => "all-gather",
+        ReduceScatter => "reduce-scatter",
+        AllReduce => "all-reduce",
+        AllToAll => "all-to-all",
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    Ring,
-    Direct,
-}
-
-impl Algorithm {
-    pub const ALL: [Algorithm; 2] = [Algorithm::Ring, Algorithm::Direct];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Ring => "ring",
-            Algorithm::Direct => "direct",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.name() == s)
+named_enum! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Algorithm {
+        Ring => "ring",
+        Direct => "direct",
     }
 }
 
@@ -158,28 +125,18 @@ impl Group {
     }
 }
 
-/// The order of a group's ranks (`workload.order`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
-    /// Rank i is the group's i-th host.
-    Host,
-    /// A uniformly random order, drawn once per run from the `ranks` RNG stream.
-    Random,
-    /// Ranks alternate between the group's halves: rank 2i is the i-th host of the first
-    /// half, rank 2i + 1 the i-th of the second (with the halves on two ASICs of one switch,
-    /// every ring neighbour is on the other ASIC, as the Fastroute testbed placed them).
-    Alternate,
-}
-
-impl Order {
-    pub const ALL: [Order; 3] = [Order::Host, Order::Random, Order::Alternate];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Order::Host => "host",
-            Order::Random => "random",
-            Order::Alternate => "alternate",
-        }
+named_enum! {
+    /// The order of a group's ranks (`workload.order`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Order {
+        /// Rank i is the group's i-th host.
+        Host => "host",
+        /// A uniformly random order, drawn once per run from the `ranks` RNG stream.
+        Random => "random",
+        /// Ranks alternate between the group's halves: rank 2i is the i-th host of the first
+        /// half, rank 2i + 1 the i-th of the second (with the halves on two ASICs of one switch,
+        /// every ring neighbour is on the other ASIC, as the Fastroute testbed placed them).
+        Alternate => "alternate",
     }
 }
 

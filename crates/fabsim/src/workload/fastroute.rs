@@ -35,36 +35,16 @@ pub enum Pattern {
     Fast { phase_ps: Time },
 }
 
-/// A [`Pattern`] without its parameters: what `workload.kind` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PatternKind {
-    Stride,
-    Shuffle,
-    Ring,
-    Web,
-    Hadoop,
-    Fast,
-}
-
-impl PatternKind {
-    pub const ALL: [PatternKind; 6] = [
-        PatternKind::Stride,
-        PatternKind::Shuffle,
-        PatternKind::Ring,
-        PatternKind::Web,
-        PatternKind::Hadoop,
-        PatternKind::Fast,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            PatternKind::Stride => "stride",
-            PatternKind::Shuffle => "shuffle",
-            PatternKind::Ring => "ring",
-            PatternKind::Web => "web",
-            PatternKind::Hadoop => "hadoop",
-            PatternKind::Fast => "fast",
-        }
+named_enum! {
+    /// A [`Pattern`] without its parameters: what `workload.kind` names.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum PatternKind {
+        Stride => "stride",
+        Shuffle => "shuffle",
+        Ring => "ring",
+        Web => "web",
+        Hadoop => "hadoop",
+        Fast => "fast",
     }
 }
 

@@ -80,28 +80,20 @@ impl ModelShape {
     }
 }
 
-/// What of an FSDP2 iteration a run simulates (`workload.fsdp_part`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    /// The whole iteration.
-    Iteration,
-    /// One block's forward all-gather.
-    ForwardBlock,
-    /// One block's backward all-gather and the previous block's reduce-scatter, together.
-    BackwardBlock,
+named_enum! {
+    /// What of an FSDP2 iteration a run simulates (`workload.fsdp_part`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Part {
+        /// The whole iteration.
+        Iteration => "iteration",
+        /// One block's forward all-gather.
+        ForwardBlock => "forward-block",
+        /// One block's backward all-gather and the previous block's reduce-scatter, together.
+        BackwardBlock => "backward-block",
+    }
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Iteration, Part::ForwardBlock, Part::BackwardBlock];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Part::Iteration => "iteration",
-            Part::ForwardBlock => "forward-block",
-            Part::BackwardBlock => "backward-block",
-        }
-    }
-
     /// Collectives per block simulated (the iteration: two all-gathers and a
     /// reduce-scatter per block).
     pub fn collectives(self, layers: u32) -> u64 {
