@@ -41,7 +41,7 @@ const SIM_SOURCES: &[&str] = &[
     "../../data",
     "../../Cargo.lock",
     "src/run.rs",
-    "src/cmd_sweep.rs",
+    "src/cmd_sweep",
 ];
 
 /// The files under `path` (or `path` itself), sorted.
@@ -63,6 +63,11 @@ fn files(path: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn content_hash(paths: &[&str]) -> String {
     let mut all = vec![];
     for p in paths {
+        // A moved or renamed source must be named here again, not silently left out.
+        assert!(
+            std::path::Path::new(p).exists(),
+            "build.rs: {p} does not exist (a listed source moved?)"
+        );
         files(std::path::Path::new(p), &mut all);
     }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
