@@ -95,13 +95,6 @@ const TRACE_SAMPLE_BYTES: u64 = 160;
 const HOST_STATE_BYTES: u64 = 256;
 
 impl SimParams {
-    /// Bytes a full data packet counts in its flow's window (`host.window_bytes`): what must
-    /// fit for the window to be open.
-    #[inline]
-    pub fn full_packet_charge(&self) -> u32 {
-        self.link.payload_bytes + self.transport.window_header_bytes
-    }
-
     /// Bytes a `--trace` of this run holds before it is written: a sample per fabric port and
     /// `trace_interval_ps` until `stop_ps`, each kept as a sample, a record and a CSV row
     /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.

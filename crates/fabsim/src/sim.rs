@@ -148,9 +148,9 @@ struct Sim<'a, A: Chassis> {
     tx: Vec<Vec<u32>>,
     cursor: Vec<u32>,
     nic_armed: Vec<bool>,
-    /// Per flow: [`Flow::window_open`] for a full data packet, kept beside the flows so the
-    /// round robin skips window-blocked flows without loading each one (a cache miss per
-    /// flow on a large fabric); refreshed wherever the window or the bytes in flight change.
+    /// Per flow: [`Sender::window_open`], kept beside the flows so the round robin skips
+    /// window-blocked flows without loading each one (a cache miss per flow on a large
+    /// fabric); refreshed wherever the window or the bytes in flight change.
     window_open: Vec<bool>,
     now: Time,
     c: Counters,

@@ -43,14 +43,10 @@ impl Pair {
         }
     }
 
-    fn full(&self) -> u32 {
-        self.link.payload_bytes + self.t.window_header_bytes
-    }
-
     /// Sends one data packet if the window is open: the packet as the NIC stamps it, and
     /// what the sender said about it.
     fn send_one(&mut self) -> Option<(Packet, Send)> {
-        if !self.tx.has_data() || !self.tx.window_open(self.full()) {
+        if !self.tx.has_data() || !self.tx.window_open(&self.t) {
             return None;
         }
         let s = self.tx.next_packet(self.now, &self.t).unwrap();
@@ -226,7 +222,7 @@ fn ecn_marks_reach_dctcp_and_make_a_coalesced_ack_immediate() {
     let host = "cc = \"dctcp\"\ninit_window_bytes = 40960\nack_every_bytes = 100000\nrto_us = 100";
     let mut e = Pair::new(200 * PKT, host);
     let mut sent = e.send();
-    let w0 = e.tx.window_open(e.full());
+    let w0 = e.tx.window_open(&e.t);
     assert!(!w0, "the initial window closed before the message was sent");
     for p in sent.iter_mut().skip(1) {
         p.mark_ecn();

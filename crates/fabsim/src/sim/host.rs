@@ -187,7 +187,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// its NIC is armed (the window may have opened).
     fn window_moved(&mut self, flow: u32) {
         let f = &self.flows[flow as usize];
-        self.window_open[flow as usize] = f.tx.window_open(self.p.full_packet_charge());
+        self.window_open[flow as usize] = f.tx.window_open(&self.p.transport);
         self.arm_nic(f.src);
     }
 
@@ -217,18 +217,14 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         // Round-robin over the host's flows, skipping those whose window is full.
-        let next_bytes = self.p.full_packet_charge();
+        let t = &self.p.transport;
         let start = self.cursor[h] as usize % list.len();
         let (flows, open) = (&self.flows, &self.window_open);
         let Some(i) = (0..list.len())
             .map(|j| (start + j) % list.len())
             .find(|&j| {
                 let fid = list[j] as usize;
-                debug_assert_eq!(
-                    open[fid],
-                    flows[fid].tx.window_open(next_bytes),
-                    "flow {fid}"
-                );
+                debug_assert_eq!(open[fid], flows[fid].tx.window_open(t), "flow {fid}");
                 open[fid]
             })
         else {

@@ -168,12 +168,17 @@ impl Sender {
         self.next_seq < self.pkts || !self.retx.is_empty()
     }
 
-    /// May send one more packet of `bytes` (as the window counts them) now: the window has
-    /// room (a flow with nothing in flight may always send one, so a window below one packet
-    /// cannot stall it).
+    /// Bytes a full packet counts in the window: what must fit for the window to be open.
     #[inline]
-    pub fn window_open(&self, bytes: u32) -> bool {
-        self.inflight_bytes == 0 || self.inflight_bytes + bytes as u64 <= self.cc.window()
+    fn full_charge(&self, t: &TransportParams) -> u64 {
+        self.mss as u64 + t.window_header_bytes as u64
+    }
+
+    /// May send one more full packet now: the window has room for it (a flow with nothing
+    /// in flight may always send one, so a window below one packet cannot stall it).
+    #[inline]
+    pub fn window_open(&self, t: &TransportParams) -> bool {
+        self.inflight_bytes == 0 || self.inflight_bytes + self.full_charge(t) <= self.cc.window()
     }
 
     /// When its last packet was ACKed.
@@ -252,11 +257,10 @@ impl Sender {
         }
         // With coalesced ACKs, ask for one where waiting for more data would stall: the last
         // new packet, a retransmission, a packet that fills the window (as UEC's AR flag).
-        let full = self.mss as u64 + t.window_header_bytes as u64;
         let ack_req = t.ack_every_bytes > 0
             && (retransmit.is_some()
                 || self.next_seq == self.pkts
-                || self.inflight_bytes + full > self.cc.window());
+                || self.inflight_bytes + self.full_charge(t) > self.cc.window());
         Some(Send {
             seq,
             payload: self.payload(seq),
@@ -356,14 +360,27 @@ impl Sender {
     /// queued again and the window moved); not if it was ACKed already or given up on by a
     /// timeout.
     pub fn on_nack(&mut self, now: Time, seq: u32, t: &TransportParams) -> bool {
-        if self.acked_seqs.get(seq) || !self.outstanding.set(seq, false) {
+        if self.acked_seqs.get(seq) {
             return false;
         }
-        let bytes = self.charge(seq, t);
+        let Some(bytes) = self.presume_lost(seq, t) else {
+            return false;
+        };
         self.inflight_bytes -= bytes;
         self.cc.on_loss(bytes, self.inflight_bytes, now);
-        self.retx.push(seq);
         true
+    }
+
+    /// If `seq` is in flight: takes it out of flight and queues it to be sent again, and
+    /// returns the bytes it counted in the window (the caller takes them off
+    /// `inflight_bytes` and tells the controller).
+    #[inline]
+    fn presume_lost(&mut self, seq: u32, t: &TransportParams) -> Option<u64> {
+        if !self.outstanding.set(seq, false) {
+            return None;
+        }
+        self.retx.push(seq);
+        Some(self.charge(seq, t))
     }
 
     /// Takes `lost` bytes out of flight as a loss the controller sees.
@@ -385,10 +402,9 @@ impl Sender {
         }
         let (mut lost, mut n) = (0, 0);
         for seq in self.hole_scan..end {
-            if self.outstanding.set(seq, false) {
-                lost += self.charge(seq, t);
+            if let Some(bytes) = self.presume_lost(seq, t) {
+                lost += bytes;
                 n += 1;
-                self.retx.push(seq);
             }
         }
         self.hole_scan = end;
@@ -427,10 +443,10 @@ impl Sender {
                 break;
             }
             log.order.pop_front();
-            self.outstanding.set(seq, false);
-            lost += self.charge(seq, t);
+            lost += self
+                .presume_lost(seq, t)
+                .expect("the oldest in flight is in flight");
             n += 1;
-            self.retx.push(seq);
         }
         self.lose(lost, now);
         n
@@ -468,10 +484,7 @@ impl Sender {
                 let oldest_first = rule.rule == super::RtoRule::Rfc6298;
                 for i in 0..sent {
                     let seq = if oldest_first { sent - 1 - i } else { i };
-                    if self.outstanding.set(seq, false) {
-                        lost += self.charge(seq, t);
-                        self.retx.push(seq);
-                    }
+                    lost += self.presume_lost(seq, t).unwrap_or(0);
                 }
                 self.inflight_bytes -= lost;
                 self.cc.on_timeout(lost, now);
@@ -498,12 +511,12 @@ impl Sender {
             .expect("the oldest timer keeps a send log")
             .order
             .pop_front();
-        self.outstanding.set(seq, false);
-        let bytes = self.charge(seq, t);
+        let bytes = self
+            .presume_lost(seq, t)
+            .expect("the oldest in flight is in flight");
         self.inflight_bytes -= bytes;
         self.cc.on_packet_timeout(bytes);
         self.timeouts += 1;
-        self.retx.push(seq);
         let next = self
             .oldest_in_flight()
             .map(|(next, _)| (next + rto).max(now));
