@@ -12,8 +12,8 @@ use clap::Args;
 use fabsim::metrics;
 use fabsim::scenario::RunSpec;
 
-use crate::run::{load, scenario};
-use crate::CliError;
+use fabsim_lab::runs::{load, scenario};
+use fabsim_lab::Error;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -71,7 +71,7 @@ const CASES: &[Case] = &[
 /// A child's result line: `bench-summary HOSTS PACKET_HOPS EVENTS WALL_S PEAK_MIB`.
 const SUMMARY: &str = "bench-summary";
 
-pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
+pub fn bench(args: &BenchArgs) -> Result<(), Error> {
     if args.suite {
         return suite(&args.cases);
     }
@@ -87,11 +87,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
                 .collect();
             scenario(case.scenario, case.name, &set)?.expand()?
         }
-        _ => {
-            return Err(CliError::Usage(
-                "--case without --suite takes one case".into(),
-            ))
-        }
+        _ => return Err(Error::Usage("--case without --suite takes one case".into())),
     };
     // A suite child (`--case`) ends with the summary line its parent reads.
     measure(&specs, !args.cases.is_empty())
@@ -99,7 +95,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
 
 /// Runs `specs` one after another on this thread, a row each, then the total (and, with
 /// `summary`, the line [`suite`] reads).
-fn measure(specs: &[RunSpec], summary: bool) -> Result<(), CliError> {
+fn measure(specs: &[RunSpec], summary: bool) -> Result<(), Error> {
     outln!(
         "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
         "lb",
@@ -142,9 +138,9 @@ fn measure(specs: &[RunSpec], summary: bool) -> Result<(), CliError> {
 }
 
 /// Every case (or `only`) in a child process, one row each.
-fn suite(only: &[String]) -> Result<(), CliError> {
+fn suite(only: &[String]) -> Result<(), Error> {
     let exe = std::env::current_exe()
-        .map_err(|e| CliError::Runtime(format!("cannot find this executable: {e}")))?;
+        .map_err(|e| Error::Runtime(format!("cannot find this executable: {e}")))?;
     outln!(
         "{:<15} {:>7} {:>12} {:>12} {:>9} {:>11} {:>10} {:>9} {:>11}  what",
         "case",
@@ -164,11 +160,11 @@ fn suite(only: &[String]) -> Result<(), CliError> {
         let out = Command::new(&exe)
             .args(["bench", "--case", case.name])
             .output()
-            .map_err(|e| CliError::Runtime(format!("cannot run case {}: {e}", case.name)))?;
+            .map_err(|e| Error::Runtime(format!("cannot run case {}: {e}", case.name)))?;
         let text = String::from_utf8_lossy(&out.stdout);
         let line = text.lines().find_map(|l| l.strip_prefix(SUMMARY));
         let Some(fields) = line.filter(|_| out.status.success()) else {
-            return Err(CliError::Runtime(format!(
+            return Err(Error::Runtime(format!(
                 "case {} failed: {}",
                 case.name,
                 String::from_utf8_lossy(&out.stderr).trim()
@@ -179,7 +175,7 @@ fn suite(only: &[String]) -> Result<(), CliError> {
             .map(|x| x.parse().unwrap_or(f64::NAN))
             .collect();
         let [hosts, hops, events, wall, peak] = v[..] else {
-            return Err(CliError::Runtime(format!(
+            return Err(Error::Runtime(format!(
                 "case {}: bad summary {fields:?}",
                 case.name
             )));

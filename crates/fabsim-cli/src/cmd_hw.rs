@@ -6,7 +6,7 @@ use fabsim::engine::Rng;
 use fabsim::hw::{self, memory, CombiningPipeline};
 use fabsim::lb::PortOrders;
 
-use crate::CliError;
+use fabsim_lab::Error;
 
 #[derive(clap::Subcommand)]
 pub enum HwCommand {
@@ -51,7 +51,7 @@ pub enum HwCommand {
     },
 }
 
-pub fn run_hw(cmd: &HwCommand) -> Result<(), CliError> {
+pub fn run_hw(cmd: &HwCommand) -> Result<(), Error> {
     match *cmd {
         HwCommand::Pipeline {
             cycles,
@@ -70,15 +70,15 @@ pub fn run_hw(cmd: &HwCommand) -> Result<(), CliError> {
     }
 }
 
-fn usage(ok: bool, msg: impl FnOnce() -> String) -> Result<(), CliError> {
+fn usage(ok: bool, msg: impl FnOnce() -> String) -> Result<(), Error> {
     if ok {
         Ok(())
     } else {
-        Err(CliError::Usage(msg()))
+        Err(Error::Usage(msg()))
     }
 }
 
-fn pipeline(cycles: u64, width: usize, keys: u32, max_w: u32, seed: u64) -> Result<(), CliError> {
+fn pipeline(cycles: u64, width: usize, keys: u32, max_w: u32, seed: u64) -> Result<(), Error> {
     usage((1..=1_000_000_000).contains(&cycles), || {
         format!("--cycles {cycles}: allowed: 1 to 10^9")
     })?;
@@ -102,7 +102,7 @@ fn pipeline(cycles: u64, width: usize, keys: u32, max_w: u32, seed: u64) -> Resu
         s.mismatches
     );
     if s.mismatches > 0 {
-        return Err(CliError::Runtime(format!(
+        return Err(Error::Runtime(format!(
             "the pipeline disagreed with sequential rotation in {} cycles",
             s.mismatches
         )));
@@ -141,8 +141,8 @@ fn kbit(bits: u64) -> String {
     format!("{:.1}", bits as f64 / 1024.0)
 }
 
-fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(), CliError> {
-    let rows = hw::pofan_memory(k, tiers, pipe_ports, classes).map_err(CliError::Usage)?;
+fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(), Error> {
+    let rows = hw::pofan_memory(k, tiers, pipe_ports, classes).map_err(Error::Usage)?;
     outln!("pOfan memory: k = {k}, {tiers} tiers, {pipe_ports}-port pipes, {classes} size classes");
     outln!(
         "SRAM budget per pipe (assumed Tofino 1): {} stages x 80 blocks x {} Kbit = {} Kbit",
@@ -196,7 +196,7 @@ fn memory_table(k: u32, tiers: u32, pipe_ports: u32, classes: u32) -> Result<(),
     Ok(())
 }
 
-fn orders(seed: u64) -> Result<(), CliError> {
+fn orders(seed: u64) -> Result<(), Error> {
     outln!(
         "{:>3} {:>3} {:>8} {:>5} {:>10} {:>6} {:>12}",
         "w",

@@ -1,10 +1,10 @@
 //! `fabsim portmap` and `fabsim power`: the Fastroute control plane and the
 //! multi-ASIC power/radix model from the `portmap` crate.
 //!
-//! Self-contained: needs only `crate::CliError` (`Usage` / `Runtime`) and `crate::output`.
+//! Self-contained: needs only `fabsim_lab::Error` (`Usage` / `Runtime`) and its `output`.
 
-use crate::output::{check_output, write_output};
-use crate::CliError;
+use fabsim_lab::output::{check_output, write_output};
+use fabsim_lab::Error;
 use portmap::power::{round_to, PowerModel};
 use portmap::{
     inter_asic_bytes, solve, static_inter_asic_bytes, Constraints, Solver, TrafficMatrix, Workspace,
@@ -84,19 +84,19 @@ pub struct PortmapReport {
 }
 
 /// Reads and validates a traffic matrix CSV; errors name the file.
-pub fn read_tm(path: &Path, asics: usize) -> Result<TrafficMatrix, CliError> {
+pub fn read_tm(path: &Path, asics: usize) -> Result<TrafficMatrix, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "{}: cannot read traffic matrix: {e}",
             path.display()
         ))
     })?;
     TrafficMatrix::from_csv_str(&text, Some(asics))
-        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
 }
 
 /// Solves the mapping problem for `args` (without printing).
-pub fn compute_portmap(args: &PortmapArgs) -> Result<PortmapReport, CliError> {
+pub fn compute_portmap(args: &PortmapArgs) -> Result<PortmapReport, Error> {
     let tm = read_tm(&args.tm, args.asics)?;
     let constraints = Constraints {
         bundle: args.bundle,
@@ -107,7 +107,7 @@ pub fn compute_portmap(args: &PortmapArgs) -> Result<PortmapReport, CliError> {
     let mut mapping = Vec::new();
     let start = Instant::now();
     solve(tm.view(), &constraints, solver, &mut ws, &mut mapping).map_err(|e| {
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "{}: {e} (--bundle {}, --circuit-switches {}, --asics {})",
             args.tm.display(),
             args.bundle,
@@ -157,7 +157,7 @@ pub fn format_portmap(r: &PortmapReport) -> String {
 }
 
 /// `fabsim portmap`.
-pub fn run_portmap(args: &PortmapArgs) -> Result<(), CliError> {
+pub fn run_portmap(args: &PortmapArgs) -> Result<(), Error> {
     if let Some(path) = &args.json {
         check_output(path)?;
     }
@@ -165,13 +165,13 @@ pub fn run_portmap(args: &PortmapArgs) -> Result<(), CliError> {
     match &args.json {
         Some(path) if path.as_os_str() == "-" => {
             let json = serde_json::to_string(&report)
-                .map_err(|e| CliError::Runtime(format!("cannot encode JSON: {e}")))?;
+                .map_err(|e| Error::Runtime(format!("cannot encode JSON: {e}")))?;
             outln!("{json}");
         }
         Some(path) => {
             out!("{}", format_portmap(&report));
             let json = serde_json::to_string_pretty(&report)
-                .map_err(|e| CliError::Runtime(format!("cannot encode JSON: {e}")))?;
+                .map_err(|e| Error::Runtime(format!("cannot encode JSON: {e}")))?;
             write_output(path, &format!("{json}\n"))?;
         }
         None => out!("{}", format_portmap(&report)),
@@ -184,14 +184,14 @@ pub fn run_portmap(args: &PortmapArgs) -> Result<(), CliError> {
 const MAX_POWER_INPUT: f64 = 1e9;
 
 /// The power/radix report for `args` (Tables 2 and 3, Fig. 2, section 1).
-pub fn format_power(args: &PowerArgs) -> Result<String, CliError> {
+pub fn format_power(args: &PowerArgs) -> Result<String, Error> {
     for (name, v) in [
         ("--asic-tbps", args.asic_tbps),
         ("--asic-watts", args.asic_watts),
     ] {
         // Bounded so that every derived number stays finite and printable.
         if !(v.is_finite() && v > 0.0 && v <= MAX_POWER_INPUT) {
-            return Err(CliError::Usage(format!(
+            return Err(Error::Usage(format!(
                 "{name} = {v:e}: allowed: a number > 0 and <= {MAX_POWER_INPUT:e}"
             )));
         }
@@ -264,7 +264,7 @@ pub fn format_power(args: &PowerArgs) -> Result<String, CliError> {
 }
 
 /// `fabsim power`.
-pub fn run_power(args: &PowerArgs) -> Result<(), CliError> {
+pub fn run_power(args: &PowerArgs) -> Result<(), Error> {
     out!("{}", format_power(args)?);
     Ok(())
 }
@@ -321,7 +321,7 @@ mod tests {
         for (name, text, asics, needle) in cases {
             let path = tmp(name, text);
             match compute_portmap(&args(path, asics)) {
-                Err(CliError::Usage(msg)) => {
+                Err(Error::Usage(msg)) => {
                     assert!(msg.contains(name) && msg.contains(needle), "{msg}")
                 }
                 _ => panic!("{name}: expected a usage error"),
@@ -329,11 +329,9 @@ mod tests {
         }
         let mut a = args(tmp("b.csv", "1,2\n3,4\n5,6\n7,8\n"), 2);
         a.bundle = 3;
-        assert!(matches!(compute_portmap(&a), Err(CliError::Usage(m)) if m.contains("bundle")));
+        assert!(matches!(compute_portmap(&a), Err(Error::Usage(m)) if m.contains("bundle")));
         let missing = args(PathBuf::from("/nonexistent/tm.csv"), 2);
-        assert!(
-            matches!(compute_portmap(&missing), Err(CliError::Usage(m)) if m.contains("tm.csv"))
-        );
+        assert!(matches!(compute_portmap(&missing), Err(Error::Usage(m)) if m.contains("tm.csv")));
     }
 
     #[test]
@@ -353,7 +351,7 @@ mod tests {
                 asic_tbps: 0.0,
                 asic_watts: 750.0
             }),
-            Err(CliError::Usage(_))
+            Err(Error::Usage(_))
         ));
     }
 }

@@ -1,46 +1,21 @@
-//! The `fabsim` command-line tool.
+//! The `fabsim` command-line tool: argument parsing over the `fabsim` library (`run`,
+//! `bench`, `portmap`, `power`, `hw`, `keys`) and the `fabsim-lab` library (`sweep`,
+//! `reproduce`, `plot`).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-#[macro_use]
-mod output;
 mod cmd_bench;
 mod cmd_hw;
 mod cmd_plot;
 mod cmd_portmap;
+mod cmd_reproduce;
 mod cmd_sweep;
-mod report_csv;
-mod reproduce;
 mod run;
 
-#[cfg(test)]
-mod fuzz;
-
-pub use output::write_output;
-
-/// A command failure: `Usage` (bad input, exit status 2) or `Runtime` (exit status 1).
-#[derive(Debug)]
-pub enum CliError {
-    Usage(String),
-    Runtime(String),
-}
-
-impl CliError {
-    /// The message, whatever the kind.
-    pub fn message(self) -> String {
-        match self {
-            CliError::Usage(m) | CliError::Runtime(m) => m,
-        }
-    }
-}
-
-impl From<fabsim::scenario::ScenarioError> for CliError {
-    fn from(e: fabsim::scenario::ScenarioError) -> Self {
-        CliError::Usage(e.to_string())
-    }
-}
+#[macro_use]
+extern crate fabsim_lab;
 
 #[derive(Parser)]
 #[command(
@@ -78,7 +53,7 @@ enum Command {
     /// (`run --json`: FCT per size bucket).
     Plot(cmd_plot::PlotArgs),
     /// Reproduce a figure or table of the papers (`--list`; `all`): runs, plot, claims, verdicts.
-    Reproduce(reproduce::ReproduceArgs),
+    Reproduce(cmd_reproduce::ReproduceArgs),
     /// List every scenario key: type, default, allowed values and meaning.
     Keys {
         /// Print the README's Markdown table instead.
@@ -89,7 +64,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    output::remove_temps_on_signals();
+    fabsim_lab::output::remove_temps_on_signals();
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Bench(args) => cmd_bench::bench(args),
@@ -97,8 +72,8 @@ fn main() -> ExitCode {
         Command::Power(args) => cmd_portmap::run_power(args),
         Command::Hw { cmd } => cmd_hw::run_hw(cmd),
         Command::Sweep { cmd } => cmd_sweep::sweep(cmd),
-        Command::Reproduce(args) => reproduce::reproduce(args),
-        Command::Plot(args) => cmd_plot::plot(args),
+        Command::Reproduce(args) => cmd_reproduce::reproduce(args),
+        Command::Plot(a) => fabsim_lab::flow_plots::plot(&a.input, &a.out, &a.buckets),
         Command::Keys { markdown } => {
             if *markdown {
                 out!("{}", fabsim::scenario::keys_markdown());
@@ -110,13 +85,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Usage(m)) => {
-            eprintln!("error: {m}");
-            ExitCode::from(2)
-        }
-        Err(CliError::Runtime(m)) => {
-            eprintln!("error: {m}");
-            ExitCode::from(1)
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(if e.is_usage() { 2 } else { 1 })
         }
     }
 }

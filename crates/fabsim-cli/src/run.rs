@@ -1,19 +1,20 @@
 //! `fabsim run`: scenarios in, a table or JSON out.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{self, Extras, RunReport, RunResult};
+use fabsim::metrics::{Extras, RunReport};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
-use fabsim::scenario::{RunSpec, Scenario};
+use fabsim::scenario::RunSpec;
 use fabsim::workload::WorkloadSpec;
-use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::check_outputs;
-use crate::{write_output, CliError};
+use fabsim_lab::output::check_outputs;
+use fabsim_lab::report_csv;
+use fabsim_lab::runs::{load, run_all, runs_json};
+use fabsim_lab::{write_output, Error};
 
 /// `--jobs N`: 1 to 1024 worker threads (more only adds threads that wait for a core).
 pub fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
@@ -45,171 +46,7 @@ pub struct RunArgs {
     pub jobs: Option<usize>,
 }
 
-/// Reads a scenario (or run spec) file; an unreadable file is a usage error naming it.
-pub fn read_file(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", path.display())))
-}
-
-/// Parses scenario `text` (`None`: the built-in default) named `source` in errors, and applies
-/// `--set` overrides.
-pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scenario, CliError> {
-    let mut scenario = match text {
-        None => Scenario::default_scenario(),
-        Some(text) => Scenario::parse(text, source)?,
-    };
-    if text.is_some() && scenario.is_empty() {
-        eprintln!("note: {source} sets no key: every key not given with --set takes its schema default (`fabsim keys` lists them)");
-    }
-    for s in set {
-        scenario.set(s)?;
-    }
-    Ok(scenario)
-}
-
-/// Loads the scenario file (or the default), applies `--set` overrides and expands the sweep.
-pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, CliError> {
-    let text = path.map(|p| read_file(p)).transpose()?;
-    let source = path.map_or(String::new(), |p| p.display().to_string());
-    Ok(scenario(text.as_deref(), &source, set)?.expand()?)
-}
-
-/// A progress bar over `len` runs on stderr, drawn only when stderr is a terminal (a single
-/// run: a spinner with the time elapsed).
-pub fn progress_bar(len: usize) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    let template = if len == 1 {
-        "{spinner} 1 run, {elapsed} elapsed"
-    } else {
-        "{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}"
-    };
-    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
-    if len == 1 {
-        bar.enable_steady_tick(std::time::Duration::from_millis(250));
-    }
-    // Off a terminal (a log file, a batch job) the bar is not drawn: a line a minute instead.
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let b = bar.clone();
-        std::thread::spawn(move || {
-            let start = std::time::Instant::now();
-            let mut next = PLAIN_PROGRESS;
-            while !b.is_finished() {
-                std::thread::sleep(std::time::Duration::from_secs(1));
-                if start.elapsed() >= next && !b.is_finished() {
-                    eprintln!(
-                        "fabsim: {}/{} runs done, {:.0} s elapsed",
-                        b.position(),
-                        b.length().unwrap_or(0),
-                        start.elapsed().as_secs_f64()
-                    );
-                    next += PLAIN_PROGRESS;
-                }
-            }
-        });
-    }
-    bar
-}
-
-/// How often progress is printed off a terminal.
-const PLAIN_PROGRESS: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// What `specs` simulate, in one line: fabric, hosts, workload, schemes, seeds.
-pub fn describe(specs: &[RunSpec]) -> String {
-    // Distinct values in first-seen order, comma-separated.
-    let distinct = |f: &dyn Fn(&RunSpec) -> String| {
-        let mut seen: Vec<String> = vec![];
-        for s in specs {
-            let v = f(s);
-            if !seen.contains(&v) {
-                seen.push(v);
-            }
-        }
-        seen.join(", ")
-    };
-    let fabric = distinct(&|s| {
-        let gbps = s.params.link.rate_bps as f64 / 1e9;
-        match s.params.topology {
-            TopologySpec::FatTree { k } => {
-                let hosts = u64::from(k).pow(3) / 4;
-                format!("3-tier fat tree k={k} ({hosts} hosts, {gbps} Gb/s)")
-            }
-            TopologySpec::LeafSpine {
-                leaves,
-                hosts_per_leaf,
-                uplinks,
-            } => {
-                let hosts = u64::from(leaves) * u64::from(hosts_per_leaf);
-                format!(
-                    "leaf-spine {leaves} leaves x {hosts_per_leaf} hosts, {uplinks} uplinks \
-                     ({hosts} hosts, {gbps} Gb/s)"
-                )
-            }
-        }
-    });
-    let mut line = format!(
-        "{} run{} of {fabric}; workload {}; lb {}",
-        specs.len(),
-        if specs.len() == 1 { "" } else { "s" },
-        distinct(&|s| s.params.workload.kind_name().into()),
-        distinct(&|s| s.params.lb.name().into()),
-    );
-    for (name, v, default) in [
-        (
-            "host lb",
-            distinct(&|s| s.params.host_lb.name().into()),
-            "none",
-        ),
-        (
-            "cc",
-            distinct(&|s| s.params.transport.cc.kind.name().into()),
-            "none",
-        ),
-        (
-            "arch",
-            distinct(&|s| s.params.arch.arch.name().into()),
-            "ideal",
-        ),
-    ] {
-        if v != default {
-            let _ = write!(line, "; {name} {v}");
-        }
-    }
-    let seeds = specs.iter().map(|s| s.params.seed);
-    match (seeds.clone().min(), seeds.max()) {
-        (Some(a), Some(b)) if a == b => {
-            let _ = write!(line, "; seed {a}");
-        }
-        (Some(a), Some(b)) => {
-            let _ = write!(line, "; seeds {a}-{b}");
-        }
-        _ => {}
-    }
-    line
-}
-
-/// The `--json` document: `{"runs": [...]}`, pretty-printed.
-pub fn runs_json(reports: &[RunReport]) -> Result<String, CliError> {
-    serde_json::to_string_pretty(&serde_json::json!({ "runs": reports }))
-        .map_err(|e| CliError::Runtime(e.to_string()))
-}
-
-/// Runs every spec, in parallel over cores, keeping the input order, with the `extras`
-/// asked for.
-pub fn run_all(
-    specs: &[RunSpec],
-    jobs: Option<usize>,
-    extras: Extras,
-) -> Result<Vec<RunResult>, CliError> {
-    let bar = progress_bar(specs.len());
-    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
-    let done = metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1), None)
-        .map_err(CliError::Runtime)?
-        .expect("never cancelled");
-    bar.finish_and_clear();
-    Ok(done)
-}
-
-pub fn run(args: &RunArgs) -> Result<(), CliError> {
+pub fn run(args: &RunArgs) -> Result<(), Error> {
     let specs = load(args.scenario.as_ref(), &args.set)?;
     let outputs = [&args.json, &args.flows, &args.trace];
     let named: Vec<(&str, &std::path::Path)> = ["--json", "--flows", "--trace"]
@@ -220,7 +57,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     check_outputs(&named)?;
     let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
         ));
     }
@@ -231,7 +68,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             let p = &spec.params;
             match p.trace_bytes() {
                 Some(b) if b > p.max_memory_bytes => {
-                    return Err(CliError::Usage(format!(
+                    return Err(Error::Usage(format!(
                         "--trace: the samples of every port every trace.interval_us = {} us \
                          until run.duration_us would take about {:.1} GiB, over \
                          run.max_memory_gib = {:.1}; sample less often or raise the limit",
@@ -309,14 +146,14 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             .iter()
             .map(|r| r.flows.clone().unwrap_or_default())
             .collect();
-        write_csv(path, crate::report_csv::flows_csv(&labels, &flows))?;
+        write_csv(path, report_csv::flows_csv(&labels, &flows))?;
     }
     if let Some(path) = &args.trace {
         let traces: Vec<_> = results
             .iter()
             .map(|r| r.trace.clone().unwrap_or_default())
             .collect();
-        write_csv(path, crate::report_csv::trace_csv(&labels, &traces))?;
+        write_csv(path, report_csv::trace_csv(&labels, &traces))?;
     }
     if let Some(path) = &args.json {
         write_output(path, &runs_json(&reports)?)?;
@@ -334,6 +171,80 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// What `specs` simulate, in one line: fabric, hosts, workload, schemes, seeds.
+pub fn describe(specs: &[RunSpec]) -> String {
+    // Distinct values in first-seen order, comma-separated.
+    let distinct = |f: &dyn Fn(&RunSpec) -> String| {
+        let mut seen: Vec<String> = vec![];
+        for s in specs {
+            let v = f(s);
+            if !seen.contains(&v) {
+                seen.push(v);
+            }
+        }
+        seen.join(", ")
+    };
+    let fabric = distinct(&|s| {
+        let gbps = s.params.link.rate_bps as f64 / 1e9;
+        match s.params.topology {
+            TopologySpec::FatTree { k } => {
+                let hosts = u64::from(k).pow(3) / 4;
+                format!("3-tier fat tree k={k} ({hosts} hosts, {gbps} Gb/s)")
+            }
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                uplinks,
+            } => {
+                let hosts = u64::from(leaves) * u64::from(hosts_per_leaf);
+                format!(
+                    "leaf-spine {leaves} leaves x {hosts_per_leaf} hosts, {uplinks} uplinks \
+                     ({hosts} hosts, {gbps} Gb/s)"
+                )
+            }
+        }
+    });
+    let mut line = format!(
+        "{} run{} of {fabric}; workload {}; lb {}",
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" },
+        distinct(&|s| s.params.workload.kind_name().into()),
+        distinct(&|s| s.params.lb.name().into()),
+    );
+    for (name, v, default) in [
+        (
+            "host lb",
+            distinct(&|s| s.params.host_lb.name().into()),
+            "none",
+        ),
+        (
+            "cc",
+            distinct(&|s| s.params.transport.cc.kind.name().into()),
+            "none",
+        ),
+        (
+            "arch",
+            distinct(&|s| s.params.arch.arch.name().into()),
+            "ideal",
+        ),
+    ] {
+        if v != default {
+            let _ = write!(line, "; {name} {v}");
+        }
+    }
+    let seeds = specs.iter().map(|s| s.params.seed);
+    match (seeds.clone().min(), seeds.max()) {
+        (Some(a), Some(b)) if a == b => {
+            let _ = write!(line, "; seed {a}");
+        }
+        (Some(a), Some(b)) => {
+            let _ = write!(line, "; seeds {a}-{b}");
+        }
+        _ => {}
+    }
+    line
 }
 
 /// One row per sweep point: mean and standard deviation over its seeds.

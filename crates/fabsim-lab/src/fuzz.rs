@@ -33,9 +33,9 @@ use fabsim::scenario::{schema, Key, Kind as KeyKind, Scenario};
 use fabsim::workload::HtsimMatrix;
 use portmap::{solve, Constraints, Solver, TrafficMatrix, Workspace};
 
-use crate::cmd_sweep::{load_results, missing_runs, parse_manifest, plan_dir, run_one, Outcome};
 use crate::output::temp_name;
-use crate::run::scenario;
+use crate::runs::scenario;
+use crate::sweep::{load_results, missing_runs, parse_manifest, plan_dir, run_one, Outcome};
 
 /// The most packet-hops a simulated case may have by the up-front estimate (a few
 /// milliseconds of a release build).

@@ -42,12 +42,6 @@ fn dctcp_reading(r: &Row, rule: usize) -> bool {
     }
 }
 
-/// `leak(format!(..))`: claim and setup texts built per message size live as long as the
-/// registry (a few hundred bytes per call).
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
-}
-
 /// The rows Fig. 12's plots draw: DCTCP under its first reading (RFC 8257), every other
 /// control.
 fn rfc_or_other(r: &Row) -> bool {
@@ -166,14 +160,9 @@ fn dctcp_rows<'a>(scheme: &'a str, size: &'a str, rule: usize) -> [(Col, &'a str
 }
 
 /// AR and REPS: the schemes a control slows down or leaves behind (index `S`).
-const THROTTLED: [&str; 2] = ["ar", "reps"];
+pub(super) const THROTTLED: [&str; 2] = ["ar", "reps"];
 /// OFAN and 4OFAN: the schemes that escape it (index `S`).
-const ESCAPING: [&str; 2] = ["ofan", "4ofan"];
-
-/// A scheme as the paper names it (`4ofan` -> `4OFAN`).
-fn paper_name(scheme: &str) -> String {
-    scheme.to_uppercase()
-}
+pub(super) const ESCAPING: [&str; 2] = ["ofan", "4ofan"];
 
 fn dctcp_claims<const MIB: u64, const RULE: usize>() -> Vec<Claim> {
     vec![

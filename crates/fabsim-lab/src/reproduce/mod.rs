@@ -31,13 +31,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cmd_sweep::{self, Outcome};
-use crate::run::progress_bar;
-use crate::{write_output, CliError};
+use crate::runs::progress_bar;
+use crate::sweep::{self, Outcome};
+use crate::{write_output, Error};
 use cols::Col;
 pub use identity::*;
 pub use model::*;
@@ -46,54 +45,10 @@ use runner::*;
 pub use table::{Metric, Row, Table};
 pub use verdict::*;
 
-#[derive(Args)]
-pub struct ReproduceArgs {
-    /// Experiment id (see `--list`), or `all`.
-    #[arg(required_unless_present = "list")]
-    pub id: Option<String>,
-    /// List the experiments, their claims and what they vary.
-    #[arg(long)]
-    pub list: bool,
-    /// Smaller fabric, fewer points and seeds: seconds per experiment (at most about 20 s of
-    /// CPU; `all --quick` about 170 s).
-    #[arg(long)]
-    pub quick: bool,
-    /// Seeds per point (default: the experiment's, 10 at full size as in the papers; at most
-    /// 1000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub seeds: Option<u64>,
-    /// Output directory; each experiment writes DIR/ID/.
-    #[arg(long, default_value = "reproduce-out")]
-    pub out: PathBuf,
-    /// Worker threads (default: all cores; at most 1024).
-    #[arg(long, value_parser = crate::run::jobs_parser())]
-    pub jobs: Option<usize>,
-    /// Override a scenario key in every run of the experiment (repeatable), e.g.
-    /// `--set host.profile=htsim` to run it with the reference simulator's host stack.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// Plan the experiment's sweeps into DIR/ID/runs/ and print their directories, without
-    /// running them: run them with `fabsim sweep run` (e.g. as a Slurm array), then rerun
-    /// without --plan to collect the results.
-    #[arg(long)]
-    pub plan: bool,
-    /// Re-evaluate the claims of results already in --out (DIR/ID/results.csv, e.g.
-    /// `--out results/full`) with this build's claims and tolerances, without running
-    /// anything: rewrites claims.json, plot.svg and report.md, which names the build and
-    /// simulator of the runs and of the re-scoring (the runs are kept even when the
-    /// simulator's sources have changed since).
-    #[arg(long, conflicts_with_all = ["plan", "quick", "seeds", "set", "jobs", "no_readings"])]
-    pub rescore: bool,
-    /// Run only each experiment's primary reading, not its other readings (a full-size
-    /// experiment then costs one reading's runs); the report names the readings left out.
-    #[arg(long)]
-    pub no_readings: bool,
-}
-
 /// An output directory that cannot be made is bad input, found before any run.
-fn make_out(out: &Path) -> Result<(), CliError> {
+fn make_out(out: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(out).map_err(|e| {
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "--out {}: cannot create directory: {e}",
             out.display()
         ))
@@ -102,12 +57,12 @@ fn make_out(out: &Path) -> Result<(), CliError> {
 
 /// `all --rescore`: re-scores every experiment with results in `out` (see [`rescore_one`])
 /// and prints the tallies; the experiments without results are named, not an error.
-fn rescore_all(exps: &[Experiment], out: &Path) -> Result<(), CliError> {
+fn rescore_all(exps: &[Experiment], out: &Path) -> Result<(), Error> {
     let (have, missing): (Vec<&Experiment>, Vec<&Experiment>) = exps
         .iter()
         .partition(|e| out.join(e.id).join("results.csv").is_file());
     if have.is_empty() {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "--rescore: no experiment has results in {}",
             out.display()
         )));
@@ -136,63 +91,70 @@ fn rescore_all(exps: &[Experiment], out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
-    let exps = registry();
-    let id = args.id.as_deref().unwrap_or_default();
-    let find = || {
-        exps.iter().find(|e| e.id == id).ok_or_else(|| {
+/// The experiment `id` (`all`: every one), or an error naming the allowed ids.
+fn find<'a>(exps: &'a [Experiment], id: &str) -> Result<&'a [Experiment], Error> {
+    if id == "all" {
+        return Ok(exps);
+    }
+    match exps.iter().position(|e| e.id == id) {
+        Some(i) => Ok(&exps[i..=i]),
+        None => {
             let ids: Vec<&str> = exps.iter().map(|e| e.id).collect();
-            CliError::Usage(format!(
+            Err(Error::Usage(format!(
                 "unknown experiment {id:?}; allowed: all, {}",
                 ids.join(", ")
-            ))
-        })
-    };
-    if args.list {
-        // `--list ID` lists that experiment alone.
-        match id {
-            "" | "all" => list(&exps),
-            _ => list(std::slice::from_ref(find()?)),
+            )))
         }
-        return Ok(());
     }
-    let ctx = Ctx {
-        quick: args.quick,
-        seeds: args.seeds,
-        set: args.set.clone(),
-        dedupe: true,
-        no_readings: args.no_readings,
-    };
+}
+
+/// `--list`: the experiments `id` names (`None` or `all`: every one), their claims and what
+/// they vary.
+pub fn list_experiments(id: Option<&str>) -> Result<(), Error> {
+    let exps = registry();
+    list(find(&exps, id.unwrap_or("all"))?);
+    Ok(())
+}
+
+/// `--rescore`: re-scores the results already in `out` of experiment `id` (`all`: of every
+/// experiment with results there) with this build's claims.
+pub fn rescore(id: &str, out: &Path) -> Result<(), Error> {
+    let exps = registry();
+    match find(&exps, id)? {
+        [exp] if id != "all" => rescore_one(exp, out).map(drop),
+        all => rescore_all(all, out),
+    }
+}
+
+/// `--plan`: plans the sweeps of experiment `id` (`all`: of every one) into `out/ID/runs/`
+/// without running them.
+pub fn plan(id: &str, ctx: &Ctx, out: &Path) -> Result<(), Error> {
+    let exps = registry();
+    let exps = find(&exps, id)?;
+    make_out(out)?;
+    exps.iter().try_for_each(|e| plan_only(e, ctx, out))
+}
+
+/// Reproduces experiment `id` into `out/ID/` on `jobs` threads (`None`: all cores); `all`:
+/// every experiment, then `out/report.md` indexing them.
+pub fn reproduce(id: &str, ctx: &Ctx, out: &Path, jobs: Option<usize>) -> Result<(), Error> {
+    let all_exps = registry();
+    let exps = find(&all_exps, id)?;
+    make_out(out)?;
     if id != "all" {
-        let exp = find()?;
-        if args.rescore {
-            return rescore_one(exp, &args.out).map(drop);
-        }
-        make_out(&args.out)?;
-        if args.plan {
-            return plan_only(exp, &ctx, &args.out);
-        }
-        reproduce_one(exp, &ctx, &args.out, args.jobs)?;
-        return Ok(());
-    }
-    if args.rescore {
-        return rescore_all(&exps, &args.out);
-    }
-    make_out(&args.out)?;
-    if args.plan {
-        return exps.iter().try_for_each(|e| plan_only(e, &ctx, &args.out));
+        return reproduce_one(&exps[0], ctx, out, jobs).map(drop);
     }
     let start = Instant::now();
     let mut index = String::new();
     let mut all = vec![];
     let mut failed = vec![];
-    for e in &exps {
+    for e in exps {
         let t = Instant::now();
         // One failing experiment does not stop the others; `all` fails at the end.
-        match reproduce_one(e, &ctx, &args.out, args.jobs) {
+        match reproduce_one(e, ctx, out, jobs) {
             Ok(claims) => all.push((e, claims, t.elapsed().as_secs_f64())),
-            Err(CliError::Usage(m) | CliError::Runtime(m)) => {
-                eprintln!("{}: failed: {m}", e.id);
+            Err(err) => {
+                eprintln!("{}: failed: {err}", e.id);
                 failed.push(e.id);
             }
         }
@@ -248,13 +210,13 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<(), CliError> {
     if !failed.is_empty() {
         let _ = writeln!(index, "\nFailed (rerun to resume): {}", failed.join(", "));
     }
-    let path = args.out.join("report.md");
+    let path = out.join("report.md");
     write_output(&path, &index)?;
     outln!("{} -> {}", tally_text(total), path.display());
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(CliError::Runtime(format!(
+        Err(Error::Runtime(format!(
             "{} experiments failed: {}",
             failed.len(),
             failed.join(", ")
@@ -678,7 +640,7 @@ mod tests {
         for e in registry() {
             if let Source::Sim(sweeps) = &e.source {
                 for s in sweeps {
-                    let specs = crate::run::scenario(Some(&s.scenario), e.id, &s.quick)
+                    let specs = crate::runs::scenario(Some(&s.scenario), e.id, &s.quick)
                         .and_then(|sc| Ok(sc.expand()?))
                         .unwrap_or_else(|_| panic!("{} {}", e.id, s.name));
                     swept.extend(specs.into_iter().flat_map(|sp| sp.label).map(|l| l.0));

@@ -75,6 +75,17 @@ fn cc_plot(series: fn(&Row) -> String) -> Plot {
     }
 }
 
+/// `leak(format!(..))`: claim and setup texts built per message size live as long as the
+/// registry (a few hundred bytes per call).
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// A scheme as the paper writes it (`4ofan` -> 4OFAN).
+fn paper_name(scheme: &str) -> String {
+    scheme.to_uppercase()
+}
+
 fn inflation_pct(r: &Row) -> Option<f64> {
     Some(100.0 * r.num(col::CCT_INFLATION)?)
 }

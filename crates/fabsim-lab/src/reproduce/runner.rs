@@ -61,7 +61,7 @@ pub(super) fn plan_sweeps(
     sweeps: &[Sweep],
     ctx: &Ctx,
     dir: &Path,
-) -> Result<Vec<(PathBuf, u64)>, CliError> {
+) -> Result<Vec<(PathBuf, u64)>, Error> {
     let mut dirs = vec![];
     for s in sweeps {
         let mut set: Vec<String> = if ctx.quick { s.quick.clone() } else { vec![] };
@@ -75,13 +75,13 @@ pub(super) fn plan_sweeps(
         let mut def = vec![s.scenario.to_string()];
         def.extend(set.iter().cloned());
         def.push(sim_id());
-        let hash = cmd_sweep::fnv1a64(&def);
+        let hash = sweep::fnv1a64(&def);
         let d = dir
             .join("runs")
             .join(format!("{}-{}-{}", s.name, ctx.size(), &hash[..8]));
-        std::fs::create_dir_all(&d).map_err(|e| io_err(&d, "create directory", e))?;
+        std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, "create directory", e))?;
         let source = format!("{} ({})", exp.id, s.name);
-        let (_, runs, _) = cmd_sweep::plan_dir(&d, &s.scenario, &source, &set)?;
+        let (_, runs, _) = sweep::plan_dir(&d, &s.scenario, &source, &set)?;
         dirs.push((d, runs));
     }
     Ok(dirs)
@@ -90,14 +90,14 @@ pub(super) fn plan_sweeps(
 /// `--plan`: plans the sweeps of `exp` into `out/ID/runs/` without running them and prints
 /// each sweep directory with its run counts, to be run by `fabsim sweep run` (locally or as a
 /// Slurm array); `fabsim reproduce ID` then collects the results.
-pub(super) fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), CliError> {
+pub(super) fn plan_only(exp: &Experiment, ctx: &Ctx, out: &Path) -> Result<(), Error> {
     let Source::Sim(_) = &exp.source else {
         outln!("{}: computed in-process (no sweep to plan)", exp.id);
         return Ok(());
     };
     let dir = out.join(exp.id);
     for (d, runs) in plan_sweeps(exp, &sweeps_of(exp, ctx), ctx, &dir)? {
-        let missing = cmd_sweep::missing_runs(&d, runs).len();
+        let missing = sweep::missing_runs(&d, runs).len();
         outln!("{}: {runs} runs, {missing} to run", d.display());
     }
     Ok(())
@@ -114,11 +114,11 @@ pub(super) type CopiedRun = (RunId, RunId);
 pub(super) fn distinct_runs(
     dirs: &[(std::path::PathBuf, u64)],
     todo: Vec<RunId>,
-) -> Result<(Vec<RunId>, Vec<CopiedRun>), CliError> {
+) -> Result<(Vec<RunId>, Vec<CopiedRun>), Error> {
     let mut first: Vec<(RunId, fabsim::params::SimParams)> = vec![];
     let mut copies = vec![];
     for (k, i) in todo {
-        let p = cmd_sweep::spec_params(&dirs[k].0, i).map_err(CliError::Runtime)?;
+        let p = sweep::spec_params(&dirs[k].0, i).map_err(Error::Runtime)?;
         match first.iter().find(|(_, q)| *q == p) {
             Some(&(from, _)) => copies.push(((k, i), from)),
             None => first.push(((k, i), p)),
@@ -133,18 +133,18 @@ pub(super) fn results(
     ctx: &Ctx,
     dir: &Path,
     jobs: Option<usize>,
-) -> Result<Table, CliError> {
+) -> Result<Table, Error> {
     match &exp.source {
         Source::Compute(f) | Source::ClosedForm(f) => {
             // A finished computation is kept, like a finished run, per build of fabsim.
-            let code = cmd_sweep::fnv1a64(&[code_id().to_string()]);
+            let code = sweep::fnv1a64(&[code_id().to_string()]);
             let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
             // Reused only whole: its checksum (written after it) must match, else a
             // truncated or edited cache is computed again.
             let sum = path.with_extension("csv.fnv");
             if let Ok(text) = std::fs::read_to_string(&path) {
                 let want = std::fs::read_to_string(&sum).unwrap_or_default();
-                if want.trim() == cmd_sweep::fnv1a64_bytes(text.as_bytes()) {
+                if want.trim() == sweep::fnv1a64_bytes(text.as_bytes()) {
                     return Ok(Table::from_csv(&text));
                 }
                 eprintln!(
@@ -156,7 +156,7 @@ pub(super) fn results(
             let t = f(ctx);
             let csv = t.to_csv();
             write_output(&path, &csv)?;
-            write_output(&sum, &cmd_sweep::fnv1a64_bytes(csv.as_bytes()))?;
+            write_output(&sum, &sweep::fnv1a64_bytes(csv.as_bytes()))?;
             Ok(t)
         }
         Source::Sim(_) => {
@@ -166,13 +166,13 @@ pub(super) fn results(
             // sweeps is refused.
             let _locks = dirs
                 .iter()
-                .map(|(d, _)| cmd_sweep::DirLock::take(d, true))
+                .map(|(d, _)| sweep::DirLock::take(d, true))
                 .collect::<Result<Vec<_>, _>>()?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
                 .enumerate()
                 .flat_map(|(k, (d, runs))| {
-                    cmd_sweep::missing_runs(d, *runs)
+                    sweep::missing_runs(d, *runs)
                         .into_iter()
                         .map(move |i| (k, i))
                 })
@@ -187,12 +187,12 @@ pub(super) fn results(
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(jobs.unwrap_or(0))
                 .build()
-                .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
+                .map_err(|e| Error::Runtime(format!("thread pool: {e}")))?;
             let bar = progress_bar(todo.len());
             let failures: Vec<String> = pool.install(|| {
                 todo.par_iter()
                     .filter_map(|&(k, i)| {
-                        let o = cmd_sweep::run_one(&dirs[k].0, i);
+                        let o = sweep::run_one(&dirs[k].0, i);
                         bar.inc(1);
                         match o {
                             Outcome::Failed(m) => {
@@ -205,14 +205,14 @@ pub(super) fn results(
             });
             bar.finish_and_clear();
             if !failures.is_empty() {
-                return Err(CliError::Runtime(failures.join("\n")));
+                return Err(Error::Runtime(failures.join("\n")));
             }
             for ((k, i), (from_k, from_i)) in copies {
-                cmd_sweep::copy_result(&dirs[from_k].0, from_i, &dirs[k].0, i)?;
+                sweep::copy_result(&dirs[from_k].0, from_i, &dirs[k].0, i)?;
             }
             let mut table = Table::default();
             for ((d, _), s) in dirs.iter().zip(&sweeps) {
-                let (labels, reports) = cmd_sweep::load_results(d)?;
+                let (labels, reports) = sweep::load_results(d)?;
                 let mut t = Table::from_csv(&crate::report_csv::csv(&labels, &reports));
                 let keys: Vec<String> = labels
                     .first()
@@ -253,10 +253,10 @@ pub fn reproduce_one(
     ctx: &Ctx,
     out: &Path,
     jobs: Option<usize>,
-) -> Result<Vec<ClaimResult>, CliError> {
+) -> Result<Vec<ClaimResult>, Error> {
     let start = Instant::now();
     let dir = out.join(exp.id);
-    std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, "create directory", e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create directory", e))?;
     let table = results(exp, ctx, &dir, jobs)?;
     let scored = score(exp, &table)?;
     write_output(&dir.join("results.csv"), &table.to_csv())?;
@@ -309,10 +309,10 @@ pub(super) struct ReadingResult {
     pub(super) claims: Vec<ClaimResult>,
 }
 
-pub(super) fn score(exp: &Experiment, table: &Table) -> Result<Scored, CliError> {
+pub(super) fn score(exp: &Experiment, table: &Table) -> Result<Scored, Error> {
     let primary = reading_rows(exp, table, None);
     let svg = plot::render(exp, &primary)
-        .map_err(|e| CliError::Runtime(format!("{}: plot: {e}", exp.id)))?;
+        .map_err(|e| Error::Runtime(format!("{}: plot: {e}", exp.id)))?;
     let (mut readings, mut not_run) = (vec![], vec![]);
     for r in &exp.readings {
         let rows = reading_rows(exp, table, Some(r));
@@ -342,9 +342,9 @@ pub(super) fn write_claims(
     dir: &Path,
     scored: &Scored,
     provenance: &str,
-) -> Result<(), CliError> {
-    fn json<T: Serialize>(v: &T) -> Result<String, CliError> {
-        serde_json::to_string_pretty(v).map_err(|e| CliError::Runtime(e.to_string()))
+) -> Result<(), Error> {
+    fn json<T: Serialize>(v: &T) -> Result<String, Error> {
+        serde_json::to_string_pretty(v).map_err(|e| Error::Runtime(e.to_string()))
     }
     write_output(&dir.join("claims.json"), &json(&scored.claims)?)?;
     if !scored.readings.is_empty() {
@@ -359,11 +359,11 @@ pub(super) fn write_claims(
 /// and report.md. The report keeps the earlier report's `Size:` line (the runs' command,
 /// build and simulator) and adds one naming this build and whether its simulator's sources
 /// are the runs' (they may differ: the runs are not repeated).
-pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, CliError> {
+pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Error> {
     let dir = out.join(exp.id);
     let read = |f: &str| {
         let p = dir.join(f);
-        std::fs::read_to_string(&p).map_err(|e| io_err(&p, "read (--rescore needs it)", e))
+        std::fs::read_to_string(&p).map_err(|e| Error::io(&p, "read (--rescore needs it)", e))
     };
     let table = Table::from_csv(&read("results.csv")?);
     let old = read("report.md")?;
@@ -371,7 +371,7 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Cli
         .lines()
         .find(|l| l.starts_with("Size: "))
         .ok_or_else(|| {
-            CliError::Runtime(format!(
+            Error::Runtime(format!(
                 "{}: no `Size:` line naming the build that produced the runs",
                 dir.join("report.md").display()
             ))

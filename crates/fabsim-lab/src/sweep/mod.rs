@@ -23,103 +23,17 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use clap::{ArgGroup, Args, Subcommand};
 use fabsim::metrics::{self, RunReport};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::output::{io_err, temp_name, write_atomic, write_output};
+use crate::output::{temp_name, write_atomic, write_output};
 use crate::report_csv;
-use crate::run::{self as runcmd, progress_bar, runs_json};
-use crate::CliError;
+use crate::runs::{self as runcmd, progress_bar, runs_json};
+use crate::Error;
 
 mod store;
 pub use store::*;
-
-#[derive(Subcommand)]
-pub enum SweepCommand {
-    /// Expand a scenario into numbered run specs under `--out DIR` (DIR/runs/NNNNNN.toml).
-    Plan(PlanArgs),
-    /// Run run specs by index (`--index`, `--index-from-env`) or all missing ones (`--all`).
-    Run(RunArgs),
-    /// Write DIR/sweep.sbatch, a Slurm job array over the remaining runs (`--submit`: submit it).
-    Slurm(SlurmArgs),
-    /// Show which runs are done, missing or failed (with the failure's message).
-    Status(DirArgs),
-    /// Merge all results into DIR/merged.json (like `fabsim run --json`) and DIR/merged.csv.
-    Merge(DirArgs),
-}
-
-#[derive(Args)]
-pub struct PlanArgs {
-    /// Scenario file (TOML).
-    pub scenario: PathBuf,
-    /// Override a scenario key, e.g. `--set switch.lb=ofan,ecmp` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// The sweep directory to create.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-}
-
-#[derive(Args)]
-#[command(group(ArgGroup::new("which").required(true).args(["index", "index_from_env", "all"])))]
-pub struct RunArgs {
-    /// The sweep directory.
-    pub dir: PathBuf,
-    /// Run index I (with `--chunk N`: runs I*N .. I*N+N-1).
-    #[arg(long)]
-    pub index: Option<u64>,
-    /// Take the index from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (Kubernetes).
-    #[arg(long)]
-    pub index_from_env: bool,
-    /// Run every missing run on all local cores, with a progress bar.
-    #[arg(long)]
-    pub all: bool,
-    /// Runs per index.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-    pub chunk: u64,
-    /// Worker threads for `--all` (default: all cores; at most 1024).
-    #[arg(long, value_parser = runcmd::jobs_parser())]
-    pub jobs: Option<usize>,
-}
-
-#[derive(Args)]
-pub struct SlurmArgs {
-    /// The sweep directory.
-    pub dir: PathBuf,
-    /// Slurm partition (default: the cluster's default partition).
-    #[arg(long)]
-    pub partition: Option<String>,
-    /// Time limit per array task, in Slurm syntax (e.g. `30:00`, `1-00:00:00`).
-    #[arg(long)]
-    pub time: Option<String>,
-    /// Runs per array task.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-    pub chunk: u64,
-    /// At most M array tasks at once (the `%M` throttle).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_parallel: Option<u64>,
-    /// Submit the script with `sbatch` and print the job id.
-    #[arg(long)]
-    pub submit: bool,
-}
-
-#[derive(Args)]
-pub struct DirArgs {
-    /// The sweep directory.
-    pub dir: PathBuf,
-}
-
-pub fn sweep(cmd: &SweepCommand) -> Result<(), CliError> {
-    match cmd {
-        SweepCommand::Plan(a) => plan(a),
-        SweepCommand::Run(a) => run(a),
-        SweepCommand::Slurm(a) => slurm(a),
-        SweepCommand::Status(a) => status(&a.dir),
-        SweepCommand::Merge(a) => merge(&a.dir),
-    }
-}
 
 /// Whether [`plan_dir`] wrote a new plan or found the same one.
 pub enum Planned {
@@ -135,7 +49,7 @@ pub fn plan_dir(
     text: &str,
     source: &str,
     set: &[String],
-) -> Result<(Planned, u64, String), CliError> {
+) -> Result<(Planned, u64, String), Error> {
     let runs = expand(text, source, set)?;
     let manifest = Manifest {
         fabsim_version: env!("CARGO_PKG_VERSION").into(),
@@ -151,7 +65,7 @@ pub fn plan_dir(
         if old.hash == manifest.hash && old.runs == manifest.runs {
             return Ok((Planned::Unchanged, old.runs, old.hash));
         }
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "{}: holds a different sweep ({} runs, hash {}; this plan: {} runs, hash {}); \
              use a new --out directory",
             dir.display(),
@@ -163,31 +77,32 @@ pub fn plan_dir(
     }
     let results = dir.join("results");
     if std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "{}: has results but no sweep.json; use a new --out directory",
             dir.display()
         )));
     }
     for sub in ["runs", "results"] {
         let p = dir.join(sub);
-        std::fs::create_dir_all(&p).map_err(|e| io_err(&p, "create directory", e))?;
+        std::fs::create_dir_all(&p).map_err(|e| Error::io(&p, "create directory", e))?;
     }
     for (i, t) in runs.tomls.iter().enumerate() {
         write_output(&spec_path(dir, i as u64), t)?;
     }
     // The manifest last: a directory with sweep.json is completely planned.
     let json =
-        serde_json::to_string_pretty(&manifest).map_err(|e| CliError::Runtime(e.to_string()))?;
+        serde_json::to_string_pretty(&manifest).map_err(|e| Error::Runtime(e.to_string()))?;
     write_output(&dir.join("sweep.json"), &json)?;
     Ok((Planned::New, manifest.runs, manifest.hash))
 }
 
-fn plan(a: &PlanArgs) -> Result<(), CliError> {
+/// `fabsim sweep plan`: expands the scenario file `scenario` with `--set` overrides `set`
+/// into the sweep directory `dir` (kept as it is when the same plan is there).
+pub fn plan(scenario: &Path, set: &[String], dir: &Path) -> Result<(), Error> {
     let start = std::time::Instant::now();
-    let text = runcmd::read_file(&a.scenario)?;
-    let source = a.scenario.display().to_string();
-    let dir = &a.out;
-    let (planned, runs, hash) = plan_dir(dir, &text, &source, &a.set)?;
+    let text = runcmd::read_file(scenario)?;
+    let source = scenario.display().to_string();
+    let (planned, runs, hash) = plan_dir(dir, &text, &source, set)?;
     match planned {
         Planned::Unchanged => outln!(
             "{}: already planned ({runs} runs, hash {hash}); nothing changed",
@@ -219,7 +134,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// The parameters of run spec `i`, or why not.
 pub fn spec_params(dir: &Path, i: u64) -> Result<fabsim::params::SimParams, String> {
     let path = spec_path(dir, i);
-    let specs = runcmd::load(Some(&path), &[]).map_err(CliError::message)?;
+    let specs = runcmd::load(Some(&path), &[]).map_err(|e| e.to_string())?;
     let [spec] = specs.as_slice() else {
         return Err(format!(
             "{}: expands to {} runs, expected exactly 1",
@@ -246,14 +161,14 @@ fn execute(dir: &Path, i: u64) -> Result<String, String> {
 /// Gives run `i` of `dir` the result of run `from_i` of `from_dir`, which simulated the same
 /// parameters (their reports are the same bytes: runs are deterministic), marked as the
 /// answer to run `i`'s spec.
-pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(), CliError> {
+pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(), Error> {
     let path = result_path(from_dir, from_i);
     let text = runcmd::read_file(&path)?;
     let report: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::Runtime(format!("{}: {e}", path.display())))?;
     let json = spec_identity(dir, i)
         .and_then(|spec| result_json(report, spec))
-        .map_err(CliError::Runtime)?;
+        .map_err(Error::Runtime)?;
     write_result(&result_path(dir, i), &json)
 }
 
@@ -264,7 +179,7 @@ pub fn run_one(dir: &Path, i: u64) -> Outcome {
         return Outcome::AlreadyDone;
     }
     let written =
-        execute(dir, i).and_then(|json| write_result(&result, &json).map_err(CliError::message));
+        execute(dir, i).and_then(|json| write_result(&result, &json).map_err(|e| e.to_string()));
     match written {
         Ok(()) => {
             let _ = std::fs::remove_file(err_path(dir, i));
@@ -280,20 +195,20 @@ pub fn run_one(dir: &Path, i: u64) -> Outcome {
     }
 }
 
-fn index_from_env() -> Result<u64, CliError> {
+fn index_from_env() -> Result<u64, Error> {
     for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
         if let Ok(v) = std::env::var(var) {
             return v.trim().parse().map_err(|_| {
-                CliError::Usage(format!("{var}={v:?} is not an index (an integer >= 0)"))
+                Error::Usage(format!("{var}={v:?} is not an index (an integer >= 0)"))
             });
         }
     }
-    Err(CliError::Usage(
+    Err(Error::Usage(
         "--index-from-env: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set".into(),
     ))
 }
 
-fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), CliError> {
+fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), Error> {
     let ran = outcomes
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Ran))
@@ -316,20 +231,30 @@ fn summarize(outcomes: &[(u64, Outcome)], what: &str) -> Result<(), CliError> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(CliError::Runtime(failed.join("\n")))
+        Err(Error::Runtime(failed.join("\n")))
     }
 }
 
-fn run(a: &RunArgs) -> Result<(), CliError> {
-    let m = read_manifest(&a.dir)?;
-    let dir = a.dir.as_path();
-    let _lock = DirLock::take(dir, a.all)?;
-    if a.all {
+/// Which runs of a sweep [`run`] runs.
+pub enum Which {
+    /// Every missing run, on `jobs` threads (`None`: all cores), with a progress bar.
+    All { jobs: Option<usize> },
+    /// Index `i` (runs `i * chunk ..= i * chunk + chunk - 1`).
+    Index(u64),
+    /// The index in SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (Kubernetes).
+    FromEnv,
+}
+
+/// `fabsim sweep run`: runs the runs of sweep `dir` that `which` names, `chunk` per index.
+pub fn run(dir: &Path, which: Which, chunk: u64) -> Result<(), Error> {
+    let m = read_manifest(dir)?;
+    let _lock = DirLock::take(dir, matches!(which, Which::All { .. }))?;
+    if let Which::All { jobs } = which {
         let missing = missing_runs(dir, m.runs);
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(a.jobs.unwrap_or(0))
+            .num_threads(jobs.unwrap_or(0))
             .build()
-            .map_err(|e| CliError::Runtime(format!("thread pool: {e}")))?;
+            .map_err(|e| Error::Runtime(format!("thread pool: {e}")))?;
         let bar = progress_bar(missing.len());
         let outcomes: Vec<(u64, Outcome)> = pool.install(|| {
             missing
@@ -345,21 +270,21 @@ fn run(a: &RunArgs) -> Result<(), CliError> {
         let done = m.runs - missing.len() as u64;
         return summarize(&outcomes, &format!("{} runs ({done} done before)", m.runs));
     }
-    let index = match a.index {
-        Some(i) => i,
-        None => index_from_env()?,
+    let index = match which {
+        Which::Index(i) => i,
+        _ => index_from_env()?,
     };
-    let first = index.checked_mul(a.chunk).filter(|&f| f < m.runs);
+    let first = index.checked_mul(chunk).filter(|&f| f < m.runs);
     let Some(first) = first else {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "--index {index} with --chunk {}: out of range; the sweep has {} runs, \
              so indices 0..={}",
-            a.chunk,
+            chunk,
             m.runs,
-            m.runs.div_ceil(a.chunk).saturating_sub(1)
+            m.runs.div_ceil(chunk).saturating_sub(1)
         )));
     };
-    let last = first.saturating_add(a.chunk).min(m.runs);
+    let last = first.saturating_add(chunk).min(m.runs);
     let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, run_one(dir, i))).collect();
     summarize(&outcomes, &format!("runs {first}..={}", last - 1))
 }
@@ -379,12 +304,12 @@ struct State {
     temps: usize,
 }
 
-fn state(dir: &Path, runs: u64) -> Result<State, CliError> {
+fn state(dir: &Path, runs: u64) -> Result<State, Error> {
     let results = dir.join("results");
     let mut done = BTreeSet::new();
     let mut errs = BTreeSet::new();
     let mut temps = 0;
-    let entries = std::fs::read_dir(&results).map_err(|e| io_err(&results, "list", e))?;
+    let entries = std::fs::read_dir(&results).map_err(|e| Error::io(&results, "list", e))?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let Some((stem, ext)) = name.split_once('.') else {
@@ -448,7 +373,8 @@ fn ranges(xs: &[u64]) -> String {
     out
 }
 
-fn status(dir: &Path) -> Result<(), CliError> {
+/// `fabsim sweep status`: which runs are done, missing or failed.
+pub fn status(dir: &Path) -> Result<(), Error> {
     let m = read_manifest(dir)?;
     let s = state(dir, m.runs)?;
     outln!(
@@ -479,10 +405,10 @@ fn status(dir: &Path) -> Result<(), CliError> {
         .done
         .iter()
         .filter_map(|&i| answer(dir, i, &tomls[i as usize], &ids[i as usize]).err())
-        .map(CliError::message)
+        .map(|e| e.to_string())
         .collect();
     if !wrong.is_empty() {
-        return Err(CliError::Runtime(format!(
+        return Err(Error::Runtime(format!(
             "{} of {} results do not answer their planned run spec:\n  {}",
             wrong.len(),
             s.done.len(),
@@ -497,18 +423,33 @@ fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
-    let m = read_manifest(&a.dir)?;
+/// What `fabsim sweep slurm` writes into the job array script.
+pub struct Slurm {
+    /// Slurm partition (`None`: the cluster's default).
+    pub partition: Option<String>,
+    /// Time limit per array task, in Slurm syntax.
+    pub time: Option<String>,
+    /// Runs per array task.
+    pub chunk: u64,
+    /// At most this many array tasks at once (the `%M` throttle).
+    pub max_parallel: Option<u64>,
+    /// Submit the script with `sbatch` and print the job id.
+    pub submit: bool,
+}
+
+/// `fabsim sweep slurm`: writes DIR/sweep.sbatch, a job array over the remaining runs.
+pub fn slurm(dir: &Path, a: &Slurm) -> Result<(), Error> {
+    let m = read_manifest(dir)?;
     for (flag, v) in [("--partition", &a.partition), ("--time", &a.time)] {
         if let Some(v) = v {
             if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "{flag} {v:?}: expected a non-empty value without spaces"
                 )));
             }
         }
     }
-    let dir = std::fs::canonicalize(&a.dir).map_err(|e| io_err(&a.dir, "resolve", e))?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, "resolve", e))?;
     let s = state(&dir, m.runs)?;
     let done = |i: u64| s.done.contains(&i);
     let tasks: Vec<u64> = (0..m.runs.div_ceil(a.chunk))
@@ -527,7 +468,7 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
     }
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
-        .map_err(|e| CliError::Runtime(format!("cannot locate the fabsim binary: {e}")))?;
+        .map_err(|e| Error::Runtime(format!("cannot locate the fabsim binary: {e}")))?;
     let mut array = ranges(&tasks);
     if let Some(mp) = a.max_parallel {
         let _ = write!(array, "%{mp}");
@@ -540,7 +481,7 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
         );
     }
     let logs = dir.join("slurm");
-    std::fs::create_dir_all(&logs).map_err(|e| io_err(&logs, "create directory", e))?;
+    std::fs::create_dir_all(&logs).map_err(|e| Error::io(&logs, "create directory", e))?;
     let mut script = String::from("#!/bin/sh\n");
     let _ = writeln!(script, "#SBATCH --job-name=fabsim-sweep");
     let _ = writeln!(script, "#SBATCH --array={array}");
@@ -581,9 +522,9 @@ fn slurm(a: &SlurmArgs) -> Result<(), CliError> {
         .arg("--parsable")
         .arg(&path)
         .output()
-        .map_err(|e| CliError::Runtime(format!("cannot run sbatch (is Slurm installed?): {e}")))?;
+        .map_err(|e| Error::Runtime(format!("cannot run sbatch (is Slurm installed?): {e}")))?;
     if !out.status.success() {
-        return Err(CliError::Runtime(format!(
+        return Err(Error::Runtime(format!(
             "sbatch {} failed ({}): {}",
             path.display(),
             out.status,
@@ -606,7 +547,7 @@ struct PlannedRuns {
 
 /// The runs of scenario `text` (named `source`) with overrides `set`: what a plan writes.
 /// (`expand` refuses more than MAX_RUNS runs.)
-fn expand(text: &str, source: &str, set: &[String]) -> Result<PlannedRuns, CliError> {
+fn expand(text: &str, source: &str, set: &[String]) -> Result<PlannedRuns, Error> {
     let specs = runcmd::scenario(Some(text), source, set)?.expand()?;
     let tomls = specs
         .iter()
@@ -618,12 +559,12 @@ fn expand(text: &str, source: &str, set: &[String]) -> Result<PlannedRuns, CliEr
 
 /// The runs a sweep was planned with, from its manifest; an error if the scenario or an input
 /// file it reads changed since.
-fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, CliError> {
+fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, Error> {
     // Labels (the swept keys of each run) come from the scenario the sweep was planned from.
     let runs = expand(&m.scenario_text, &m.scenario_path, &m.set)?;
     let hash = fnv1a64(&runs.ids);
     if runs.specs.len() as u64 != m.runs || hash != m.hash {
-        return Err(CliError::Runtime(format!(
+        return Err(Error::Runtime(format!(
             "{}: the scenario and its input files now give {} runs (hash {hash}), but {} runs \
              (hash {}) were planned: the scenario, an input file it reads or fabsim changed \
              since; plan it again into a new directory",
@@ -638,11 +579,11 @@ fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, CliError> {
 
 /// Run `i`'s result as JSON if it answers the planned spec `toml` (identity `id`), as the
 /// spec is on disk; else an error naming the file and what to do.
-fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value, CliError> {
+fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value, Error> {
     let path = result_path(dir, i);
-    let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, "read", e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
     let bad = |why: String| {
-        CliError::Runtime(format!(
+        Error::Runtime(format!(
             "{}: {why}; delete it and run index {i} again",
             path.display()
         ))
@@ -651,9 +592,9 @@ fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value,
         serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
     // The result must answer this run's spec: the planned one, as it is on disk.
     let spec = spec_path(dir, i);
-    let on_disk = std::fs::read_to_string(&spec).map_err(|e| io_err(&spec, "read", e))?;
+    let on_disk = std::fs::read_to_string(&spec).map_err(|e| Error::io(&spec, "read", e))?;
     if on_disk != toml {
-        return Err(CliError::Runtime(format!(
+        return Err(Error::Runtime(format!(
             "{}: differs from the run spec planned from sweep.json (edited since?); plan the \
              sweep again into a new directory",
             spec.display()
@@ -674,7 +615,7 @@ fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value,
 
 /// The labels (swept keys) and reports of every run of a finished sweep, in index order;
 /// an error naming what is missing unless every run is done.
-pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliError> {
+pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), Error> {
     let m = read_manifest(dir)?;
     let s = state(dir, m.runs)?;
     if s.done.len() as u64 != m.runs {
@@ -697,7 +638,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
              `fabsim sweep slurm {0} --submit`",
             dir.display()
         );
-        return Err(CliError::Runtime(msg));
+        return Err(Error::Runtime(msg));
     }
     let PlannedRuns { specs, tomls, ids } = planned(dir, &m)?;
     let mut reports = Vec::with_capacity(specs.len());
@@ -705,7 +646,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
         let v = answer(dir, i, toml, id)?;
         let path = result_path(dir, i);
         let r: RunReport = serde_json::from_value(v).map_err(|e| {
-            CliError::Runtime(format!(
+            Error::Runtime(format!(
                 "{}: not a run report ({e}); delete it and run index {i} again",
                 path.display()
             ))
@@ -716,7 +657,8 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), CliErro
     Ok((labels, reports))
 }
 
-fn merge(dir: &Path) -> Result<(), CliError> {
+/// `fabsim sweep merge`: every result into DIR/merged.json and DIR/merged.csv.
+pub fn merge(dir: &Path) -> Result<(), Error> {
     let m = read_manifest(dir)?;
     let (labels, reports) = load_results(dir)?;
     let json = runs_json(&reports)?;

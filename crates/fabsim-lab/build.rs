@@ -40,8 +40,8 @@ const SIM_SOURCES: &[&str] = &[
     "../fabsim/Cargo.toml",
     "../../data",
     "../../Cargo.lock",
-    "src/run.rs",
-    "src/cmd_sweep",
+    "src/runs.rs",
+    "src/sweep",
 ];
 
 /// The files under `path` (or `path` itself), sorted.

@@ -12,7 +12,7 @@ use super::{
     fmt_num, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table, Tol,
     ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
 };
-use crate::CliError;
+use crate::Error;
 
 pub const COMMON_SETUP: &str = "\
 Simulations (section 5.1, Table 1): 2-tier fat tree (leaf-spine) of 64-port switches, 2048 \
@@ -345,9 +345,9 @@ fn fig10() -> String {
 }
 
 /// Fig. 10's runs at the size of `ctx` (seed 1 only: one time series per architecture).
-fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, CliError> {
+fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, Error> {
     let set = if ctx.quick { quick(&[]) } else { vec![] };
-    let specs = crate::run::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
+    let specs = crate::runs::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
     Ok(specs.into_iter().filter(|s| s.params.seed == 1).collect())
 }
 

@@ -3,10 +3,6 @@
 
 use super::*;
 
-pub(super) fn io_err(path: &Path, what: &str, e: std::io::Error) -> CliError {
-    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
-}
-
 /// Which code produced a result: the crate version and the git commit the binary was built
 /// from (`-dirty-HASH` when it had uncommitted changes under `crates/` or `data/`; captured
 /// by `build.rs`), or, built without git, a hash of this executable.
@@ -19,7 +15,7 @@ pub fn code_id() -> &'static str {
                 let exe = std::env::current_exe()
                     .and_then(std::fs::read)
                     .unwrap_or_default();
-                let hash = cmd_sweep::fnv1a64_bytes(&exe);
+                let hash = sweep::fnv1a64_bytes(&exe);
                 format!("{version} exe-{}", &hash[..12])
             }
             git => format!("{version} {git}"),

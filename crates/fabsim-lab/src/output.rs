@@ -1,4 +1,4 @@
-//! Everything the CLI writes: stdout ([`out!`] / [`outln!`]: a closed pipe ends quietly) and
+//! Everything fabsim writes: stdout ([`out!`] / [`outln!`]: a closed pipe ends quietly) and
 //! output files ([`check_output`] before the work starts, [`write_output`] after it).
 
 use std::fmt;
@@ -7,7 +7,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::CliError;
+use crate::Error;
 
 /// Writes `args` to stdout and flushes. A closed pipe (`fabsim ... | head -1`) ends the process
 /// quietly with status 0; any other write error (e.g. `> /dev/full`) with a one-line error and
@@ -24,11 +24,13 @@ pub fn stdout(args: fmt::Arguments) {
 }
 
 /// `print!` through [`stdout`].
+#[macro_export]
 macro_rules! out {
     ($($t:tt)*) => { $crate::output::stdout(format_args!($($t)*)) };
 }
 
 /// `println!` through [`stdout`].
+#[macro_export]
 macro_rules! outln {
     () => { $crate::output::stdout(format_args!("\n")) };
     ($($t:tt)*) => { $crate::output::stdout(format_args!("{}\n", format_args!($($t)*))) };
@@ -45,12 +47,12 @@ enum Dest {
     InPlace,
 }
 
-fn dest(path: &Path) -> Result<Dest, CliError> {
+fn dest(path: &Path) -> Result<Dest, Error> {
     if path == Path::new("-") {
         return Ok(Dest::Stdout);
     }
     let refuse =
-        |why: String| CliError::Usage(format!("{}: cannot write output: {why}", path.display()));
+        |why: String| Error::Usage(format!("{}: cannot write output: {why}", path.display()));
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.is_file() => Ok(Dest::Replace),
         // `is_dir` follows symlinks: a link to a directory is refused too.
@@ -90,7 +92,7 @@ fn dest(path: &Path) -> Result<Dest, CliError> {
 /// device (written in place). A directory, a missing directory (a dangling symlink's
 /// included) or one that refuses a new file is a usage error naming the path; so are two
 /// flags writing one file.
-pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), CliError> {
+pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), Error> {
     for (i, (flag, a)) in paths.iter().enumerate() {
         check_output(a)?;
         if *a == Path::new("-") {
@@ -99,7 +101,7 @@ pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), CliError> {
         for (other, b) in &paths[..i] {
             let canon = |p: &Path| std::fs::canonicalize(p).ok();
             if a == b || canon(a).is_some_and(|x| Some(x) == canon(b)) {
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "{other} and {flag} both write {}: give each its own file",
                     a.display()
                 )));
@@ -145,14 +147,14 @@ fn remove_stale_temps(path: &Path) {
 }
 
 /// [`check_outputs`] for one output.
-pub fn check_output(path: &Path) -> Result<(), CliError> {
+pub fn check_output(path: &Path) -> Result<(), Error> {
     remove_stale_temps(path);
     if let Dest::Replace = dest(path)? {
         let tmp = temp_beside(path);
         // The file is replaced through a new one beside it: that is what must be possible.
         std::fs::File::create(&tmp).map_err(|e| {
             let dir = tmp.parent().map_or(".".into(), |d| d.display().to_string());
-            CliError::Usage(format!(
+            Error::Usage(format!(
                 "{}: cannot write output: cannot create a file in {dir} ({e})",
                 path.display()
             ))
@@ -165,7 +167,7 @@ pub fn check_output(path: &Path) -> Result<(), CliError> {
 /// Writes `contents` to `path` (see [`check_output`]), or to stdout for `-`. A regular file
 /// is replaced atomically (temporary file beside it, then a rename), so an interrupted run
 /// never leaves a partial file that looks complete.
-pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
+pub fn write_output(path: &Path, contents: &str) -> Result<(), Error> {
     match dest(path)? {
         Dest::Stdout => {
             outln!("{contents}");
@@ -178,7 +180,7 @@ pub fn write_output(path: &Path, contents: &str) -> Result<(), CliError> {
             .truncate(true)
             .open(path)
             .and_then(|mut f| f.write_all(contents.as_bytes()))
-            .map_err(|e| io_err(path, "write", e)),
+            .map_err(|e| Error::io(path, "write", e)),
     }
 }
 
@@ -202,12 +204,7 @@ pub fn remove_temps_on_signals() {
 /// Writes `contents` to `tmp` (same file system as `path`), then renames it to `path`:
 /// readers see either no file or the whole file; `tmp` is removed on failure or on a signal.
 /// `durable`: fsync before the rename.
-pub fn write_atomic(
-    path: &Path,
-    tmp: &Path,
-    contents: &str,
-    durable: bool,
-) -> Result<(), CliError> {
+pub fn write_atomic(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), Error> {
     writing().push(tmp.to_path_buf());
     let result = write_registered(path, tmp, contents, durable);
     writing().retain(|t| t != tmp);
@@ -219,12 +216,7 @@ fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     WRITING.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn write_registered(
-    path: &Path,
-    tmp: &Path,
-    contents: &str,
-    durable: bool,
-) -> Result<(), CliError> {
+fn write_registered(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), Error> {
     let write = || -> io::Result<()> {
         if let Some(parent) = tmp.parent() {
             std::fs::create_dir_all(parent)?;
@@ -239,12 +231,8 @@ fn write_registered(
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(tmp);
-        io_err(path, "write", e)
+        Error::io(path, "write", e)
     })
-}
-
-pub fn io_err(path: &Path, what: &str, e: io::Error) -> CliError {
-    CliError::Runtime(format!("{}: cannot {what}: {e}", path.display()))
 }
 
 fn hostname() -> String {

@@ -41,7 +41,7 @@ pub(super) fn temp_for_result(path: &Path) -> PathBuf {
 }
 
 /// Writes a result or `.err` file, durably.
-pub(super) fn write_result(path: &Path, contents: &str) -> Result<(), CliError> {
+pub(super) fn write_result(path: &Path, contents: &str) -> Result<(), Error> {
     write_atomic(path, &temp_for_result(path), contents, true)
 }
 
@@ -138,14 +138,14 @@ pub struct DirLock {
 
 impl DirLock {
     /// Takes the lock, or names who holds it.
-    pub fn take(dir: &Path, exclusive: bool) -> Result<DirLock, CliError> {
+    pub fn take(dir: &Path, exclusive: bool) -> Result<DirLock, Error> {
         if dir.exists() && !dir.is_dir() {
-            return Err(CliError::Usage(format!(
+            return Err(Error::Usage(format!(
                 "{}: not a directory; give --out a directory (new or a sweep's)",
                 dir.display()
             )));
         }
-        std::fs::create_dir_all(dir).map_err(|e| io_err(dir, "create directory", e))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create directory", e))?;
         let path = dir.join(".lock");
         let f = std::fs::OpenOptions::new()
             .read(true)
@@ -153,7 +153,7 @@ impl DirLock {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| io_err(&path, "open", e))?;
+            .map_err(|e| Error::io(&path, "open", e))?;
         let got = if exclusive {
             f.try_lock()
         } else {
@@ -177,22 +177,22 @@ impl DirLock {
                     "" => "another fabsim process".to_string(),
                     pid => format!("fabsim process {pid} (or its array tasks)"),
                 };
-                Err(CliError::Usage(format!(
+                Err(Error::Usage(format!(
                     "{}: in use by {holder}, which plans or runs this sweep; wait for it to \
                      finish (single runs, as Slurm array tasks, may share a directory; \
                      planning and `run --all` may not)",
                     dir.display()
                 )))
             }
-            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&path, "lock", e)),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, "lock", e)),
         }
     }
 }
 
-pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
+pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, Error> {
     let path = dir.join("sweep.json");
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "{}: cannot read: {e} (is {} a sweep directory made by `fabsim sweep plan`?)",
             path.display(),
             dir.display()
@@ -210,7 +210,7 @@ pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
         None
     };
     if let Some((spec, what)) = wrong {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "{}: says {} runs, but {} {what}; plan the sweep again into a new directory",
             path.display(),
             m.runs,
@@ -225,11 +225,11 @@ pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, CliError> {
 pub(super) const MAX_RUNS: u64 = fabsim::scenario::MAX_RUNS as u64;
 
 /// Parses the text of a `sweep.json` (named `path` in errors) and checks its run count.
-pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, CliError> {
+pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, Error> {
     let m: Manifest = serde_json::from_str(text)
-        .map_err(|e| CliError::Usage(format!("{}: not a sweep manifest: {e}", path.display())))?;
+        .map_err(|e| Error::Usage(format!("{}: not a sweep manifest: {e}", path.display())))?;
     if !(1..=MAX_RUNS).contains(&m.runs) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "{}: \"runs\": {}: expected 1 to {MAX_RUNS}",
             path.display(),
             m.runs

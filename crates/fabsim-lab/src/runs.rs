@@ -1,0 +1,100 @@
+//! Scenarios into run specs (a file or the built-in default, with `--set` overrides), and
+//! running them in parallel over cores.
+
+use std::path::{Path, PathBuf};
+
+use fabsim::metrics::{self, Extras, RunReport, RunResult};
+use fabsim::scenario::{RunSpec, Scenario};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::Error;
+
+/// Reads a scenario (or run spec) file; an unreadable file is a usage error naming it.
+pub fn read_file(path: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", path.display())))
+}
+
+/// Parses scenario `text` (`None`: the built-in default) named `source` in errors, and applies
+/// `--set` overrides.
+pub fn scenario(text: Option<&str>, source: &str, set: &[String]) -> Result<Scenario, Error> {
+    let mut scenario = match text {
+        None => Scenario::default_scenario(),
+        Some(text) => Scenario::parse(text, source)?,
+    };
+    if text.is_some() && scenario.is_empty() {
+        eprintln!("note: {source} sets no key: every key not given with --set takes its schema default (`fabsim keys` lists them)");
+    }
+    for s in set {
+        scenario.set(s)?;
+    }
+    Ok(scenario)
+}
+
+/// Loads the scenario file (or the default), applies `--set` overrides and expands the sweep.
+pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, Error> {
+    let text = path.map(|p| read_file(p)).transpose()?;
+    let source = path.map_or(String::new(), |p| p.display().to_string());
+    Ok(scenario(text.as_deref(), &source, set)?.expand()?)
+}
+
+/// A progress bar over `len` runs on stderr, drawn only when stderr is a terminal (a single
+/// run: a spinner with the time elapsed).
+pub fn progress_bar(len: usize) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    let template = if len == 1 {
+        "{spinner} 1 run, {elapsed} elapsed"
+    } else {
+        "{bar:40} {pos}/{len} runs, {elapsed} elapsed, eta {eta}"
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    if len == 1 {
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    }
+    // Off a terminal (a log file, a batch job) the bar is not drawn: a line a minute instead.
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = bar.clone();
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut next = PLAIN_PROGRESS;
+            while !b.is_finished() {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                if start.elapsed() >= next && !b.is_finished() {
+                    eprintln!(
+                        "fabsim: {}/{} runs done, {:.0} s elapsed",
+                        b.position(),
+                        b.length().unwrap_or(0),
+                        start.elapsed().as_secs_f64()
+                    );
+                    next += PLAIN_PROGRESS;
+                }
+            }
+        });
+    }
+    bar
+}
+
+/// How often progress is printed off a terminal.
+const PLAIN_PROGRESS: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The `--json` document: `{"runs": [...]}`, pretty-printed.
+pub fn runs_json(reports: &[RunReport]) -> Result<String, Error> {
+    serde_json::to_string_pretty(&serde_json::json!({ "runs": reports }))
+        .map_err(|e| Error::Runtime(e.to_string()))
+}
+
+/// Runs every spec, in parallel over cores, keeping the input order, with the `extras`
+/// asked for.
+pub fn run_all(
+    specs: &[RunSpec],
+    jobs: Option<usize>,
+    extras: Extras,
+) -> Result<Vec<RunResult>, Error> {
+    let bar = progress_bar(specs.len());
+    let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
+    let done = metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1), None)
+        .map_err(Error::Runtime)?
+        .expect("never cancelled");
+    bar.finish_and_clear();
+    Ok(done)
+}
