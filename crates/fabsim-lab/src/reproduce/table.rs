@@ -284,6 +284,12 @@ pub fn loglog_fit(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> 
     }
 }
 
+/// The index of the row's `c` cell among `values` (for per-point synthetic numbers).
+pub fn index(r: &Row, c: Col, values: &[&str]) -> usize {
+    let v = r.get(c).unwrap_or_default();
+    values.iter().position(|x| *x == v).unwrap_or(0)
+}
+
 /// A synthetic results table (for the tests that show each claim can fail): one row per
 /// combination of the axes' values, the first axis varying slowest.
 pub fn grid(axes: &[(Col, &[&str])]) -> Table {

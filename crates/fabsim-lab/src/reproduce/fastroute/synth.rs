@@ -218,12 +218,6 @@ pub fn fig26() -> Table {
     })
 }
 
-/// The index of the row's `c` cell among `values`.
-fn index(r: &Row, c: Col, values: &[&str]) -> usize {
-    let v = r.get(c).unwrap_or_default();
-    values.iter().position(|x| *x == v).unwrap_or(0)
-}
-
 /// Fig. 2 as the paper states it: 30% more bandwidth at 2 ASICs; 30-78% more hosts in 2
 /// layers and 49-138% in 3 over 2-4 ASICs.
 pub fn fig2() -> Table {

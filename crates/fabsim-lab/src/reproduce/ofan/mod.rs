@@ -3,7 +3,7 @@
 
 use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
-use super::table::{grid, Filter};
+use super::table::{grid, index, Filter};
 use super::{
     premise, Claim, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol, ABOUT_PCT, DECADES,
     INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
@@ -506,12 +506,6 @@ fn set_infl(t: &mut Table, filter: &Filter, pct: f64) {
 fn pick(r: &Row, c: Col, values: &[(&str, f64)], other: f64) -> f64 {
     let v = r.get(c).unwrap_or_default();
     values.iter().find(|x| x.0 == v).map_or(other, |x| x.1)
-}
-
-/// The index of the row's `c` cell among `values` (for per-point synthetic numbers).
-fn index(r: &Row, c: Col, values: &[&str]) -> usize {
-    let v = r.get(c).unwrap_or_default();
-    values.iter().position(|x| *x == v).unwrap_or(0)
 }
 
 mod cc;
