@@ -8,6 +8,7 @@ use crate::engine::Time;
 use crate::lb::HostLbKind;
 use crate::net::asic::ArchParams;
 use crate::net::Overflow;
+use crate::params::HostParams;
 use crate::theory::LinkModel;
 use crate::transport::{
     CcKind, CcParams, DctcpParams, DctcpRules, FirstWindow, LossRecovery, Nic, NsccParams,
@@ -258,14 +259,6 @@ keys! {
 
 fn fraction(v: &toml::Value) -> bool {
     super::keys::as_f64(v).is_some_and(|x| x > 0.0 && x < 1.0)
-}
-
-/// What the host keys set.
-pub struct HostParams {
-    pub lb: HostLbKind,
-    pub path_labels: u32,
-    pub transport: TransportParams,
-    pub nic_fifo: bool,
 }
 
 /// What the host keys' derived defaults depend on.

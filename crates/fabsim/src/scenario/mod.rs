@@ -109,12 +109,12 @@ impl RunSpec {
         for (key, value) in &self.assignment {
             let (section, name) = key.name.split_once('.').expect("schema keys are dotted");
             let value = if *key == run::SEED {
-                let seed = i64::try_from(self.params.seed).map_err(|_| ScenarioError {
+                let seed = i64::try_from(self.params.run.seed).map_err(|_| ScenarioError {
                     source: "sweep".into(),
                     key: key.name.to_string(),
                     message: format!(
                         "seed {} does not fit a TOML integer (at most {})",
-                        self.params.seed,
+                        self.params.run.seed,
                         i64::MAX
                     ),
                 })?;
@@ -340,7 +340,6 @@ impl Scenario {
                 .collect();
             let point_params = params(&keys, dir)?;
             let seeds = keys.int(run::SEEDS);
-            let seed = keys.int(run::SEED);
             // Every key's value at this point, the profile's included (written explicitly, a
             // run spec parses to the same run whatever the defaults of a later build).
             let assignment: Vec<(&'static Key, Value)> = schema()
@@ -365,7 +364,7 @@ impl Scenario {
                 .collect();
             for i in 0..seeds {
                 let mut params = point_params.clone();
-                params.seed = seed.wrapping_add(i);
+                params.run.seed = point_params.run.seed.wrapping_add(i);
                 runs.push(RunSpec {
                     point,
                     label: Vec::clone(&label),
@@ -387,20 +386,20 @@ pub const MAX_RUNS: usize = 1_000_000;
 fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, ScenarioError> {
     let topology = topology::parse(k)?;
     let link = link::parse(k);
-    let sw = switch::parse(k, &link)?;
+    let mut switch = switch::parse(k, &link)?;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps)?;
     // The traffic comes from the nominal host rate, whatever the architecture: Fastroute's
     // comparisons keep one trace for every switch (an architecture's slower ports only
     // carry it more slowly).
     let nominal_bps = link.rate_bps;
     let (topology, link) = arch::host_count(k, topology, link, port_rate_bps, arch.asics)?;
-    let stop_ps = k.opt_us(run::DURATION_US);
-    let workload = workload::parse(k, &topology, nominal_bps, stop_ps, dir)?;
+    let run = run::parse(k);
+    let workload = workload::parse(k, &topology, nominal_bps, run.stop_ps, dir)?;
     let (failures, pace) = failures::parse(k, &topology)?;
-    if sw.lb == SwitchLbKind::Conga && failures.is_some() {
+    if switch.lb == SwitchLbKind::Conga && failures.is_some() {
         return Err(k.err(failures::LINKS, "link failures are not modelled with conga"));
     }
-    if sw.lb == SwitchLbKind::Conga && topology.longest_path_hops() != 4 {
+    if switch.lb == SwitchLbKind::Conga && topology.longest_path_hops() != 4 {
         return Err(k.err(
             switch::LB,
             "conga runs on 2-tier leaf-spine fabrics (topology.tiers = 2)",
@@ -411,41 +410,22 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         &host::HostContext {
             link: &link,
             hops: topology.longest_path_hops(),
-            buffer_bytes: sw.buffer_bytes,
-            overflow: sw.overflow,
+            buffer_bytes: switch.buffer_bytes,
+            overflow: switch.overflow,
             arch: &arch,
         },
     )?;
-    let hops = topology.longest_path_hops();
-    let ecn = switch::ecn_or_default(k, sw.ecn, &link, hops, sw.buffer_bytes);
+    switch::default_ecn(k, &mut switch, &link, topology.longest_path_hops());
     let p = SimParams {
         topology,
         link,
-        buffer_bytes: sw.buffer_bytes,
-        overflow: sw.overflow,
-        trim_tail: sw.trim_tail,
-        lb: sw.lb,
-        deployment: sw.deployment,
-        ofan_dynamic_first: sw.ofan_dynamic_first,
-        host_lb: host.lb,
-        ecn,
-        ecn_dequeue: sw.ecn_dequeue,
-        path_labels: host.path_labels,
-        transport: host.transport,
-        nic_fifo: host.nic_fifo,
-        pipe_ports: sw.pipe_ports,
-        combining: sw.combining,
-        workload,
+        switch,
         arch,
-        stop_ps,
-        warmup_ps: k.us(run::WARMUP_US),
+        host,
+        workload,
         failures,
         pace,
-        fct_buckets: run::fct_buckets(k),
-        start_bins_ps: run::start_bins(k),
-        trace_interval_ps: trace::interval(k),
-        max_memory_bytes: run::max_memory_bytes(k),
-        seed: 0,
+        run,
     };
     run::check_cost(k, &p)?;
     Ok(p)

@@ -1,9 +1,9 @@
 //! `run.*`: seeds and the run length.
 
 use super::keys::{int, keys, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
-use super::{link, workload};
+use super::{link, trace, workload};
 use crate::engine::Time;
-use crate::params::SimParams;
+use crate::params::{RunParams, SimParams};
 use crate::workload::WorkloadSpec;
 
 /// The most seeds one scenario may repeat each point with.
@@ -74,6 +74,19 @@ keys! {
     },
 }
 
+/// The run keys (with the trace's interval); `seed`: the point's first.
+pub fn parse(k: &Keys) -> RunParams {
+    RunParams {
+        seed: k.int(SEED),
+        stop_ps: k.opt_us(DURATION_US),
+        warmup_ps: k.us(WARMUP_US),
+        max_memory_bytes: max_memory_bytes(k),
+        fct_buckets: fct_buckets(k),
+        start_bins_ps: start_bins(k),
+        trace_interval_ps: trace::interval(k),
+    }
+}
+
 /// Most start-time bin boundaries.
 const MAX_START_BINS: usize = 64;
 
@@ -91,7 +104,7 @@ fn valid_start_bins(v: &toml::Value) -> bool {
 }
 
 /// `run.start_bins_us` (checked; empty when not given).
-pub fn start_bins(k: &Keys) -> Vec<Time> {
+fn start_bins(k: &Keys) -> Vec<Time> {
     k.get(START_BINS_US)
         .and_then(toml::Value::as_array)
         .map_or(vec![], |v| {
@@ -120,7 +133,7 @@ fn buckets(v: &toml::Value) -> bool {
 }
 
 /// `run.fct_buckets` (checked).
-pub fn fct_buckets(k: &Keys) -> Vec<u64> {
+fn fct_buckets(k: &Keys) -> Vec<u64> {
     let v = k.get(FCT_BUCKETS).and_then(toml::Value::as_array);
     v.expect("run.fct_buckets has a default")
         .iter()
@@ -132,7 +145,7 @@ const DEFAULT_MAX_MEMORY_GIB: f64 = 16.0;
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// `run.max_memory_gib` in bytes.
-pub fn max_memory_bytes(k: &Keys) -> u64 {
+fn max_memory_bytes(k: &Keys) -> u64 {
     let gib = k
         .opt_float(MAX_MEMORY_GIB)
         .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
@@ -168,7 +181,7 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
         ));
     }
     let gib = e.memory_bytes as f64 / GIB;
-    let max_gib = p.max_memory_bytes as f64 / GIB;
+    let max_gib = p.run.max_memory_bytes as f64 / GIB;
     let max_hops = k
         .opt_float(MAX_PACKET_HOPS)
         .unwrap_or(DEFAULT_MAX_PACKET_HOPS);

@@ -4,6 +4,7 @@
 use super::keys::{int, keys, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
 use crate::net::{EcnAt, Overflow, TrimVictim};
+use crate::params::SwitchParams;
 use crate::theory::LinkModel;
 
 impl Named for Overflow {
@@ -34,25 +35,22 @@ impl Named for EcnDefault {
     }
 }
 
-/// The ECN thresholds of a run: the ones given, else `switch.ecn_default`'s over the final
-/// link model and the longest path of `hops` links (capped at a bounded buffer, which
+/// Gives the switches `switch.ecn_default`'s ECN thresholds where none were given, over the
+/// final link model and the longest path of `hops` links (capped at a bounded buffer, which
 /// `htsim_uec` asserts instead).
-pub fn ecn_or_default(
-    k: &Keys,
-    given: Option<(u64, u64)>,
-    link: &LinkModel,
-    hops: u32,
-    buffer_bytes: Option<u64>,
-) -> Option<(u64, u64)> {
-    given.or_else(|| match k.choice::<EcnDefault>(ECN_DEFAULT) {
+pub fn default_ecn(k: &Keys, switch: &mut SwitchParams, link: &LinkModel, hops: u32) {
+    if switch.ecn.is_some() {
+        return;
+    }
+    switch.ecn = match k.choice::<EcnDefault>(ECN_DEFAULT) {
         EcnDefault::None => None,
         EcnDefault::Htsim => {
             let (bdp_pkts, packet) = link.bdp_packets(hops);
-            let cap = buffer_bytes.unwrap_or(u64::MAX);
+            let cap = switch.buffer_bytes.unwrap_or(u64::MAX);
             let at = |fifths: u64| ((bdp_pkts * fifths).div_ceil(5) * packet).min(cap);
             Some((at(1), at(4)))
         }
-    })
+    };
 }
 
 /// Switch-side schemes a tier or an upgraded switch may run (CONGA is fabric-wide only).
@@ -191,20 +189,8 @@ keys! {
     },
 }
 
-/// What the switch keys set.
-pub struct SwitchParams {
-    pub lb: SwitchLbKind,
-    pub deployment: Deployment,
-    pub ofan_dynamic_first: bool,
-    pub pipe_ports: u32,
-    pub combining: Option<u32>,
-    pub buffer_bytes: Option<u64>,
-    pub overflow: Overflow,
-    pub trim_tail: bool,
-    pub ecn: Option<(u64, u64)>,
-    pub ecn_dequeue: bool,
-}
-
+/// The switch keys, with the ECN thresholds given ([`default_ecn`] fills in the default
+/// once the final link model is known).
 pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> {
     let buffer_bytes = k.get(BUFFER_BYTES).and_then(|v| v.as_integer());
     let packet = link.payload_bytes as u64 + link.header_bytes as u64;
