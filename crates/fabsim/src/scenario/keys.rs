@@ -67,11 +67,13 @@ named!(
     crate::transport::NsccRules,
     crate::transport::Nic,
     crate::transport::WindowBytes,
+    crate::net::Overflow,
     crate::net::TrimVictim,
     crate::net::EcnAt,
     crate::workload::Algorithm,
     crate::workload::Order,
     crate::workload::FsdpPart,
+    super::switch::EcnDefault,
     super::profile::Profile
 );
 

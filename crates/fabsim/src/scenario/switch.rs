@@ -1,37 +1,22 @@
 //! `switch.*` (without the multi-ASIC keys): load balancers, incremental deployment, Ofan's
 //! options, buffers, overflow and ECN.
 
-use super::keys::{int, keys, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{int, keys, names, Key, Keys, Kind, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
 use crate::net::{EcnAt, Overflow, TrimVictim};
 use crate::params::SwitchParams;
 use crate::theory::LinkModel;
 
-impl Named for Overflow {
-    const ALL: &'static [Self] = &[Overflow::Drop, Overflow::Trim];
-    fn name(self) -> &'static str {
-        Overflow::name(self)
-    }
-}
-
-/// The ECN thresholds of ports whose `switch.ecn_kmin_bytes` / `ecn_kmax_bytes` are unset
-/// (`switch.ecn_default`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EcnDefault {
-    /// No marking.
-    None,
-    /// `htsim_uec`'s default: from 20% to 80% of the bandwidth-delay product of the longest
-    /// path in whole packets, each rounded up to whole packets.
-    Htsim,
-}
-
-impl Named for EcnDefault {
-    const ALL: &'static [Self] = &[EcnDefault::None, EcnDefault::Htsim];
-    fn name(self) -> &'static str {
-        match self {
-            EcnDefault::None => "none",
-            EcnDefault::Htsim => "htsim",
-        }
+named_enum! {
+    /// The ECN thresholds of ports whose `switch.ecn_kmin_bytes` / `ecn_kmax_bytes` are unset
+    /// (`switch.ecn_default`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum EcnDefault {
+        /// No marking.
+        None => "none",
+        /// `htsim_uec`'s default: from 20% to 80% of the bandwidth-delay product of the longest
+        /// path in whole packets, each rounded up to whole packets.
+        Htsim => "htsim",
     }
 }
 
