@@ -136,8 +136,8 @@ impl fmt::Debug for Key {
 /// HANDLE: &Key`) that parsers read the key through, so a misspelt key does not compile,
 /// and the domain's `KEYS`, in the order written (the schema's order).
 macro_rules! keys {
-    ($($(#[$meta:meta])* $handle:ident: Key $row:tt,)*) => {
-        $($(#[$meta])* pub const $handle: &Key = &Key $row;)*
+    ($($handle:ident: Key $row:tt,)*) => {
+        $(pub const $handle: &Key = &Key $row;)*
         /// The domain's keys, in schema order.
         pub const KEYS: &[&Key] = &[$($handle),*];
     };
