@@ -67,14 +67,14 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         for spec in &specs {
             let p = &spec.params;
             match p.trace_bytes() {
-                Some(b) if b > p.max_memory_bytes => {
+                Some(b) if b > p.run.max_memory_bytes => {
                     return Err(Error::Usage(format!(
                         "--trace: the samples of every port every trace.interval_us = {} us \
                          until run.duration_us would take about {:.1} GiB, over \
                          run.max_memory_gib = {:.1}; sample less often or raise the limit",
-                        p.trace_interval_ps.as_us_f64(),
+                        p.run.trace_interval_ps.as_us_f64(),
                         b as f64 / (1u64 << 30) as f64,
-                        p.max_memory_bytes as f64 / (1u64 << 30) as f64
+                        p.run.max_memory_bytes as f64 / (1u64 << 30) as f64
                     )))
                 }
                 None => unknown = true,
@@ -211,17 +211,17 @@ pub fn describe(specs: &[RunSpec]) -> String {
         specs.len(),
         if specs.len() == 1 { "" } else { "s" },
         distinct(&|s| s.params.workload.kind_name().into()),
-        distinct(&|s| s.params.lb.name().into()),
+        distinct(&|s| s.params.switch.lb.name().into()),
     );
     for (name, v, default) in [
         (
             "host lb",
-            distinct(&|s| s.params.host_lb.name().into()),
+            distinct(&|s| s.params.host.lb.name().into()),
             "none",
         ),
         (
             "cc",
-            distinct(&|s| s.params.transport.cc.kind.name().into()),
+            distinct(&|s| s.params.host.transport.cc.kind.name().into()),
             "none",
         ),
         (
@@ -234,7 +234,7 @@ pub fn describe(specs: &[RunSpec]) -> String {
             let _ = write!(line, "; {name} {v}");
         }
     }
-    let seeds = specs.iter().map(|s| s.params.seed);
+    let seeds = specs.iter().map(|s| s.params.run.seed);
     match (seeds.clone().min(), seeds.max()) {
         (Some(a), Some(b)) if a == b => {
             let _ = write!(line, "; seed {a}");

@@ -1,5 +1,5 @@
 //! The config contract: everything one run needs, validated. `scenario` builds it from
-//! TOML; `sim` runs it; tests build it directly.
+//! TOML, a domain's parser its part; `sim` runs it.
 
 use crate::engine::Time;
 use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
@@ -9,16 +9,27 @@ use crate::theory::LinkModel;
 use crate::transport::TransportParams;
 use crate::workload::WorkloadSpec;
 
-/// Everything one run needs, validated.
+/// Everything one run needs, validated: a struct per domain, as the scenario's parsers
+/// build them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimParams {
     pub topology: TopologySpec,
     pub link: LinkModel,
-    pub buffer_bytes: Option<u64>,
-    pub overflow: Overflow,
-    /// With trimming, a full port cuts its queue's last waiting data packet instead of the
-    /// arriving one at even odds (`switch.trim_victim = "random"`, as htsim).
-    pub trim_tail: bool,
+    pub switch: SwitchParams,
+    /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
+    pub arch: ArchParams,
+    pub host: HostParams,
+    pub workload: WorkloadSpec,
+    /// Failed links (`failures.links`), and whether hosts pace at rho_max
+    /// (`failures.pace`).
+    pub failures: Option<FailureSpec>,
+    pub pace: bool,
+    pub run: RunParams,
+}
+
+/// The switches' egress ports and load balancing (`switch.*` but the multi-ASIC keys).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchParams {
     pub lb: SwitchLbKind,
     /// Per-tier and upgraded-switch load balancers (incremental deployment).
     pub deployment: Deployment,
@@ -29,36 +40,47 @@ pub struct SimParams {
     /// Ofan/pOfan pointer steps through the combining pipeline of this width
     /// (`switch.combining = true`, `switch.pipeline_width`); `None`: plain stepping.
     pub combining: Option<u32>,
-    /// Host-side load balancer (entropy or source routing); `None` leaves it to switches.
-    pub host_lb: HostLbKind,
-    /// Entropies per flow of `host-ecmp`, `rps`, `oblivious` and `reps` (`host.path_labels`;
-    /// 0: the scheme's own, 2^16 or 256 for oblivious).
-    pub path_labels: u32,
+    pub buffer_bytes: Option<u64>,
+    pub overflow: Overflow,
+    /// With trimming, a full port cuts its queue's last waiting data packet instead of the
+    /// arriving one at even odds (`switch.trim_victim = "random"`, as htsim).
+    pub trim_tail: bool,
     /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
     /// probability rises linearly from 0 at kmin to 1 at kmax.
     pub ecn: Option<(u64, u64)>,
     /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
     /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
     pub ecn_dequeue: bool,
-    /// The host transport (`host.*`: congestion control, timers, loss recovery, ACKs).
+}
+
+/// The hosts (`host.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostParams {
+    /// Host-side load balancer (entropy or source routing); `None` leaves it to switches.
+    pub lb: HostLbKind,
+    /// Entropies per flow of `host-ecmp`, `rps`, `oblivious` and `reps` (`host.path_labels`;
+    /// 0: the scheme's own, 2^16 or 256 for oblivious).
+    pub path_labels: u32,
+    /// The host transport (congestion control, timers, loss recovery, ACKs).
     pub transport: TransportParams,
     /// `host.nic = "fifo"`: flows push their packets into the host's NIC queue as soon as
     /// their windows allow, and ACKs queue behind them; that queue has the switch ports'
     /// buffer and ECN marking. Otherwise (`pull`) the NIC takes one data packet when it is
     /// free, round-robin over its flows, and an ACK waits at most for the packet in service.
     pub nic_fifo: bool,
-    pub workload: WorkloadSpec,
-    /// The switches' architecture (`switch.arch`): ideal, or multi-ASIC.
-    pub arch: ArchParams,
+}
+
+/// How the run goes and what it reports (`run.*`, `trace.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunParams {
+    pub seed: u64,
     /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
     pub stop_ps: Option<Time>,
     /// Flows starting before this are left out of the FCT statistics and the mean
     /// throughput (`run.warmup_us`).
     pub warmup_ps: Time,
-    /// Failed links (`failures.links`), and whether hosts pace at rho_max
-    /// (`failures.pace`).
-    pub failures: Option<FailureSpec>,
-    pub pace: bool,
+    /// The memory a run and its outputs may take (`run.max_memory_gib`), in bytes.
+    pub max_memory_bytes: u64,
     /// Boundaries (bytes, ascending) of the FCT size buckets of the report
     /// (`run.fct_buckets`).
     pub fct_buckets: Vec<u64>,
@@ -68,9 +90,6 @@ pub struct SimParams {
     /// Sampling period of a per-port trace (`trace.interval_us`; taken only when asked
     /// for: `fabsim run --trace`).
     pub trace_interval_ps: Time,
-    /// The memory a run and its outputs may take (`run.max_memory_gib`), in bytes.
-    pub max_memory_bytes: u64,
-    pub seed: u64,
 }
 
 /// An up-front estimate of what a run costs, from closed forms over the workload (flows and
@@ -99,10 +118,10 @@ impl SimParams {
     /// `trace_interval_ps` until `stop_ps`, each kept as a sample, a record and a CSV row
     /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.
     pub fn trace_bytes(&self) -> Option<u64> {
-        let stop = self.stop_ps?;
+        let stop = self.run.stop_ps?;
         let fabric =
             crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps);
-        let samples = stop / self.trace_interval_ps.max(Time::from_ps(1)) + 1;
+        let samples = stop / self.run.trace_interval_ps.max(Time::from_ps(1)) + 1;
         Some(
             (fabric.ports() as u64)
                 .saturating_mul(samples)

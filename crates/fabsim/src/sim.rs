@@ -197,25 +197,25 @@ fn simulate_with<A: Chassis>(
 ) -> RunOutcome {
     let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
     let lb = SwitchLb::new(
-        p.lb,
-        &p.deployment,
+        p.switch.lb,
+        &p.switch.deployment,
         &fabric,
-        p.buffer_bytes,
-        p.pipe_ports,
-        p.combining,
-        p.seed,
+        p.switch.buffer_bytes,
+        p.switch.pipe_ports,
+        p.switch.combining,
+        p.run.seed,
     )
-    .with_dynamic_first(p.ofan_dynamic_first);
-    let traffic = p.workload.traffic(fabric.hosts, p.seed);
+    .with_dynamic_first(p.switch.ofan_dynamic_first);
+    let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
     let specs = traffic.flows;
     let failures = p.failures.as_ref().map(|spec| {
         // The scenario layer validated named links; random ones never disconnect.
-        let f = Failures::new(&fabric, spec, p.seed).expect("valid failures");
+        let f = Failures::new(&fabric, spec, p.run.seed).expect("valid failures");
         let rho = f.rho_max(&fabric, &specs);
         (f, rho)
     });
     let rho_max = failures.as_ref().map(|f| f.1);
-    let host_lb = HostLb::new(p.host_lb, p.path_labels, &fabric, &specs, p.seed);
+    let host_lb = HostLb::new(p.host.lb, p.host.path_labels, &fabric, &specs, p.run.seed);
     let hosts = fabric.hosts as usize;
     let far: Vec<_> = (0..fabric.ports())
         .map(|g| match fabric.port_to_node[g] {
@@ -236,13 +236,13 @@ fn simulate_with<A: Chassis>(
         asic,
         wire: vec![Ring::default(); far.len()],
         far,
-        ecn_rng: Rng::stream(p.seed, "ecn"),
-        dequeue_marks: if p.ecn_dequeue && p.ecn.is_some() {
+        ecn_rng: Rng::stream(p.run.seed, "ecn"),
+        dequeue_marks: if p.switch.ecn_dequeue && p.switch.ecn.is_some() {
             vec![DequeueMarks::default(); fabric.ports()]
         } else {
             Vec::new()
         },
-        trim_rng: Rng::stream(p.seed, "trim"),
+        trim_rng: Rng::stream(p.run.seed, "trim"),
         queue: TimingWheel::default(),
         flows: Vec::with_capacity(specs.len()),
         tx: vec![Vec::new(); hosts],
@@ -270,7 +270,7 @@ fn simulate_with<A: Chassis>(
         let tx = Sender::new(
             f.bytes,
             p.link.payload_bytes,
-            &p.transport,
+            &p.host.transport,
             p.link.base_rtt_ps(hops),
         );
         sim.flows.push(Flow {
@@ -304,7 +304,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Runs events until none is left or the stop time; `Some(diagnosis)` if the watchdog
     /// ended it.
     fn run(&mut self, cancel: Option<&AtomicBool>) -> Option<String> {
-        let stop = self.p.stop_ps.unwrap_or(Time::MAX);
+        let stop = self.p.run.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
             if t > stop {
                 return None;
@@ -373,7 +373,7 @@ impl<A: Chassis> Sim<'_, A> {
                     let f = &mut self.flows[flow as usize];
                     f.start_ps = self.now;
                     f.started = true;
-                    if self.p.transport.handshake {
+                    if self.p.host.transport.handshake {
                         self.send_syn(flow);
                     } else {
                         self.open(flow);

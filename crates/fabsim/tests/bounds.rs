@@ -19,7 +19,7 @@ fn check(p: &SimParams) {
     let r = run(p);
     let what = format!(
         "{} lb={} cc={} ack_every={} fifo={}",
-        r.workload, r.lb, r.cc, p.transport.ack_every_bytes, p.nic_fifo
+        r.workload, r.lb, r.cc, p.host.transport.ack_every_bytes, p.host.nic_fifo
     );
     assert_eq!(r.flows_completed, r.flows_total, "{what}");
     let cct = r.cct_us.expect("completes");

@@ -30,13 +30,13 @@ impl Pair {
         let tx = Sender::new(
             bytes,
             p.link.payload_bytes,
-            &p.transport,
+            &p.host.transport,
             p.link.base_rtt_ps(4),
         );
         Pair {
             rx: Receiver::new(tx.packets()),
             tx,
-            t: p.transport,
+            t: p.host.transport,
             link: p.link,
             acks: AckLog::default(),
             now: Time::ZERO,

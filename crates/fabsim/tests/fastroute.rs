@@ -474,7 +474,7 @@ fn warmup_leaves_early_flows_out_of_the_statistics() {
     );
     let flows = out.flows.unwrap();
     // Scheduled starts: a flow's record starts when it became ready, at or after that.
-    let specs = p.workload.flows(p.topology.hosts() as u32, p.seed);
+    let specs = p.workload.flows(p.topology.hosts() as u32, p.run.seed);
     let mut fcts: Vec<f64> = flows
         .iter()
         .zip(&specs)

@@ -238,7 +238,7 @@ fn every_cc_completes_an_8_sender_incast_with_trimming() {
 #[test]
 fn a_livelocked_run_is_stopped_with_a_diagnosis() {
     let mut p = params(&["topology.k=4", "switch.lb=ecmp", "host.rto_us=off"]);
-    p.transport.rto = Some(Rto {
+    p.host.transport.rto = Some(Rto {
         initial: Time::from_ps(10),
         rule: RtoRule::Fixed,
         min: Time::from_ps(10),
@@ -632,7 +632,7 @@ fn htsim_default_ecn_thresholds_follow_the_bdp() {
         ),
     ] {
         let p = params(&[&base[..], &extra[..]].concat());
-        assert_eq!(p.ecn, Some(want), "{extra:?}");
+        assert_eq!(p.switch.ecn, Some(want), "{extra:?}");
     }
     let given = params(
         &[
@@ -641,8 +641,8 @@ fn htsim_default_ecn_thresholds_follow_the_bdp() {
         ]
         .concat(),
     );
-    assert_eq!(given.ecn, Some((1000, 2000)));
-    assert_eq!(params(&["topology.k=8"]).ecn, None);
+    assert_eq!(given.switch.ecn, Some((1000, 2000)));
+    assert_eq!(params(&["topology.k=8"]).switch.ecn, None);
 }
 
 /// An ECN-driven controller on a fabric that marks nothing runs, with a warning.

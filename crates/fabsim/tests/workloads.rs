@@ -248,7 +248,7 @@ fn failed_links_carry_nothing_and_hosts_keep_to_rho_max() {
     ]));
     for p in &cases {
         let o = simulate(p);
-        let name = format!("{:?}/{:?}/{:?}", p.lb, p.host_lb, p.failures);
+        let name = format!("{:?}/{:?}/{:?}", p.switch.lb, p.host.lb, p.failures);
         assert_eq!(o.flows_completed, o.flows_total, "{name}");
         let (f, rho) = o.failures.as_ref().unwrap();
         assert_eq!(f.dead.iter().filter(|&&d| d).count(), 2 * f.names.len());
@@ -400,7 +400,7 @@ fn websearch_cdf_gives_its_mean_size_and_the_offered_load() {
         .unwrap()
         .mean();
     assert_eq!(w.sizes().mean(), dist_mean);
-    let flows = p.workload.traffic(hosts as u32, p.seed).flows;
+    let flows = p.workload.traffic(hosts as u32, p.run.seed).flows;
     let bytes: u64 = flows.iter().map(|f| f.bytes).sum();
     let mean = bytes as f64 / flows.len() as f64;
     let capacity = hosts as f64 * p.link.rate_bps as f64 / 8.0 * 0.135;

@@ -12,7 +12,7 @@ use crate::workload::BoundKind;
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     let f = &outcome.fabric;
     let link = &params.link;
-    let every = params.transport.ack_every_bytes;
+    let every = params.host.transport.ack_every_bytes;
     match params.workload.bound_kind() {
         BoundKind::Permutation { message_bytes } => {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();

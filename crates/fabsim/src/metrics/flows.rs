@@ -58,7 +58,7 @@ pub fn flow_records(params: &SimParams, o: &RunOutcome) -> Vec<FlowRecord> {
                 flow_time_ps(&params.link, f.bytes, hops) + ack_return_ps(&params.link, hops);
             let fct = o.fct_ps[i];
             FlowRecord {
-                seed: params.seed,
+                seed: params.run.seed,
                 flow: i as u32,
                 src: f.src,
                 dst: f.dst,

@@ -295,7 +295,7 @@ pub fn run_with(params: &SimParams, extras: Extras) -> RunResult {
 /// [`run_with`], stopping early once `cancel` is set (the report then says so in `stalled`).
 fn run_cancellable(params: &SimParams, extras: Extras, cancel: Option<&AtomicBool>) -> RunResult {
     let start = std::time::Instant::now();
-    let trace = extras.trace.then_some(params.trace_interval_ps);
+    let trace = extras.trace.then_some(params.run.trace_interval_ps);
     let outcome = simulate_traced(params, trace, cancel);
     let wall_s = start.elapsed().as_secs_f64();
     let mut report = report(params, &outcome);
@@ -344,12 +344,15 @@ pub fn run_parallel(
 /// Switches per (tier, scheme) whose scheme differs from `switch.lb`.
 fn deployment_counts(params: &SimParams, f: &Fabric) -> BTreeMap<String, u32> {
     let mut out = BTreeMap::new();
-    if params.deployment.is_uniform() {
+    if params.switch.deployment.is_uniform() {
         return out;
     }
-    let kinds = params.deployment.per_switch(params.lb, f, params.seed);
+    let kinds = params
+        .switch
+        .deployment
+        .per_switch(params.switch.lb, f, params.run.seed);
     for (s, k) in f.switches.iter().zip(kinds) {
-        if k != params.lb {
+        if k != params.switch.lb {
             let tier = Stage::name(
                 match s.tier {
                     crate::net::Tier::Edge => Stage::EdgeUp,
@@ -386,7 +389,7 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
                 cct_us: cct,
                 lower_bound_us: collective_bound_ps(
                     &params.link,
-                    params.transport.ack_every_bytes,
+                    params.host.transport.ack_every_bytes,
                     &o.fabric,
                     &o.flows,
                     &o.deps,
@@ -458,14 +461,14 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         o.flows
             .iter()
             .zip(&o.fct_ps)
-            .filter(|(f, _)| f.start_ps >= params.warmup_ps)
+            .filter(|(f, _)| f.start_ps >= params.run.warmup_ps)
     };
     let mut fcts: Vec<f64> = steady()
         .filter_map(|(_, t)| t.map(Time::as_us_f64))
         .collect();
     fcts.sort_by(f64::total_cmp);
     let mut fct_by_size = BTreeMap::new();
-    for (lower, upper, name) in size_buckets(&params.fct_buckets) {
+    for (lower, upper, name) in size_buckets(&params.run.fct_buckets) {
         let mut xs: Vec<f64> = steady()
             .filter(|(f, _)| (lower..upper).contains(&f.bytes))
             .filter_map(|(_, t)| t.map(Time::as_us_f64))
@@ -484,13 +487,13 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         .map(|&b| b as f64 * 8.0 / (asic.capacity_bps * sample_ps.as_ps_f64() / 1e12))
         .collect();
     let c = &o.counters;
-    let (thrp_by_start, flows_by_start) = by_start(o, &params.start_bins_ps);
+    let (thrp_by_start, flows_by_start) = by_start(o, &params.run.start_bins_ps);
     RunReport {
-        lb: params.lb.name().to_string(),
-        host_lb: params.host_lb.name().to_string(),
-        cc: params.transport.cc.kind.name().to_string(),
+        lb: params.switch.lb.name().to_string(),
+        host_lb: params.host.lb.name().to_string(),
+        cc: params.host.transport.cc.kind.name().to_string(),
         workload: params.workload.kind_name().to_string(),
-        seed: params.seed,
+        seed: params.run.seed,
         message_bytes: params.workload.message_bytes(),
         hosts: o.fabric.hosts,
         cct_us: cct.map(Time::as_us_f64),
@@ -510,7 +513,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         fct_p99_us: quantile(&fcts, 0.99),
         fct_p50_us: quantile(&fcts, 0.5),
         fct_by_size,
-        mean_throughput_gbps: mean(&flow_rates_gbps(o, params.warmup_ps, Time::MAX)),
+        mean_throughput_gbps: mean(&flow_rates_gbps(o, params.run.warmup_ps, Time::MAX)),
         phase_done_pct: phase_done_pct(params, o),
         thrp_by_start,
         flows_by_start,
@@ -547,9 +550,9 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
 
 /// Settings that run without error but likely not as meant.
 fn warnings(params: &SimParams) -> Vec<String> {
-    let cc = params.transport.cc.kind;
+    let cc = params.host.transport.cc.kind;
     let mut w = Vec::new();
-    if matches!(cc, CcKind::Dctcp | CcKind::Nscc) && params.ecn.is_none() {
+    if matches!(cc, CcKind::Dctcp | CcKind::Nscc) && params.switch.ecn.is_none() {
         w.push(format!(
             "host.cc = \"{}\" reacts to ECN marks, but no port marks (switch.ecn_kmin_bytes / ecn_kmax_bytes unset, switch.ecn_default = \"none\"){}",
             cc.name(),

@@ -24,11 +24,11 @@ pub struct TraceRecord {
 
 /// The samples of a traced run, in time then port order.
 pub fn trace_records(params: &SimParams, o: &RunOutcome) -> Vec<TraceRecord> {
-    let interval = params.trace_interval_ps.as_ps_f64();
+    let interval = params.run.trace_interval_ps.as_ps_f64();
     o.trace
         .iter()
         .map(|s| TraceRecord {
-            seed: params.seed,
+            seed: params.run.seed,
             time_us: s.time.as_us_f64(),
             port: s.port,
             stage: o.fabric.port_stage[s.port as usize].name(o.fabric.tiers),

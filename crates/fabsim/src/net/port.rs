@@ -49,13 +49,15 @@ pub enum Enqueue {
     Overflow,
 }
 
-/// What a port does with a packet its buffer cannot take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overflow {
-    Drop,
-    /// Cut the data packet to its header and forward the header (UEC-style trimming); the
-    /// receiver NACKs it and the sender retransmits.
-    Trim,
+named_enum! {
+    /// What a port does with a packet its buffer cannot take (`switch.overflow`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Overflow {
+        Drop => "drop",
+        /// Cut the data packet to its header and forward the header (UEC-style trimming); the
+        /// receiver NACKs it and the sender retransmits.
+        Trim => "trim",
+    }
 }
 
 named_enum! {
@@ -76,15 +78,6 @@ named_enum! {
         Enqueue => "enqueue",
         /// When its last bit leaves, by the data still waiting behind it (htsim).
         Dequeue => "dequeue",
-    }
-}
-
-impl Overflow {
-    pub fn name(self) -> &'static str {
-        match self {
-            Overflow::Drop => "drop",
-            Overflow::Trim => "trim",
-        }
     }
 }
 

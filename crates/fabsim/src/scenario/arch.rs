@@ -2,7 +2,7 @@
 
 use portmap::{Constraints, Solver};
 
-use super::keys::{int, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use super::topology::EXPLICIT;
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
 use crate::net::TopologySpec;
@@ -20,113 +20,113 @@ fn host_counts() -> Vec<&'static str> {
     vec!["fixed", "variable"]
 }
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    ARCH: Key {
         name: "switch.arch",
         kind: Kind::Choice(names::<Arch>),
         default: Some("\"ideal\""),
         unit: "",
         meaning: "switch design: one ASIC (ideal) or several: non-blocking State-of-the-Art, oversubscribed, Fastroute",
     },
-    Key {
+    ASICS: Key {
         name: "switch.asics",
         kind: int(2, portmap::MAX_ASICS as u64),
         default: Some("2"),
         unit: "",
         meaning: "ASICs per multi-ASIC switch (must divide every switch's port count)",
     },
-    Key {
+    INTER_ASIC_OVERSUB: Key {
         name: "switch.inter_asic_oversub",
         kind: number(1.0, 1024.0),
         default: Some("2"),
         unit: "",
         meaning: "inter-ASIC capacity = port capacity / this (sota: 1)",
     },
-    Key {
+    ASIC_CAPACITY_GBPS: Key {
         name: "switch.asic_capacity_gbps",
         kind: number(0.001, 1e7),
         default: None,
         unit: "Gb/s",
         meaning: "capacity of one ASIC, shared by its ports and internal links (default: what gives oversubscribed ports link.rate_gbps)",
     },
-    Key {
+    HOST_COUNT: Key {
         name: "switch.host_count",
         kind: Kind::Choice(host_counts),
         default: Some("\"fixed\""),
         unit: "",
         meaning: "fixed: same radix, slower State-of-the-Art ports; variable (Fastroute A.2): same port speed, fewer State-of-the-Art ports and hosts",
     },
-    Key {
+    RECONFIG_INTERVAL_US: Key {
         name: "switch.reconfig_interval_us",
         kind: number(0.1, 1e6),
         default: Some("100"),
         unit: "us",
         meaning: "fastroute: controller period",
     },
-    Key {
+    COMPUTE_DELAY_US: Key {
         name: "switch.compute_delay_us",
         kind: number(0.0, 1e6),
         default: Some("10"),
         unit: "us",
         meaning: "fastroute: time from reading the traffic matrix to applying the mapping (below reconfig_interval_us)",
     },
-    Key {
+    DOWNTIME_US: Key {
         name: "switch.downtime_us",
         kind: number(0.0, 1e6),
         default: Some("1"),
         unit: "us",
         meaning: "fastroute: a moved port is dark this long",
     },
-    Key {
+    REMAP_MIN_GAIN: Key {
         name: "switch.remap_min_gain",
         kind: number(0.0, 1.0),
         default: Some("0"),
         unit: "",
         meaning: "fastroute: apply a new mapping only if it cuts the last interval's inter-ASIC bytes by at least this fraction of the current mapping's (hysteresis; 0: any reduction, as the paper's controller)",
     },
-    Key {
+    SOLVER: Key {
         name: "switch.solver",
         kind: Kind::Choice(names::<Solver>),
         default: Some("\"greedy\""),
         unit: "",
         meaning: "fastroute: port-to-ASIC mapping solver (greedy: Listing 1; exact: transportation problem)",
     },
-    Key {
+    BUNDLE: Key {
         name: "switch.bundle",
         kind: int(1, 1024),
         default: Some("1"),
         unit: "ports",
         meaning: "fastroute: ports moved together (bundle x asics x circuit_switches must divide every switch's port count)",
     },
-    Key {
+    CIRCUIT_SWITCHES: Key {
         name: "switch.circuit_switches",
         kind: int(1, 1024),
         default: Some("1"),
         unit: "",
         meaning: "fastroute: independent circuit switches over contiguous ports",
     },
-    Key {
+    CIRCUIT_MODE: Key {
         name: "switch.circuit_mode",
         kind: Kind::Choice(names::<CircuitMode>),
         default: Some("\"optical\""),
         unit: "",
         meaning: "fastroute: during downtime PAUSE the upstream sender (optical) or buffer at the switch (electrical)",
     },
-    Key {
+    INTER_ASIC_BUFFER_BYTES: Key {
         name: "switch.inter_asic_buffer_bytes",
         kind: int(1, MAX_BYTES),
         default: Some("300000"),
         unit: "bytes",
         meaning: "multi-ASIC: inter-ASIC buffer per 100 Gb/s of internal link rate (Table 1: 0.3 MB)",
     },
-    Key {
+    UTIL_SAMPLE_US: Key {
         name: "switch.util_sample_us",
         kind: number(0.1, 1e6),
         default: Some("10"),
         unit: "us",
         meaning: "multi-ASIC: period of the inter-ASIC utilization series",
     },
-];
+}
 
 /// The smallest port speed a multi-ASIC design may leave (as `link.rate_gbps`'s minimum).
 const MIN_PORT_BPS: f64 = 1e6;
@@ -138,35 +138,32 @@ pub fn parse(
     topology: &TopologySpec,
     rate_bps: u64,
 ) -> Result<(ArchParams, u64), ScenarioError> {
-    let kind: Arch = k.choice("switch.arch");
-    let asics = k.u32("switch.asics");
-    let oversub = k.float("switch.inter_asic_oversub");
+    let kind: Arch = k.choice(ARCH);
+    let asics = k.u32(ASICS);
+    let oversub = k.float(INTER_ASIC_OVERSUB);
     let circuit = CircuitParams {
-        interval_ps: k.us("switch.reconfig_interval_us"),
-        compute_delay_ps: k.us("switch.compute_delay_us"),
-        downtime_ps: k.us("switch.downtime_us"),
-        solver: k.choice("switch.solver"),
-        mode: k.choice("switch.circuit_mode"),
+        interval_ps: k.us(RECONFIG_INTERVAL_US),
+        compute_delay_ps: k.us(COMPUTE_DELAY_US),
+        downtime_ps: k.us(DOWNTIME_US),
+        solver: k.choice(SOLVER),
+        mode: k.choice(CIRCUIT_MODE),
         constraints: Constraints {
-            bundle: k.int("switch.bundle") as usize,
-            circuit_switches: k.int("switch.circuit_switches") as usize,
+            bundle: k.int(BUNDLE) as usize,
+            circuit_switches: k.int(CIRCUIT_SWITCHES) as usize,
         },
-        min_gain: k.float("switch.remap_min_gain"),
+        min_gain: k.float(REMAP_MIN_GAIN),
     };
     if circuit.compute_delay_ps >= circuit.interval_ps {
-        return Err(k.invalid(
-            "switch.compute_delay_us",
-            "below switch.reconfig_interval_us",
-        ));
+        return Err(k.invalid(COMPUTE_DELAY_US, "below switch.reconfig_interval_us"));
     }
-    let sample_ps = k.us("switch.util_sample_us");
+    let sample_ps = k.us(UTIL_SAMPLE_US);
     let params = ArchParams {
         arch: kind,
         asics,
         oversub,
         circuit: (kind == Arch::Fastroute).then_some(circuit),
         sample_ps,
-        buffer_per_100g: k.int("switch.inter_asic_buffer_bytes"),
+        buffer_per_100g: k.int(INTER_ASIC_BUFFER_BYTES),
     };
     if kind == Arch::Ideal {
         return Ok((params, rate_bps));
@@ -175,7 +172,7 @@ pub fn parse(
     let (radix, other) = topology.radixes();
     if radix % asics != 0 || other % asics != 0 {
         return Err(k.invalid(
-            "switch.asics",
+            ASICS,
             &format!("a divisor of the switches' port counts ({radix}, {other})"),
         ));
     }
@@ -183,23 +180,23 @@ pub fn parse(
         for ports in [radix, other] {
             if let Err(e) = c.constraints.check(ports as usize, asics as usize) {
                 let key = if c.constraints.bundle > 1 {
-                    "switch.bundle"
+                    BUNDLE
                 } else {
-                    "switch.circuit_switches"
+                    CIRCUIT_SWITCHES
                 };
                 return Err(k.invalid(key, &format!("{e} (switches with {ports} ports)")));
             }
         }
     }
     let per_asic = (radix / asics) as f64;
-    let capacity_bps = k.opt_float("switch.asic_capacity_gbps").map_or(
+    let capacity_bps = k.opt_float(ASIC_CAPACITY_GBPS).map_or(
         per_asic * rate_bps as f64 * (1.0 + Arch::Oversubscribed.internal_share(oversub)),
         |gbps| gbps * 1e9,
     );
     let port = kind.port_rate_bps(capacity_bps, per_asic, oversub).round();
     if port < MIN_PORT_BPS {
         return Err(k.invalid(
-            "switch.asic_capacity_gbps",
+            ASIC_CAPACITY_GBPS,
             &format!("enough for ports of at least 1 Mb/s ({port} b/s here)"),
         ));
     }
@@ -217,7 +214,7 @@ pub fn host_count(
     port_rate_bps: u64,
     asics: u32,
 ) -> Result<(TopologySpec, LinkModel), ScenarioError> {
-    let variable = k.get("switch.host_count").and_then(|v| v.as_str()) == Some("variable");
+    let variable = k.get(HOST_COUNT).and_then(|v| v.as_str()) == Some("variable");
     if !variable || port_rate_bps >= link.rate_bps {
         let link = LinkModel {
             rate_bps: port_rate_bps,

@@ -9,7 +9,7 @@ fn profile_lines() -> impl Iterator<Item = (&'static str, String)> {
         let set: Vec<String> = p
             .settings()
             .iter()
-            .map(|(k, v)| format!("{k} = {v}"))
+            .map(|(k, v)| format!("{} = {v}", k.name))
             .collect();
         let set = if set.is_empty() {
             "nothing (every key at its own default)".to_string()

@@ -1,6 +1,6 @@
 //! `failures.*`: failed links and pacing at rho_max.
 
-use super::keys::{Key, Keys, Kind, ScenarioError};
+use super::keys::{keys, Key, Keys, Kind, ScenarioError};
 use crate::net::{FailureSpec, TopologySpec};
 
 fn links(v: &toml::Value) -> bool {
@@ -12,8 +12,8 @@ fn links(v: &toml::Value) -> bool {
     }
 }
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    LINKS: Key {
         name: "failures.links",
         kind: Kind::Other {
             allowed: "an integer >= 0 (random links, seeded) or link names like \"edge0-agg1\", \"agg3-core2\", \"leaf0-spine1\" (a list of names is one failure set; a list of lists sweeps)",
@@ -23,22 +23,22 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "failed switch-to-switch links",
     },
-    Key {
+    PACE: Key {
         name: "failures.pace",
         kind: Kind::Bool,
         default: None,
         unit: "",
         meaning: "with failures.links: hosts send data at rho_max (default true)",
     },
-];
+}
 
 /// The failure set, checked against the fabric, and whether hosts pace at rho_max.
 pub fn parse(
     k: &Keys,
     topology: &TopologySpec,
 ) -> Result<(Option<FailureSpec>, bool), ScenarioError> {
-    let pace = k.opt_bool("failures.pace").unwrap_or(true);
-    let key = "failures.links";
+    let pace = k.opt_bool(PACE).unwrap_or(true);
+    let key = LINKS;
     let Some(v) = k.get(key) else {
         return Ok((None, pace));
     };

@@ -1,10 +1,12 @@
 //! The key schema and one point's values.
 //!
 //! Every scenario key is a [`Key`] row owned by its domain's file (`topology.rs`, `link.rs`,
-//! ...). A row says the key's type and range ([`Kind`]), its default and what it means; the
-//! allowed-values text of errors, `fabsim keys` and the README's key table are all generated
-//! from it. [`Keys`] is one sweep point: every key with its one value and where the value
-//! came from, with typed getters that domain parsers call.
+//! ...), declared in its `keys!` table, which also names it with a handle (`host::CC` for
+//! `host.cc`). A row says the key's type and range ([`Kind`]), its default and what it means;
+//! the allowed-values text of errors, `fabsim keys` and the README's key table are all
+//! generated from it. [`Keys`] is one sweep point: every key with its one value and where the
+//! value came from, with typed getters that domain parsers call with the handles (a misspelt
+//! key does not compile).
 
 use std::fmt;
 
@@ -65,11 +67,13 @@ named!(
     crate::transport::NsccRules,
     crate::transport::Nic,
     crate::transport::WindowBytes,
+    crate::net::Overflow,
     crate::net::TrimVictim,
     crate::net::EcnAt,
     crate::workload::Algorithm,
     crate::workload::Order,
     crate::workload::FsdpPart,
+    super::switch::EcnDefault,
     super::profile::Profile
 );
 
@@ -113,6 +117,32 @@ pub struct Key {
     pub unit: &'static str,
     pub meaning: &'static str,
 }
+
+/// Keys are the same key when their names are (names are unique in the schema).
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+/// A key shows as its name.
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.name)
+    }
+}
+
+/// `keys! { HANDLE: Key { name: "domain.key", .. }, .. }`: each row as a handle (`pub const
+/// HANDLE: &Key`) that parsers read the key through, so a misspelt key does not compile,
+/// and the domain's `KEYS`, in the order written (the schema's order).
+macro_rules! keys {
+    ($($handle:ident: Key $row:tt,)*) => {
+        $(pub const $handle: &Key = &Key $row;)*
+        /// The domain's keys, in schema order.
+        pub const KEYS: &[&Key] = &[$($handle),*];
+    };
+}
+pub(super) use keys;
 
 impl Key {
     /// The type column of `fabsim keys`.
@@ -310,48 +340,48 @@ impl<'a> Keys<'a> {
             value,
             source: Some(source),
         };
-        match self.entries.iter_mut().find(|(k, _)| k.name == key.name) {
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
             Some((_, e)) if e.source.is_none() => *e = entry,
             Some(_) => {}
             None => self.entries.push((key, entry)),
         }
     }
 
-    fn entry(&self, key: &str) -> Option<&(&'static Key, Entry<'a>)> {
-        self.entries.iter().find(|(k, _)| k.name == key)
+    fn entry(&self, key: &Key) -> Option<&(&'static Key, Entry<'a>)> {
+        self.entries.iter().find(|(k, _)| *k == key)
     }
 
     /// The key's value, if it has one here.
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
+    pub fn get(&self, key: &Key) -> Option<&'a Value> {
         self.entry(key).map(|(_, e)| e.value)
     }
 
     /// Whether the scenario set the key (not just its schema default).
-    pub fn given(&self, key: &str) -> bool {
+    pub fn given(&self, key: &Key) -> bool {
         self.entry(key).is_some_and(|(_, e)| e.source.is_some())
     }
 
-    fn value(&self, key: &str) -> &'a Value {
+    fn value(&self, key: &Key) -> &'a Value {
         self.get(key)
-            .unwrap_or_else(|| panic!("schema key `{key}` has a default"))
+            .unwrap_or_else(|| panic!("schema key `{}` has a default", key.name))
     }
 
     /// An error about `key`, blaming where its value came from.
-    pub fn err(&self, key: &str, message: impl Into<String>) -> ScenarioError {
+    pub fn err(&self, key: &Key, message: impl Into<String>) -> ScenarioError {
         let source = self
             .entry(key)
             .and_then(|(_, e)| e.source)
             .unwrap_or(self.origin);
         ScenarioError {
             source: source.to_string(),
-            key: key.to_string(),
+            key: key.name.to_string(),
             message: message.into(),
         }
     }
 
     /// "invalid value V; allowed: ..." for `key`'s value, with `why` in place of the schema's
     /// allowed text when given.
-    pub fn invalid(&self, key: &str, why: &str) -> ScenarioError {
+    pub fn invalid(&self, key: &Key, why: &str) -> ScenarioError {
         let allowed = self.entry(key).map_or(String::new(), |(k, _)| k.allowed());
         let shown = self
             .get(key)
@@ -361,41 +391,41 @@ impl<'a> Keys<'a> {
     }
 
     /// An integer key with a default (range already checked).
-    pub fn int(&self, key: &str) -> u64 {
+    pub fn int(&self, key: &Key) -> u64 {
         self.value(key).as_integer().expect("checked integer") as u64
     }
 
-    pub fn opt_int(&self, key: &str) -> Option<u64> {
+    pub fn opt_int(&self, key: &Key) -> Option<u64> {
         self.get(key).map(|_| self.int(key))
     }
 
     /// An integer key whose range fits a u32.
-    pub fn u32(&self, key: &str) -> u32 {
+    pub fn u32(&self, key: &Key) -> u32 {
         u32::try_from(self.int(key)).expect("schema range fits u32")
     }
 
-    pub fn opt_u32(&self, key: &str) -> Option<u32> {
+    pub fn opt_u32(&self, key: &Key) -> Option<u32> {
         self.get(key).map(|_| self.u32(key))
     }
 
-    pub fn float(&self, key: &str) -> f64 {
+    pub fn float(&self, key: &Key) -> f64 {
         as_f64(self.value(key)).expect("checked number")
     }
 
-    pub fn opt_float(&self, key: &str) -> Option<f64> {
+    pub fn opt_float(&self, key: &Key) -> Option<f64> {
         self.get(key).map(|_| self.float(key))
     }
 
-    pub fn bool(&self, key: &str) -> bool {
+    pub fn bool(&self, key: &Key) -> bool {
         self.value(key).as_bool().expect("checked bool")
     }
 
-    pub fn opt_bool(&self, key: &str) -> Option<bool> {
+    pub fn opt_bool(&self, key: &Key) -> Option<bool> {
         self.get(key).map(|_| self.bool(key))
     }
 
     /// A choice key as its enum.
-    pub fn choice<T: Named>(&self, key: &str) -> T {
+    pub fn choice<T: Named>(&self, key: &Key) -> T {
         let name = self.value(key).as_str().expect("checked choice");
         *T::ALL
             .iter()
@@ -403,21 +433,21 @@ impl<'a> Keys<'a> {
             .expect("checked against the enum's list")
     }
 
-    pub fn opt_choice<T: Named>(&self, key: &str) -> Option<T> {
+    pub fn opt_choice<T: Named>(&self, key: &Key) -> Option<T> {
         self.get(key).map(|_| self.choice(key))
     }
 
     /// A duration in microseconds as picoseconds (the range keeps it in `Time`).
-    pub fn us(&self, key: &str) -> Time {
+    pub fn us(&self, key: &Key) -> Time {
         Time::from_us_f64(self.float(key))
     }
 
-    pub fn opt_us(&self, key: &str) -> Option<Time> {
+    pub fn opt_us(&self, key: &Key) -> Option<Time> {
         self.get(key).map(|_| self.us(key))
     }
 
     /// A duration in nanoseconds as picoseconds (the range keeps it in `Time`).
-    pub fn opt_ns(&self, key: &str) -> Option<Time> {
+    pub fn opt_ns(&self, key: &Key) -> Option<Time> {
         self.get(key).map(|_| Time::from_ns_f64(self.float(key)))
     }
 }

@@ -40,7 +40,7 @@ use crate::params::SimParams;
 use crate::workload::WorkloadSpec;
 
 /// Every key, by domain, in sweep order (later keys vary fastest).
-pub const SCHEMA: &[&[Key]] = &[
+pub const SCHEMA: &[&[&Key]] = &[
     topology::KEYS,
     link::KEYS,
     switch::KEYS,
@@ -54,7 +54,7 @@ pub const SCHEMA: &[&[Key]] = &[
 
 /// Every key, in schema order.
 pub fn schema() -> impl Iterator<Item = &'static Key> {
-    SCHEMA.iter().flat_map(|d| d.iter())
+    SCHEMA.iter().flat_map(|d| d.iter().copied())
 }
 
 fn key(name: &str) -> Option<&'static Key> {
@@ -98,7 +98,7 @@ pub struct RunSpec {
     pub params: SimParams,
     /// Every key present at this point with its one value (`run.seed` = this run's seed,
     /// `run.seeds` = 1), in schema order: the run as a single-point scenario.
-    assignment: Vec<(&'static str, Value)>,
+    assignment: Vec<(&'static Key, Value)>,
 }
 
 impl RunSpec {
@@ -107,14 +107,14 @@ impl RunSpec {
     pub fn to_toml(&self) -> Result<String, ScenarioError> {
         let mut doc = toml::Table::new();
         for (key, value) in &self.assignment {
-            let (section, name) = key.split_once('.').expect("schema keys are dotted");
-            let value = if *key == "run.seed" {
-                let seed = i64::try_from(self.params.seed).map_err(|_| ScenarioError {
+            let (section, name) = key.name.split_once('.').expect("schema keys are dotted");
+            let value = if *key == run::SEED {
+                let seed = i64::try_from(self.params.run.seed).map_err(|_| ScenarioError {
                     source: "sweep".into(),
-                    key: key.to_string(),
+                    key: key.name.to_string(),
                     message: format!(
                         "seed {} does not fit a TOML integer (at most {})",
-                        self.params.seed,
+                        self.params.run.seed,
                         i64::MAX
                     ),
                 })?;
@@ -233,8 +233,8 @@ impl Scenario {
             // A list of link names is one failure set; a list of numbers one set of FCT
             // bucket boundaries.
             Value::Array(items)
-                if (k.name == "failures.links" && items.iter().all(|v| v.is_str()))
-                    || (matches!(k.name, "run.fct_buckets" | "run.start_bins_us")
+                if (k == failures::LINKS && items.iter().all(|v| v.is_str()))
+                    || ((k == run::FCT_BUCKETS || k == run::START_BINS_US)
                         && !items.iter().any(|v| v.is_array())) =>
             {
                 vec![Value::Array(items)]
@@ -272,13 +272,9 @@ impl Scenario {
         let profile_values: Vec<(Profile, &'static Key, Value)> = Profile::ALL
             .iter()
             .flat_map(|&p| {
-                p.settings().iter().map(move |&(name, v)| {
-                    (
-                        p,
-                        key(name).expect("profiles set schema keys"),
-                        parse_value(v),
-                    )
-                })
+                p.settings()
+                    .iter()
+                    .map(move |&(k, v)| (p, k, parse_value(v)))
             })
             .collect();
         // Each key with a value: its values and where they were given (`None`: the default).
@@ -301,14 +297,14 @@ impl Scenario {
             })?;
         let seed_values = dims
             .iter()
-            .find(|(k, ..)| k.name == "run.seeds")
+            .find(|(k, ..)| *k == run::SEEDS)
             .map_or(1, |(_, v, ..)| {
                 v.iter().filter_map(Value::as_integer).max().unwrap_or(1) as usize
             });
         if points.saturating_mul(seed_values) > MAX_RUNS {
             return Err(ScenarioError {
                 source: self.source.clone(),
-                key: "run.seeds".into(),
+                key: run::SEEDS.name.into(),
                 message: format!(
                     "{points} points x {seed_values} seeds is more than {MAX_RUNS} runs; split the sweep"
                 ),
@@ -328,7 +324,7 @@ impl Scenario {
             for ((k, values, source), &c) in dims.iter().zip(&chosen) {
                 keys.push(k, &values[c], *source);
             }
-            let profile: Profile = keys.choice("host.profile");
+            let profile: Profile = keys.choice(host::PROFILE);
             for (k, v) in profile_values
                 .iter()
                 .filter(|(p, ..)| *p == profile)
@@ -339,31 +335,36 @@ impl Scenario {
             let label = dims
                 .iter()
                 .zip(&chosen)
-                .filter(|((k, v, ..), _)| v.len() > 1 && k.name != "run.seed")
+                .filter(|((k, v, ..), _)| v.len() > 1 && *k != run::SEED)
                 .map(|((k, v, ..), &c)| (k.name.to_string(), display(&v[c])))
                 .collect();
             let point_params = params(&keys, dir)?;
-            let seeds = keys.int("run.seeds");
-            let seed = keys.int("run.seed");
+            let seeds = keys.int(run::SEEDS);
             // Every key's value at this point, the profile's included (written explicitly, a
             // run spec parses to the same run whatever the defaults of a later build).
-            let assignment: Vec<(&'static str, Value)> = schema()
-                .filter_map(|k| keys.get(k.name).map(|v| (k.name, v)))
-                .map(|(name, v)| match name {
-                    // The seed is filled in per run by `to_toml`.
-                    "run.seeds" => (name, Value::Integer(1)),
-                    // The file as resolved, so a run spec written elsewhere finds it.
-                    "workload.file" => match &point_params.workload {
-                        WorkloadSpec::Htsim { file, .. } => (name, Value::String(file.clone())),
-                        _ => (name, workload::path_value(v, dir)),
-                    },
-                    "workload.cdf" => (name, workload::cdf_value(v, dir)),
-                    _ => (name, v.clone()),
+            let assignment: Vec<(&'static Key, Value)> = schema()
+                .filter_map(|k| keys.get(k).map(|v| (k, v)))
+                .map(|(k, v)| {
+                    let v = if k == run::SEEDS {
+                        // The seed is filled in per run by `to_toml`.
+                        Value::Integer(1)
+                    } else if k == workload::FILE {
+                        // The file as resolved, so a run spec written elsewhere finds it.
+                        match &point_params.workload {
+                            WorkloadSpec::Htsim { file, .. } => Value::String(file.clone()),
+                            _ => workload::path_value(v, dir),
+                        }
+                    } else if k == workload::CDF {
+                        workload::cdf_value(v, dir)
+                    } else {
+                        v.clone()
+                    };
+                    (k, v)
                 })
                 .collect();
             for i in 0..seeds {
                 let mut params = point_params.clone();
-                params.seed = seed.wrapping_add(i);
+                params.run.seed = point_params.run.seed.wrapping_add(i);
                 runs.push(RunSpec {
                     point,
                     label: Vec::clone(&label),
@@ -385,25 +386,22 @@ pub const MAX_RUNS: usize = 1_000_000;
 fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, ScenarioError> {
     let topology = topology::parse(k)?;
     let link = link::parse(k);
-    let sw = switch::parse(k, &link)?;
+    let mut switch = switch::parse(k, &link)?;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps)?;
     // The traffic comes from the nominal host rate, whatever the architecture: Fastroute's
     // comparisons keep one trace for every switch (an architecture's slower ports only
     // carry it more slowly).
     let nominal_bps = link.rate_bps;
     let (topology, link) = arch::host_count(k, topology, link, port_rate_bps, arch.asics)?;
-    let stop_ps = k.opt_us("run.duration_us");
-    let workload = workload::parse(k, &topology, nominal_bps, stop_ps, dir)?;
+    let run = run::parse(k);
+    let workload = workload::parse(k, &topology, nominal_bps, run.stop_ps, dir)?;
     let (failures, pace) = failures::parse(k, &topology)?;
-    if sw.lb == SwitchLbKind::Conga && failures.is_some() {
-        return Err(k.err(
-            "failures.links",
-            "link failures are not modelled with conga",
-        ));
+    if switch.lb == SwitchLbKind::Conga && failures.is_some() {
+        return Err(k.err(failures::LINKS, "link failures are not modelled with conga"));
     }
-    if sw.lb == SwitchLbKind::Conga && topology.longest_path_hops() != 4 {
+    if switch.lb == SwitchLbKind::Conga && topology.longest_path_hops() != 4 {
         return Err(k.err(
-            "switch.lb",
+            switch::LB,
             "conga runs on 2-tier leaf-spine fabrics (topology.tiers = 2)",
         ));
     }
@@ -412,41 +410,22 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         &host::HostContext {
             link: &link,
             hops: topology.longest_path_hops(),
-            buffer_bytes: sw.buffer_bytes,
-            overflow: sw.overflow,
+            buffer_bytes: switch.buffer_bytes,
+            overflow: switch.overflow,
             arch: &arch,
         },
     )?;
-    let hops = topology.longest_path_hops();
-    let ecn = switch::ecn_or_default(k, sw.ecn, &link, hops, sw.buffer_bytes);
+    switch::default_ecn(k, &mut switch, &link, topology.longest_path_hops());
     let p = SimParams {
         topology,
         link,
-        buffer_bytes: sw.buffer_bytes,
-        overflow: sw.overflow,
-        trim_tail: sw.trim_tail,
-        lb: sw.lb,
-        deployment: sw.deployment,
-        ofan_dynamic_first: sw.ofan_dynamic_first,
-        host_lb: host.lb,
-        ecn,
-        ecn_dequeue: sw.ecn_dequeue,
-        path_labels: host.path_labels,
-        transport: host.transport,
-        nic_fifo: host.nic_fifo,
-        pipe_ports: sw.pipe_ports,
-        combining: sw.combining,
-        workload,
+        switch,
         arch,
-        stop_ps,
-        warmup_ps: k.us("run.warmup_us"),
+        host,
+        workload,
         failures,
         pace,
-        fct_buckets: run::fct_buckets(k),
-        start_bins_ps: run::start_bins(k),
-        trace_interval_ps: trace::interval(k),
-        max_memory_bytes: run::max_memory_bytes(k),
-        seed: 0,
+        run,
     };
     run::check_cost(k, &p)?;
     Ok(p)

@@ -6,6 +6,9 @@
 //! recovery fabsim had before duplicate-ACK repair and the RFC 6298 timer became the default,
 //! so results made before that reproduce.
 
+use super::keys::Key;
+use super::{host, switch};
+
 named_enum! {
     /// The host stacks of the reference simulators.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,13 +36,13 @@ impl Profile {
     }
 
     /// The key defaults it sets, as (key, TOML value).
-    pub fn settings(self) -> &'static [(&'static str, &'static str)] {
+    pub fn settings(self) -> &'static [(&'static Key, &'static str)] {
         match self {
             Profile::Fabsim => &[],
             Profile::FabsimRto => &[
-                ("host.loss_recovery", "\"rto\""),
-                ("host.rto", "\"fixed\""),
-                ("host.dctcp_first_window", "\"first-ack\""),
+                (host::LOSS_RECOVERY, "\"rto\""),
+                (host::RTO, "\"fixed\""),
+                (host::DCTCP_FIRST_WINDOW, "\"first-ack\""),
             ],
             // uec.cpp's sink ACKs every 16,384 B (and at once on a mark, a request, the first
             // packet); main_uec.cpp's default of 64 entropies per flow; compositequeue.cpp marks
@@ -48,17 +51,17 @@ impl Profile {
             // send time plus 15 us and six buffer drains, that resends that packet alone and
             // takes it off the window; main_uec.cpp marks ECN from 20% to 80% of the BDP.
             Profile::Htsim => &[
-                ("host.ack_every_bytes", "16384"),
-                ("host.path_labels", "64"),
-                ("host.nscc_rules", "\"htsim\""),
-                ("host.dctcp_rules", "\"htsim\""),
-                ("host.window_bytes", "\"wire\""),
-                ("switch.trim_victim", "\"random\""),
-                ("switch.ecn_at", "\"dequeue\""),
-                ("switch.ecn_default", "\"htsim\""),
-                ("host.rto_us", "\"htsim\""),
-                ("host.rto", "\"fixed\""),
-                ("host.rto_timer", "\"oldest\""),
+                (host::ACK_EVERY_BYTES, "16384"),
+                (host::PATH_LABELS, "64"),
+                (host::NSCC_RULES, "\"htsim\""),
+                (host::DCTCP_RULES, "\"htsim\""),
+                (host::WINDOW_BYTES, "\"wire\""),
+                (switch::TRIM_VICTIM, "\"random\""),
+                (switch::ECN_AT, "\"dequeue\""),
+                (switch::ECN_DEFAULT, "\"htsim\""),
+                (host::RTO_US, "\"htsim\""),
+                (host::RTO, "\"fixed\""),
+                (host::RTO_TIMER, "\"oldest\""),
             ],
             // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS and ssthresh 30 MSS
             // (Netbench derives both from its TCP_MAX_SEGMENT_SIZE, here the payload), receive
@@ -67,16 +70,16 @@ impl Profile {
             // push into the NIC's queue; NewRenoDctcpSocket updates alpha at the first ACK
             // (its alphaUpdateSequenceNumber starts at 0).
             Profile::Netbench => &[
-                ("host.dctcp_rules", "\"netbench\""),
-                ("host.dctcp_first_window", "\"first-ack\""),
-                ("host.init_window_mss", "3"),
-                ("host.ssthresh_mss", "30"),
-                ("host.max_window_bytes", "65535"),
-                ("host.rto", "\"rfc6298\""),
-                ("host.rto_us", "300"),
-                ("host.loss_recovery", "\"dupack\""),
-                ("host.handshake", "true"),
-                ("host.nic", "\"fifo\""),
+                (host::DCTCP_RULES, "\"netbench\""),
+                (host::DCTCP_FIRST_WINDOW, "\"first-ack\""),
+                (host::INIT_WINDOW_MSS, "3"),
+                (host::SSTHRESH_MSS, "30"),
+                (host::MAX_WINDOW_BYTES, "65535"),
+                (host::RTO, "\"rfc6298\""),
+                (host::RTO_US, "300"),
+                (host::LOSS_RECOVERY, "\"dupack\""),
+                (host::HANDSHAKE, "true"),
+                (host::NIC, "\"fifo\""),
             ],
         }
     }

@@ -1,57 +1,58 @@
 //! `run.*`: seeds and the run length.
 
-use super::keys::{int, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::keys::{int, keys, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::{link, trace, workload};
 use crate::engine::Time;
-use crate::params::SimParams;
+use crate::params::{RunParams, SimParams};
 use crate::workload::WorkloadSpec;
 
 /// The most seeds one scenario may repeat each point with.
 pub const MAX_SEEDS: u64 = 10_000;
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    SEED: Key {
         name: "run.seed",
         kind: int(0, i64::MAX as u64),
         default: Some("1"),
         unit: "",
         meaning: "seed of the first run of every point",
     },
-    Key {
+    SEEDS: Key {
         name: "run.seeds",
         kind: int(1, MAX_SEEDS),
         default: Some("1"),
         unit: "",
         meaning: "runs per point, with seeds run.seed, run.seed + 1, ...",
     },
-    Key {
+    DURATION_US: Key {
         name: "run.duration_us",
         kind: positive(1e7),
         default: None,
         unit: "us",
         meaning: "stop the run at this time (required by web and hadoop; up to 10 s)",
     },
-    Key {
+    WARMUP_US: Key {
         name: "run.warmup_us",
         kind: number(0.0, 1e7),
         default: Some("0"),
         unit: "us",
         meaning: "flows that start before this time are left out of the FCT statistics and the mean throughput (the start-up transient; CCT and per-flow output keep every flow)",
     },
-    Key {
+    MAX_MEMORY_GIB: Key {
         name: "run.max_memory_gib",
         kind: positive(1e6),
         default: None,
         unit: "GiB",
         meaning: "refuse a run whose estimated memory exceeds this (default 16)",
     },
-    Key {
+    MAX_PACKET_HOPS: Key {
         name: "run.max_packet_hops",
         kind: positive(1e15),
         default: None,
         unit: "",
         meaning: "refuse a run whose estimated packet-hops exceed this (default 1e10: about half an hour of CPU)",
     },
-    Key {
+    FCT_BUCKETS: Key {
         name: "run.fct_buckets",
         kind: Kind::Other {
             allowed: "a list of 1 to 16 ascending integers from 1 to 2^40 bytes (a list of lists sweeps)",
@@ -61,7 +62,7 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "boundaries of the size buckets of the report's fct_by_size (N boundaries: N + 1 buckets)",
     },
-    Key {
+    START_BINS_US: Key {
         name: "run.start_bins_us",
         kind: Kind::Other {
             allowed: "a list of 1 to 64 ascending numbers of us > 0 (a list of lists sweeps)",
@@ -71,7 +72,20 @@ pub const KEYS: &[Key] = &[
         unit: "us",
         meaning: "boundaries of flow start time bins: the report's thrp_by_start gives the mean flow throughput of the flows starting in each bin, to show start-up apart from steady state (default: none)",
     },
-];
+}
+
+/// The run keys (with the trace's interval); `seed`: the point's first.
+pub fn parse(k: &Keys) -> RunParams {
+    RunParams {
+        seed: k.int(SEED),
+        stop_ps: k.opt_us(DURATION_US),
+        warmup_ps: k.us(WARMUP_US),
+        max_memory_bytes: max_memory_bytes(k),
+        fct_buckets: fct_buckets(k),
+        start_bins_ps: start_bins(k),
+        trace_interval_ps: trace::interval(k),
+    }
+}
 
 /// Most start-time bin boundaries.
 const MAX_START_BINS: usize = 64;
@@ -90,8 +104,8 @@ fn valid_start_bins(v: &toml::Value) -> bool {
 }
 
 /// `run.start_bins_us` (checked; empty when not given).
-pub fn start_bins(k: &Keys) -> Vec<Time> {
-    k.get("run.start_bins_us")
+fn start_bins(k: &Keys) -> Vec<Time> {
+    k.get(START_BINS_US)
         .and_then(toml::Value::as_array)
         .map_or(vec![], |v| {
             v.iter()
@@ -119,8 +133,8 @@ fn buckets(v: &toml::Value) -> bool {
 }
 
 /// `run.fct_buckets` (checked).
-pub fn fct_buckets(k: &Keys) -> Vec<u64> {
-    let v = k.get("run.fct_buckets").and_then(toml::Value::as_array);
+fn fct_buckets(k: &Keys) -> Vec<u64> {
+    let v = k.get(FCT_BUCKETS).and_then(toml::Value::as_array);
     v.expect("run.fct_buckets has a default")
         .iter()
         .map(|b| b.as_integer().expect("checked bucket") as u64)
@@ -131,9 +145,9 @@ const DEFAULT_MAX_MEMORY_GIB: f64 = 16.0;
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// `run.max_memory_gib` in bytes.
-pub fn max_memory_bytes(k: &Keys) -> u64 {
+fn max_memory_bytes(k: &Keys) -> u64 {
     let gib = k
-        .opt_float("run.max_memory_gib")
+        .opt_float(MAX_MEMORY_GIB)
         .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
     (gib * GIB) as u64
 }
@@ -145,18 +159,18 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
     let e = p.estimate();
     if e.max_flow_packets > u32::MAX as u64 {
         let key = match &p.workload {
-            WorkloadSpec::Htsim { .. } => "workload.file",
-            WorkloadSpec::Fsdp { .. } => "workload.size_scale",
+            WorkloadSpec::Htsim { .. } => workload::FILE,
+            WorkloadSpec::Fsdp { .. } => workload::SIZE_SCALE,
             // Web and Hadoop draw their sizes: message_bytes does not apply to them.
             WorkloadSpec::Fastroute(w) if matches!(w.pattern.name(), "web" | "hadoop") => {
                 if w.cdf.is_some() {
-                    "workload.cdf"
+                    workload::CDF
                 } else {
-                    "packet.payload_bytes"
+                    link::PAYLOAD_BYTES
                 }
             }
-            _ if k.given("workload.flow_bytes") => "workload.flow_bytes",
-            _ => "workload.message_bytes",
+            _ if k.given(workload::FLOW_BYTES) => workload::FLOW_BYTES,
+            _ => workload::MESSAGE_BYTES,
         };
         return Err(k.invalid(
             key,
@@ -167,9 +181,9 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
         ));
     }
     let gib = e.memory_bytes as f64 / GIB;
-    let max_gib = p.max_memory_bytes as f64 / GIB;
+    let max_gib = p.run.max_memory_bytes as f64 / GIB;
     let max_hops = k
-        .opt_float("run.max_packet_hops")
+        .opt_float(MAX_PACKET_HOPS)
         .unwrap_or(DEFAULT_MAX_PACKET_HOPS);
     let what = format!(
         "the run is estimated at {} flows, {} packets, {:.3e} packet-hops and {gib:.1} GiB",
@@ -177,13 +191,13 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
     );
     if gib > max_gib {
         return Err(k.err(
-            "run.max_memory_gib",
+            MAX_MEMORY_GIB,
             format!("{what}: over the {max_gib} GiB limit; make it smaller, or raise run.max_memory_gib"),
         ));
     }
     if e.packet_hops as f64 > max_hops {
         return Err(k.err(
-            "run.max_packet_hops",
+            MAX_PACKET_HOPS,
             format!("{what}: over the {max_hops:e} packet-hop limit; make it smaller, or raise run.max_packet_hops"),
         ));
     }

@@ -1,58 +1,41 @@
 //! `switch.*` (without the multi-ASIC keys): load balancers, incremental deployment, Ofan's
 //! options, buffers, overflow and ECN.
 
-use super::keys::{int, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{int, keys, names, Key, Keys, Kind, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
 use crate::net::{EcnAt, Overflow, TrimVictim};
+use crate::params::SwitchParams;
 use crate::theory::LinkModel;
 
-impl Named for Overflow {
-    const ALL: &'static [Self] = &[Overflow::Drop, Overflow::Trim];
-    fn name(self) -> &'static str {
-        Overflow::name(self)
+named_enum! {
+    /// The ECN thresholds of ports whose `switch.ecn_kmin_bytes` / `ecn_kmax_bytes` are unset
+    /// (`switch.ecn_default`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum EcnDefault {
+        /// No marking.
+        None => "none",
+        /// `htsim_uec`'s default: from 20% to 80% of the bandwidth-delay product of the longest
+        /// path in whole packets, each rounded up to whole packets.
+        Htsim => "htsim",
     }
 }
 
-/// The ECN thresholds of ports whose `switch.ecn_kmin_bytes` / `ecn_kmax_bytes` are unset
-/// (`switch.ecn_default`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EcnDefault {
-    /// No marking.
-    None,
-    /// `htsim_uec`'s default: from 20% to 80% of the bandwidth-delay product of the longest
-    /// path in whole packets, each rounded up to whole packets.
-    Htsim,
-}
-
-impl Named for EcnDefault {
-    const ALL: &'static [Self] = &[EcnDefault::None, EcnDefault::Htsim];
-    fn name(self) -> &'static str {
-        match self {
-            EcnDefault::None => "none",
-            EcnDefault::Htsim => "htsim",
-        }
-    }
-}
-
-/// The ECN thresholds of a run: the ones given, else `switch.ecn_default`'s over the final
-/// link model and the longest path of `hops` links (capped at a bounded buffer, which
+/// Gives the switches `switch.ecn_default`'s ECN thresholds where none were given, over the
+/// final link model and the longest path of `hops` links (capped at a bounded buffer, which
 /// `htsim_uec` asserts instead).
-pub fn ecn_or_default(
-    k: &Keys,
-    given: Option<(u64, u64)>,
-    link: &LinkModel,
-    hops: u32,
-    buffer_bytes: Option<u64>,
-) -> Option<(u64, u64)> {
-    given.or_else(|| match k.choice::<EcnDefault>("switch.ecn_default") {
+pub fn default_ecn(k: &Keys, switch: &mut SwitchParams, link: &LinkModel, hops: u32) {
+    if switch.ecn.is_some() {
+        return;
+    }
+    switch.ecn = match k.choice::<EcnDefault>(ECN_DEFAULT) {
         EcnDefault::None => None,
         EcnDefault::Htsim => {
             let (bdp_pkts, packet) = link.bdp_packets(hops);
-            let cap = buffer_bytes.unwrap_or(u64::MAX);
+            let cap = switch.buffer_bytes.unwrap_or(u64::MAX);
             let at = |fifths: u64| ((bdp_pkts * fifths).div_ceil(5) * packet).min(cap);
             Some((at(1), at(4)))
         }
-    })
+    };
 }
 
 /// Switch-side schemes a tier or an upgraded switch may run (CONGA is fabric-wide only).
@@ -73,71 +56,71 @@ fn buffer(v: &toml::Value) -> bool {
             .is_some_and(|b| b >= 1 && b as u64 <= MAX_BYTES)
 }
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    LB: Key {
         name: "switch.lb",
         kind: Kind::Choice(names::<SwitchLbKind>),
         default: Some("\"ofan\""),
         unit: "",
         meaning: "switch-side load balancer of every switch (conga: 2 tiers only)",
     },
-    Key {
+    LB_EDGE: Key {
         name: "switch.lb_edge",
         kind: Kind::Choice(tier_lbs),
         default: None,
         unit: "",
         meaning: "load balancer of the edge/leaf switches (default switch.lb)",
     },
-    Key {
+    LB_AGG: Key {
         name: "switch.lb_agg",
         kind: Kind::Choice(tier_lbs),
         default: None,
         unit: "",
         meaning: "load balancer of the aggregation switches (default switch.lb)",
     },
-    Key {
+    UPGRADE: Key {
         name: "switch.upgrade",
         kind: Kind::Choice(names::<Strategy>),
         default: None,
         unit: "",
         meaning: "incremental deployment: which half of the edge and aggregation switches run switch.upgrade_lb",
     },
-    Key {
+    UPGRADE_LB: Key {
         name: "switch.upgrade_lb",
         kind: Kind::Choice(tier_lbs),
         default: None,
         unit: "",
         meaning: "load balancer of the upgraded switches (default pofan)",
     },
-    Key {
+    PIPE_PORTS: Key {
         name: "switch.pipe_ports",
         kind: int(1, 1024),
         default: Some("4"),
         unit: "ports",
         meaning: "ingress ports per pipe (pofan keeps one pointer set per pipe)",
     },
-    Key {
+    OFAN_FIRST: Key {
         name: "switch.ofan_first",
         kind: Kind::Choice(ofan_first),
         default: None,
         unit: "",
         meaning: "ofan/pofan: pointers start at random and follow shuffled orders, or start at the shortest queue and rotate unshuffled (paper F.5); default random",
     },
-    Key {
+    COMBINING: Key {
         name: "switch.combining",
         kind: Kind::Bool,
         default: Some("false"),
         unit: "",
         meaning: "ofan/pofan pointer steps go through the combining pipeline",
     },
-    Key {
+    PIPELINE_WIDTH: Key {
         name: "switch.pipeline_width",
         kind: int(1, 1024),
         default: Some("8"),
         unit: "packets",
         meaning: "packets per cycle of the combining pipeline",
     },
-    Key {
+    BUFFER_BYTES: Key {
         name: "switch.buffer_bytes",
         kind: Kind::Other {
             allowed: "an integer from one data packet (payload + header) to 2^40 bytes, or \"unbounded\"",
@@ -147,125 +130,103 @@ pub const KEYS: &[Key] = &[
         unit: "bytes",
         meaning: "buffer of every switch egress port",
     },
-    Key {
+    OVERFLOW: Key {
         name: "switch.overflow",
         kind: Kind::Choice(names::<Overflow>),
         default: Some("\"drop\""),
         unit: "",
         meaning: "what a full port does with a data packet: drop it, or trim it to its header (served in strict priority)",
     },
-    Key {
+    TRIM_VICTIM: Key {
         name: "switch.trim_victim",
         kind: Kind::Choice(names::<TrimVictim>),
         default: Some("\"arriving\""),
         unit: "",
         meaning: "with trimming, which data packet a full port cuts to its header: the arriving one, or (random, as htsim) at even odds the queue's last waiting data packet instead, the arriving one then taking its place",
     },
-    Key {
+    ECN_KMIN_BYTES: Key {
         name: "switch.ecn_kmin_bytes",
         kind: int(0, MAX_BYTES),
         default: None,
         unit: "bytes",
         meaning: "ECN marking starts at this backlog (with ecn_kmax_bytes; probability rises linearly to 1)",
     },
-    Key {
+    ECN_KMAX_BYTES: Key {
         name: "switch.ecn_kmax_bytes",
         kind: int(0, MAX_BYTES),
         default: None,
         unit: "bytes",
         meaning: "ECN marks every data packet from this backlog on (>= ecn_kmin_bytes)",
     },
-    Key {
+    ECN_DEFAULT: Key {
         name: "switch.ecn_default",
         kind: Kind::Choice(names::<EcnDefault>),
         default: Some("\"none\""),
         unit: "",
         meaning: "ECN thresholds where ecn_kmin_bytes / ecn_kmax_bytes are unset: none (no marking) or htsim (htsim_uec's default: 20% to 80% of the longest path's bandwidth-delay product in packets, each rounded up to whole packets, at most the buffer; 9 and 35 packets on its 100 Gb/s fat trees)",
     },
-    Key {
+    ECN_AT: Key {
         name: "switch.ecn_at",
         kind: Kind::Choice(names::<EcnAt>),
         default: Some("\"enqueue\""),
         unit: "",
         meaning: "when an egress port decides a data packet's ECN mark: on arrival by the backlog it finds, or (dequeue, as htsim) when its last bit leaves by the data waiting behind it (with trimming the priority class is not counted); internal links of multi-ASIC switches mark on arrival",
     },
-];
-
-/// What the switch keys set.
-pub struct SwitchParams {
-    pub lb: SwitchLbKind,
-    pub deployment: Deployment,
-    pub ofan_dynamic_first: bool,
-    pub pipe_ports: u32,
-    pub combining: Option<u32>,
-    pub buffer_bytes: Option<u64>,
-    pub overflow: Overflow,
-    pub trim_tail: bool,
-    pub ecn: Option<(u64, u64)>,
-    pub ecn_dequeue: bool,
 }
 
+/// The switch keys, with the ECN thresholds given ([`default_ecn`] fills in the default
+/// once the final link model is known).
 pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> {
-    let buffer_bytes = k.get("switch.buffer_bytes").and_then(|v| v.as_integer());
+    let buffer_bytes = k.get(BUFFER_BYTES).and_then(|v| v.as_integer());
     let packet = link.payload_bytes as u64 + link.header_bytes as u64;
     if let Some(b) = buffer_bytes.filter(|&b| (b as u64) < packet) {
         return Err(k.invalid(
-            "switch.buffer_bytes",
+            BUFFER_BYTES,
             &format!("a buffer of {b} bytes can never take a {packet}-byte data packet"),
         ));
     }
-    let combining = k.bool("switch.combining");
-    let dynamic = k.get("switch.ofan_first").and_then(|v| v.as_str()) == Some("shortest");
+    let combining = k.bool(COMBINING);
+    let dynamic = k.get(OFAN_FIRST).and_then(|v| v.as_str()) == Some("shortest");
     if dynamic && combining {
         return Err(k.err(
-            "switch.ofan_first",
+            OFAN_FIRST,
             "the dynamic first pointer does not go through the combining pipeline (switch.combining = false)",
         ));
     }
-    let lb = k.choice("switch.lb");
+    let lb = k.choice(LB);
     Ok(SwitchParams {
         lb,
         deployment: deployment(k, lb)?,
         ofan_dynamic_first: dynamic,
-        pipe_ports: k.u32("switch.pipe_ports"),
-        combining: combining.then(|| k.u32("switch.pipeline_width")),
+        pipe_ports: k.u32(PIPE_PORTS),
+        combining: combining.then(|| k.u32(PIPELINE_WIDTH)),
         buffer_bytes: buffer_bytes.map(|b| b as u64),
-        overflow: k.choice("switch.overflow"),
-        trim_tail: k.choice::<TrimVictim>("switch.trim_victim") == TrimVictim::Random,
+        overflow: k.choice(OVERFLOW),
+        trim_tail: k.choice::<TrimVictim>(TRIM_VICTIM) == TrimVictim::Random,
         ecn: ecn(k)?,
-        ecn_dequeue: k.choice::<EcnAt>("switch.ecn_at") == EcnAt::Dequeue,
+        ecn_dequeue: k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue,
     })
 }
 
 /// Per-tier and upgraded-switch load balancers.
 fn deployment(k: &Keys, base: SwitchLbKind) -> Result<Deployment, ScenarioError> {
     let d = Deployment {
-        edge: k.opt_choice("switch.lb_edge"),
-        agg: k.opt_choice("switch.lb_agg"),
-        upgrade: k.opt_choice("switch.upgrade").map(|s| {
-            (
-                s,
-                k.opt_choice("switch.upgrade_lb")
-                    .unwrap_or(SwitchLbKind::Pofan),
-            )
-        }),
+        edge: k.opt_choice(LB_EDGE),
+        agg: k.opt_choice(LB_AGG),
+        upgrade: k
+            .opt_choice(UPGRADE)
+            .map(|s| (s, k.opt_choice(UPGRADE_LB).unwrap_or(SwitchLbKind::Pofan))),
     };
     if !d.is_uniform() {
         if base == SwitchLbKind::Conga {
-            return Err(k.err(
-                "switch.lb",
-                "conga cannot be mixed with other switch load balancers",
-            ));
+            return Err(k.err(LB, "conga cannot be mixed with other switch load balancers"));
         }
         let mut ofans = std::iter::once(base)
             .chain(d.kinds())
             .filter(|k| matches!(k, SwitchLbKind::Ofan | SwitchLbKind::Pofan));
         if let Some(first) = ofans.next() {
             if ofans.any(|k| k != first) {
-                return Err(k.err(
-                    "switch.lb",
-                    "a mixed deployment may use ofan or pofan, not both",
-                ));
+                return Err(k.err(LB, "a mixed deployment may use ofan or pofan, not both"));
             }
         }
     }
@@ -273,21 +234,18 @@ fn deployment(k: &Keys, base: SwitchLbKind) -> Result<Deployment, ScenarioError>
 }
 
 fn ecn(k: &Keys) -> Result<Option<(u64, u64)>, ScenarioError> {
-    match (
-        k.opt_int("switch.ecn_kmin_bytes"),
-        k.opt_int("switch.ecn_kmax_bytes"),
-    ) {
+    match (k.opt_int(ECN_KMIN_BYTES), k.opt_int(ECN_KMAX_BYTES)) {
         (None, None) => Ok(None),
         (Some(lo), Some(hi)) if lo <= hi => Ok(Some((lo, hi))),
         (Some(lo), Some(_)) => Err(k.invalid(
-            "switch.ecn_kmax_bytes",
+            ECN_KMAX_BYTES,
             &format!("at least switch.ecn_kmin_bytes = {lo}"),
         )),
         (lo, _) => {
             let missing = if lo.is_none() {
-                "switch.ecn_kmin_bytes"
+                ECN_KMIN_BYTES
             } else {
-                "switch.ecn_kmax_bytes"
+                ECN_KMAX_BYTES
             };
             Err(k.err(
                 missing,

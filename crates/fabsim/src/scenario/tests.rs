@@ -10,10 +10,10 @@ use portmap::Solver;
 fn default_scenario_expands_to_seven_schemes() {
     let runs = Scenario::default_scenario().expand().unwrap();
     assert_eq!(runs.len(), 7);
-    assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+    assert_eq!(runs[6].params.switch.lb, SwitchLbKind::Ofan);
     assert_eq!(runs[0].params.topology, TopologySpec::FatTree { k: 12 });
-    assert_eq!(runs[0].params.buffer_bytes, None);
-    assert_eq!(runs[0].params.combining, None);
+    assert_eq!(runs[0].params.switch.buffer_bytes, None);
+    assert_eq!(runs[0].params.switch.combining, None);
 }
 
 #[test]
@@ -21,7 +21,7 @@ fn combining_carries_the_pipeline_width() {
     let mut s = Scenario::default_scenario();
     s.set("switch.combining=true").unwrap();
     s.set("switch.pipeline_width=4").unwrap();
-    assert_eq!(s.expand().unwrap()[0].params.combining, Some(4));
+    assert_eq!(s.expand().unwrap()[0].params.switch.combining, Some(4));
 }
 
 #[test]
@@ -31,9 +31,9 @@ fn lists_sweep_the_cartesian_product_with_seeds() {
     s.set("run.seeds=2").unwrap();
     let runs = s.expand().unwrap();
     assert_eq!(runs.len(), 12);
-    assert_eq!(runs[1].params.seed, 2);
+    assert_eq!(runs[1].params.run.seed, 2);
     assert_eq!(runs[2].params.workload.message_bytes(), 2000);
-    assert_eq!(runs[6].params.lb, SwitchLbKind::Ofan);
+    assert_eq!(runs[6].params.switch.lb, SwitchLbKind::Ofan);
     assert_eq!(runs[0].label.len(), 2);
 }
 
@@ -54,7 +54,7 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
     assert_eq!(runs.len(), 2 * 2 * 2 * 2 * 2 * 3);
     assert!(runs
         .iter()
-        .any(|r| r.params.transport.ack_every_bytes == 16_384));
+        .any(|r| r.params.host.transport.ack_every_bytes == 16_384));
     for run in &runs {
         let text = run.to_toml().unwrap();
         let again = Scenario::parse(&text, "spec").unwrap().expand().unwrap();
@@ -62,7 +62,7 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
         assert_eq!(again[0].params, run.params, "{text}");
         assert_eq!(again[0].to_toml().unwrap(), text);
     }
-    assert_eq!(runs[2].params.seed, 43);
+    assert_eq!(runs[2].params.run.seed, 43);
 
     let mut s = Scenario::default_scenario();
     s.set(&format!("run.seed={}", i64::MAX)).unwrap();
@@ -81,7 +81,7 @@ fn cc_parameters_default_from_the_base_rtt_and_can_be_set() {
         for a in sets {
             s.set(a).unwrap();
         }
-        s.expand().unwrap().remove(0).params.transport.cc
+        s.expand().unwrap().remove(0).params.host.transport.cc
     };
     let d = cc(&["host.cc=mswift"]);
     assert_eq!(d.kind, CcKind::Mswift);
@@ -154,13 +154,19 @@ fn multi_asic_port_speeds_and_errors() {
         .arch
         .circuit
         .is_none());
-    assert!(p.transport.rto.is_some(), "inter-ASIC buffers can drop");
+    assert!(
+        p.host.transport.rto.is_some(),
+        "inter-ASIC buffers can drop"
+    );
     // The RTO covers a full inter-ASIC buffer at every hop: 10x the buffer, a longer RTO.
     let big = params(&[
         "switch.arch=fastroute",
         "switch.inter_asic_buffer_bytes=3000000",
     ]);
-    assert!(big.unwrap().transport.rto.map(|r| r.initial) > p.transport.rto.map(|r| r.initial));
+    assert!(
+        big.unwrap().host.transport.rto.map(|r| r.initial)
+            > p.host.transport.rto.map(|r| r.initial)
+    );
     assert_eq!(p.arch.buffer_per_100g, 300_000);
     // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
     // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
@@ -383,12 +389,12 @@ fn the_cost_estimate_counts_what_the_run_allocates() {
 #[test]
 fn every_profile_value_passes_its_keys_check() {
     for p in Profile::ALL {
-        for (name, v) in p.settings() {
-            let k = key(name).unwrap_or_else(|| panic!("{}: no key {name}", p.name()));
+        for (k, v) in p.settings() {
             assert!(
                 k.check(&parse_value(v)).is_ok(),
-                "{} sets {name} = {v}",
-                p.name()
+                "{} sets {} = {v}",
+                p.name(),
+                k.name
             );
         }
     }
@@ -401,26 +407,32 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
     s.set("host.profile=\"netbench\"").unwrap();
     s.set("host.init_window_bytes=9000").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert!(p.transport.handshake);
+    assert!(p.host.transport.handshake);
     assert_eq!(
-        p.transport.loss_recovery,
+        p.host.transport.loss_recovery,
         crate::transport::LossRecovery::Dupack
     );
-    let rto = p.transport.rto.expect("netbench sets an RTO");
+    let rto = p.host.transport.rto.expect("netbench sets an RTO");
     assert_eq!(rto.initial, Time::from_us(300));
     assert_eq!(rto.rule, crate::transport::RtoRule::Rfc6298);
-    assert_eq!(p.transport.cc.init_window_bytes, 9000, "the given key wins");
-    assert_eq!(p.transport.cc.dctcp.max_window_bytes, Some(65_535));
+    assert_eq!(
+        p.host.transport.cc.init_window_bytes, 9000,
+        "the given key wins"
+    );
+    assert_eq!(p.host.transport.cc.dctcp.max_window_bytes, Some(65_535));
     // Netbench's windows are in segments of its MSS: here the scenario's payload.
     assert_eq!(
-        p.transport.cc.dctcp.ssthresh_bytes,
-        Some(30 * p.transport.cc.mss_bytes)
+        p.host.transport.cc.dctcp.ssthresh_bytes,
+        Some(30 * p.host.transport.cc.mss_bytes)
     );
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"netbench\"").unwrap();
     s.set("packet.payload_bytes=1380").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert_eq!(p.transport.cc.init_window_bytes, 4140, "3 MSS of 1,380 B");
+    assert_eq!(
+        p.host.transport.cc.init_window_bytes, 4140,
+        "3 MSS of 1,380 B"
+    );
     // A bad value the profile brings in is blamed on the profile.
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"netbench\"").unwrap();
@@ -435,13 +447,16 @@ fn a_profile_sets_the_keys_left_unset_and_given_keys_win() {
     let mut s = Scenario::default_scenario();
     s.set("host.profile=\"htsim\"").unwrap();
     let p = &s.expand().unwrap()[0].params;
-    assert_eq!((p.transport.ack_every_bytes, p.path_labels), (16_384, 64));
+    assert_eq!(
+        (p.host.transport.ack_every_bytes, p.host.path_labels),
+        (16_384, 64)
+    );
     let p = &Scenario::default_scenario().expand().unwrap()[0].params;
     assert_eq!(
         (
-            p.transport.ack_every_bytes,
-            p.path_labels,
-            p.transport.handshake
+            p.host.transport.ack_every_bytes,
+            p.host.path_labels,
+            p.host.transport.handshake
         ),
         (0, 0, false)
     );
@@ -455,7 +470,7 @@ fn fct_buckets_are_one_list_and_a_list_of_lists_sweeps() {
         s.set(set)?;
         Ok(s.expand()?
             .into_iter()
-            .map(|r| r.params.fct_buckets)
+            .map(|r| r.params.run.fct_buckets)
             .collect())
     };
     assert_eq!(
@@ -487,7 +502,7 @@ fn fct_buckets_are_one_list_and_a_list_of_lists_sweeps() {
         .unwrap()
         .expand()
         .unwrap();
-    assert_eq!(again[0].params.fct_buckets, [1000, 5000]);
+    assert_eq!(again[0].params.run.fct_buckets, [1000, 5000]);
 }
 
 #[test]

@@ -1,20 +1,20 @@
 //! `topology.*`: the fabric's shape.
 
-use super::keys::{int, Key, Keys, Kind, ScenarioError};
+use super::keys::{int, keys, Key, Keys, Kind, ScenarioError};
 use crate::net::TopologySpec;
 
 /// The largest fabric accepted (a 3-tier k = 128 fat tree has 524,288 hosts).
 pub const MAX_HOSTS: u64 = 1 << 20;
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    TIERS: Key {
         name: "topology.tiers",
         kind: int(2, 3),
         default: Some("3"),
         unit: "",
         meaning: "3: k-ary fat tree; 2: leaf-spine",
     },
-    Key {
+    K: Key {
         name: "topology.k",
         kind: Kind::Int {
             min: 2,
@@ -25,48 +25,44 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "switch radix (3 tiers: k^3/4 hosts; 2 tiers: k leaves of k/2 hosts)",
     },
-    Key {
+    LEAVES: Key {
         name: "topology.leaves",
         kind: int(1, 16_384),
         default: None,
         unit: "",
         meaning: "2 tiers: number of leaves (default k; 1: a single switch, as a testbed, with topology.uplinks = 0)",
     },
-    Key {
+    HOSTS_PER_LEAF: Key {
         name: "topology.hosts_per_leaf",
         kind: int(1, 1024),
         default: None,
         unit: "",
         meaning: "2 tiers: hosts per leaf (default k/2)",
     },
-    Key {
+    UPLINKS: Key {
         name: "topology.uplinks",
         kind: int(0, 1024),
         default: None,
         unit: "",
         meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
     },
-];
+}
 
 /// The leaf-spine keys that override the k-ary shape.
-pub const EXPLICIT: [&str; 3] = [
-    "topology.leaves",
-    "topology.hosts_per_leaf",
-    "topology.uplinks",
-];
+pub const EXPLICIT: [&Key; 3] = [LEAVES, HOSTS_PER_LEAF, UPLINKS];
 
 pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
-    let radix = k.u32("topology.k");
-    let spec = if k.u32("topology.tiers") == 3 {
+    let radix = k.u32(K);
+    let spec = if k.u32(TIERS) == 3 {
         if let Some(key) = EXPLICIT.iter().find(|key| k.get(key).is_some()) {
             return Err(k.err(key, "only applies to 2-tier fabrics (topology.tiers = 2)"));
         }
         TopologySpec::FatTree { k: radix }
     } else {
         TopologySpec::LeafSpine {
-            leaves: k.opt_u32("topology.leaves").unwrap_or(radix),
-            hosts_per_leaf: k.opt_u32("topology.hosts_per_leaf").unwrap_or(radix / 2),
-            uplinks: k.opt_u32("topology.uplinks").unwrap_or(radix / 2),
+            leaves: k.opt_u32(LEAVES).unwrap_or(radix),
+            hosts_per_leaf: k.opt_u32(HOSTS_PER_LEAF).unwrap_or(radix / 2),
+            uplinks: k.opt_u32(UPLINKS).unwrap_or(radix / 2),
         }
     };
     if let TopologySpec::LeafSpine {
@@ -76,7 +72,7 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
         // One leaf has no use for spines; more leaves need them.
         if (leaves == 1) != (uplinks == 0) {
             return Err(k.invalid(
-                "topology.uplinks",
+                UPLINKS,
                 &format!(
                     "0 with topology.leaves = 1 (a single switch), else at least 1 (here {leaves} leaves)"
                 ),
@@ -85,10 +81,10 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     }
     let hosts = spec.hosts();
     if hosts > MAX_HOSTS {
-        let key = if k.given("topology.leaves") {
-            "topology.leaves"
+        let key = if k.given(LEAVES) {
+            LEAVES
         } else {
-            "topology.hosts_per_leaf"
+            HOSTS_PER_LEAF
         };
         return Err(k.err(
             key,

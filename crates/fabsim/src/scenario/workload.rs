@@ -1,6 +1,9 @@
 //! `workload.*`: who sends what to whom.
 
-use super::keys::{int, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{
+    int, keys, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+};
+use super::run;
 use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
@@ -77,85 +80,85 @@ fn path(v: &toml::Value) -> bool {
     v.as_str().is_some_and(|s| !s.is_empty())
 }
 
-pub const KEYS: &[Key] = &[
-    Key {
+keys! {
+    KIND: Key {
         name: "workload.kind",
         kind: Kind::Choice(names::<WorkloadKind>),
         default: Some("\"permutation\""),
         unit: "",
         meaning: "the traffic (all-to-all with workload.algorithm or workload.group: the collective)",
     },
-    Key {
+    MESSAGE_BYTES: Key {
         name: "workload.message_bytes",
         kind: int(1, MAX_BYTES),
         default: Some("1048576"),
         unit: "bytes",
         meaning: "bytes per flow or per host (per collective for collectives); stride, shuffle and ring in a scenario without it: what a host port moves in 1 ms (ten Fastroute controller intervals of the default 100 us, so the controller's mappings show; the built-in default scenario sets 1 MiB)",
     },
-    Key {
+    FLOW_BYTES: Key {
         name: "workload.flow_bytes",
         kind: int(1, MAX_BYTES),
         default: None,
         unit: "bytes",
         meaning: "all-to-all: a fixed size per flow instead of message_bytes split over the peers",
     },
-    Key {
+    SENDERS: Key {
         name: "workload.senders",
         kind: int(1, super::topology::MAX_HOSTS),
         default: Some("2"),
         unit: "hosts",
         meaning: "incast: hosts 1..=senders send to host 0",
     },
-    Key {
+    STRIDE: Key {
         name: "workload.stride",
         kind: int(1, super::topology::MAX_HOSTS),
         default: None,
         unit: "hosts",
         meaning: "stride/shuffle offset (default: hosts per rack)",
     },
-    Key {
+    SHUFFLE_K: Key {
         name: "workload.shuffle_k",
         kind: int(1, 1024),
         default: Some("4"),
         unit: "peers",
         meaning: "shuffle: peers per host",
     },
-    Key {
+    LOAD: Key {
         name: "workload.load",
         kind: positive(4.0),
         default: Some("0.5"),
         unit: "",
         meaning: "web/hadoop: offered load, a fraction of host capacity",
     },
-    Key {
+    INTRA_RACK: Key {
         name: "workload.intra_rack",
         kind: number(0.0, 1.0),
         default: None,
         unit: "",
         meaning: "web/hadoop: fraction of flows inside the rack (default 0.18 web, 0.14 hadoop)",
     },
-    Key {
+    PHASE_US: Key {
         name: "workload.phase_us",
         kind: positive(1e7),
         default: Some("100"),
         unit: "us",
         meaning: "fast: period of the alternating inter-/intra-rack phases",
     },
-    Key {
+    PHASE_FILL: Key {
         name: "workload.phase_fill",
         kind: positive(1e6),
         default: None,
         unit: "",
         meaning: "ring and fast: each flow carries this fraction of what a host link moves in one period (ring: its 0.5 ms regrouping, fast: workload.phase_us); ring: wins over workload.message_bytes; fast: default 1; other kinds ignore it",
     },
-    Key {
+    ALGORITHM: Key {
         name: "workload.algorithm",
         kind: Kind::Choice(names::<Algorithm>),
         default: None,
         unit: "",
         meaning: "collectives and fsdp: ring or direct (default ring)",
     },
-    Key {
+    GROUP: Key {
         name: "workload.group",
         kind: Kind::Other {
             allowed: "\"all\", \"A-B\" or \"A-B:S\" (hosts A to B, every S-th), or a host count >= 2",
@@ -165,70 +168,70 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "collectives, fsdp, moe: the hosts taking part (default all)",
     },
-    Key {
+    ORDER: Key {
         name: "workload.order",
         kind: Kind::Choice(names::<Order>),
         default: None,
         unit: "",
         meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective; alternate: ranks alternate between the group's two halves, so on one 2-ASIC switch every ring neighbour sits on the other ASIC (default host)",
     },
-    Key {
+    STEPS: Key {
         name: "workload.steps",
         kind: int(1, 1 << 20),
         default: None,
         unit: "",
         meaning: "collectives and fsdp: simulate only the first N steps of every collective, each step at full size (default all)",
     },
-    Key {
+    FSDP_PART: Key {
         name: "workload.fsdp_part",
         kind: Kind::Choice(names::<FsdpPart>),
         default: None,
         unit: "",
         meaning: "fsdp: iteration (every block), forward-block (one block's all-gather) or backward-block (one block's all-gather and the next block's reduce-scatter, started together as FSDP2's backward prefetch overlaps them) (default iteration)",
     },
-    Key {
+    MODEL: Key {
         name: "workload.model",
         kind: Kind::Choice(names::<ModelShape>),
         default: None,
         unit: "",
         meaning: "fsdp: the model (default llama3-405b)",
     },
-    Key {
+    LAYERS: Key {
         name: "workload.layers",
         kind: int(0, 1024),
         default: None,
         unit: "",
         meaning: "fsdp: transformer blocks simulated, at most the model's (default all)",
     },
-    Key {
+    SIZE_SCALE: Key {
         name: "workload.size_scale",
         kind: positive(1e3),
         default: None,
         unit: "",
         meaning: "fsdp: multiplies every message (default 1)",
     },
-    Key {
+    SKEW: Key {
         name: "workload.skew",
         kind: number(0.0, 100.0),
         default: None,
         unit: "",
         meaning: "moe: Zipf exponent of expert popularity (default 1); web/hadoop: fraction (0 to 1) of flows to a hot tenth of hosts (default 0)",
     },
-    Key {
+    BALANCE: Key {
         name: "workload.balance",
         kind: Kind::Bool,
         default: None,
         unit: "",
         meaning: "moe: expert-parallel load balancing (default false)",
     },
-    Key {
+    EXPERTS_PER_HOST: Key {
         name: "workload.experts_per_host",
         kind: int(1, 1024),
         default: None,
         unit: "",
         meaning: "moe: experts per host (default 4)",
     },
-    Key {
+    FILE: Key {
         name: "workload.file",
         kind: Kind::Other {
             allowed: "a path to an htsim connection matrix",
@@ -238,7 +241,7 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "htsim: the connection matrix (relative to the working directory or the scenario file)",
     },
-    Key {
+    CDF: Key {
         name: "workload.cdf",
         kind: Kind::Other {
             allowed: "a shipped distribution (fb-web, fb-hadoop, websearch, datamining) or a path to a flow-size CDF file",
@@ -248,7 +251,7 @@ pub const KEYS: &[Key] = &[
         unit: "",
         meaning: "web/hadoop: flow sizes from this CDF instead of the kind's Facebook one (the kind still sets the default intra_rack); a file has `BYTES CDF` lines, CDF as fractions or percentages, spaces or commas (Homa's files, HPCC's traffic_gen files, CSVs), or ns-2 pFabric's `PACKETS _ CDF` lines (1460-byte packets): interpolated linearly, or sampled at its points when its first line is the mean (Homa's); websearch and datamining: pFabric's (opera-sim CSVs); relative to the working directory or the scenario file",
     },
-];
+}
 
 pub fn parse(
     k: &Keys,
@@ -260,23 +263,18 @@ pub fn parse(
     let hosts = topology.hosts();
     // A file given is read even when another workload runs, so a wrong path never passes.
     let htsim = k
-        .get("workload.file")
+        .get(FILE)
         .map(|_| htsim(k, hosts, scenario_dir))
         .transpose()?;
-    let cdf = k
-        .get("workload.cdf")
-        .map(|_| size_cdf(k, scenario_dir))
-        .transpose()?;
-    let message_bytes = k.int("workload.message_bytes");
-    let algorithm = k
-        .opt_choice("workload.algorithm")
-        .unwrap_or(Algorithm::Ring);
+    let cdf = k.get(CDF).map(|_| size_cdf(k, scenario_dir)).transpose()?;
+    let message_bytes = k.int(MESSAGE_BYTES);
+    let algorithm = k.opt_choice(ALGORITHM).unwrap_or(Algorithm::Ring);
     let ranks = Ranks {
-        order: k.opt_choice("workload.order").unwrap_or(Order::Host),
-        steps: k.opt_u32("workload.steps"),
+        order: k.opt_choice(ORDER).unwrap_or(Order::Host),
+        steps: k.opt_u32(STEPS),
     };
     let group = || -> Result<Group, ScenarioError> {
-        let key = "workload.group";
+        let key = GROUP;
         let Some(v) = k.get(key) else {
             return Ok(Group::All);
         };
@@ -296,19 +294,17 @@ pub fn parse(
             )),
         }
     };
-    Ok(match k.choice::<WorkloadKind>("workload.kind") {
+    Ok(match k.choice::<WorkloadKind>(KIND) {
         WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
         WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
         WorkloadKind::Incast => WorkloadSpec::Incast {
             message_bytes,
-            senders: k.u32("workload.senders"),
+            senders: k.u32(SENDERS),
         },
-        WorkloadKind::AllToAll
-            if k.get("workload.algorithm").is_none() && k.get("workload.group").is_none() =>
-        {
+        WorkloadKind::AllToAll if k.get(ALGORITHM).is_none() && k.get(GROUP).is_none() => {
             WorkloadSpec::AllToAll {
                 message_bytes,
-                flow_bytes: k.opt_int("workload.flow_bytes"),
+                flow_bytes: k.opt_int(FLOW_BYTES),
             }
         }
         WorkloadKind::AllToAll => collective(
@@ -322,24 +318,22 @@ pub fn parse(
             collective(kind, algorithm, message_bytes, group()?, ranks)
         }
         WorkloadKind::Fsdp => {
-            let model = k.opt_choice("workload.model").unwrap_or(LLAMA3_405B);
-            let layers = match k.opt_u32("workload.layers") {
+            let model = k.opt_choice(MODEL).unwrap_or(LLAMA3_405B);
+            let layers = match k.opt_u32(LAYERS) {
                 None => model.layers,
                 Some(l) if l <= model.layers => l,
                 Some(_) => {
                     return Err(k.invalid(
-                        "workload.layers",
+                        LAYERS,
                         &format!("at most the model's {} layers", model.layers),
                     ))
                 }
             };
             WorkloadSpec::Fsdp {
                 model,
-                part: k
-                    .opt_choice("workload.fsdp_part")
-                    .unwrap_or(FsdpPart::Iteration),
+                part: k.opt_choice(FSDP_PART).unwrap_or(FsdpPart::Iteration),
                 layers,
-                size_scale: k.opt_float("workload.size_scale").unwrap_or(1.0),
+                size_scale: k.opt_float(SIZE_SCALE).unwrap_or(1.0),
                 algorithm,
                 group: group()?,
                 ranks,
@@ -347,17 +341,13 @@ pub fn parse(
         }
         WorkloadKind::Moe => WorkloadSpec::Moe {
             message_bytes,
-            skew: k.opt_float("workload.skew").unwrap_or(1.0),
-            balance: k.opt_bool("workload.balance").unwrap_or(false),
-            experts_per_host: k.opt_u32("workload.experts_per_host").unwrap_or(4),
+            skew: k.opt_float(SKEW).unwrap_or(1.0),
+            balance: k.opt_bool(BALANCE).unwrap_or(false),
+            experts_per_host: k.opt_u32(EXPERTS_PER_HOST).unwrap_or(4),
             group: group()?,
         },
-        WorkloadKind::Htsim => htsim.ok_or_else(|| {
-            k.err(
-                "workload.file",
-                "workload.kind = \"htsim\" needs workload.file = PATH",
-            )
-        })?,
+        WorkloadKind::Htsim => htsim
+            .ok_or_else(|| k.err(FILE, "workload.kind = \"htsim\" needs workload.file = PATH"))?,
         WorkloadKind::Fastroute(kind) => WorkloadSpec::Fastroute(fastroute(
             k,
             kind,
@@ -402,27 +392,24 @@ fn fastroute(
     let pattern = match kind {
         PatternKind::Stride => Pattern::Stride,
         PatternKind::Shuffle => Pattern::Shuffle {
-            k: k.u32("workload.shuffle_k"),
+            k: k.u32(SHUFFLE_K),
         },
         PatternKind::Ring => Pattern::Ring,
         PatternKind::Web => Pattern::Web,
         PatternKind::Hadoop => Pattern::Hadoop,
         PatternKind::Fast => Pattern::Fast {
-            phase_ps: k.us("workload.phase_us"),
+            phase_ps: k.us(PHASE_US),
         },
     };
     if matches!(pattern, Pattern::Web | Pattern::Hadoop) && duration_ps.is_none() {
         return Err(k.err(
-            "run.duration_us",
+            run::DURATION_US,
             format!("workload.kind = \"{name}\" needs a duration (Poisson arrivals until then); allowed: a number of us > 0"),
         ));
     }
-    let skew = k.opt_float("workload.skew").unwrap_or(0.0);
+    let skew = k.opt_float(SKEW).unwrap_or(0.0);
     if skew > 1.0 {
-        return Err(k.invalid(
-            "workload.skew",
-            &format!("from 0 to 1 for workload.kind = \"{name}\""),
-        ));
+        return Err(k.invalid(SKEW, &format!("from 0 to 1 for workload.kind = \"{name}\"")));
     }
     let hosts_per_rack = topology.hosts_per_rack();
     // Long-lived patterns default to a millisecond of line rate: the schema's 1 MiB would
@@ -431,8 +418,8 @@ fn fastroute(
         pattern,
         Pattern::Stride | Pattern::Shuffle { .. } | Pattern::Ring
     );
-    let fill = k.opt_float("workload.phase_fill");
-    let given = k.given("workload.message_bytes");
+    let fill = k.opt_float(PHASE_FILL);
+    let given = k.given(MESSAGE_BYTES);
     // Fast's flows are always sized by the phase (fill 1 by default): message_bytes does not
     // apply to it.
     let message_bytes = match pattern.period_ps() {
@@ -445,13 +432,13 @@ fn fastroute(
     Ok(FastrouteWorkload {
         pattern,
         message_bytes,
-        stride: k.opt_u32("workload.stride").unwrap_or(hosts_per_rack),
+        stride: k.opt_u32(STRIDE).unwrap_or(hosts_per_rack),
         hosts_per_rack,
         rate_bps,
         duration_ps,
-        load: k.float("workload.load"),
+        load: k.float(LOAD),
         intra_rack: k
-            .opt_float("workload.intra_rack")
+            .opt_float(INTRA_RACK)
             .unwrap_or(pattern.default_intra_rack()),
         skew,
         cdf: cdf.filter(|_| matches!(pattern, Pattern::Web | Pattern::Hadoop)),
@@ -491,7 +478,7 @@ pub fn path_value(v: &toml::Value, scenario_dir: Option<&std::path::Path>) -> to
 
 /// Reads and parses `workload.cdf`: a shipped distribution by name, else a file.
 fn size_cdf(k: &Keys, scenario_dir: Option<&std::path::Path>) -> Result<SizeCdf, ScenarioError> {
-    let key = "workload.cdf";
+    let key = CDF;
     let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
     if let Some(cdf) = SizeCdf::built_in(file) {
         return Ok(cdf);
@@ -518,7 +505,7 @@ fn htsim(
     hosts: u64,
     scenario_dir: Option<&std::path::Path>,
 ) -> Result<WorkloadSpec, ScenarioError> {
-    let key = "workload.file";
+    let key = FILE;
     let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
     let path = find_file(file, scenario_dir);
     let text = std::fs::read_to_string(&path)

@@ -80,7 +80,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Host `host` hands a packet to its NIC.
     #[inline]
     pub(super) fn nic_send(&mut self, host: u32, pkt: Packet) {
-        let d = if self.p.nic_fifo {
+        let d = if self.p.host.nic_fifo {
             Discipline::Buffered
         } else {
             Discipline::Unbuffered
@@ -100,14 +100,14 @@ impl<A: Chassis> Sim<'_, A> {
         // With trimming, headers, ACKs and NACKs travel in the strict-priority class: they
         // overtake waiting data and are not held to the data buffer. A header trimmed at an
         // earlier hop is control too (it must not be dropped later).
-        let control = self.p.overflow == Overflow::Trim && is_control(&pkt);
+        let control = self.p.switch.overflow == Overflow::Trim && is_control(&pkt);
         let buffered = d == Discipline::Buffered;
         let limit = if buffered && !control {
-            self.p.buffer_bytes
+            self.p.switch.buffer_bytes
         } else {
             None
         };
-        let ecn = buffered && pkt.kind() == PacketKind::Data && self.p.ecn.is_some();
+        let ecn = buffered && pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some();
         let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed();
         if ecn && !at_dequeue {
             let backlog = self.ports.backlog_bytes(port, self.now);
@@ -130,10 +130,10 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
             Enqueue::Overflow => {
-                if self.p.overflow == Overflow::Trim && !is_control(&pkt) {
+                if self.p.switch.overflow == Overflow::Trim && !is_control(&pkt) {
                     // The tail made room; if it was not enough, the arriving packet is cut
                     // too (one coin per arrival).
-                    if self.p.trim_tail
+                    if self.p.switch.trim_tail
                         && self.trim_rng.below(2) == 0
                         && self.trim_tail(port)
                         && self.ports.fits(port, bytes, self.now, limit)
@@ -188,7 +188,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// may find its packet not done yet and wait again.
     pub(super) fn decide_dequeue_marks(&mut self, port: u32) {
         let delay = self.ports.delay_ps();
-        let priority = self.p.overflow == Overflow::Trim;
+        let priority = self.p.switch.overflow == Overflow::Trim;
         loop {
             let m = self.dequeue_marks[port as usize];
             if m.undecided == 0 {
@@ -256,7 +256,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// kmax).
     #[inline]
     pub(super) fn mark_ecn(&mut self, backlog: u64, pkt: &mut Packet) {
-        let Some((kmin, kmax)) = self.p.ecn else {
+        let Some((kmin, kmax)) = self.p.switch.ecn else {
             return;
         };
         let mark = if backlog >= kmax {

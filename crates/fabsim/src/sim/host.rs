@@ -14,7 +14,7 @@ use crate::workload::deps::{Csr, Deps};
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst(&self.ends), host);
-        let (t, now, flow) = (&self.p.transport, self.now, p.flow);
+        let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
         match p.kind() {
             PacketKind::Data => {
                 if p.trimmed() {
@@ -126,7 +126,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn send_syn(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let src = f.src;
-        if let Some(at) = f.tx.send_syn(self.now, &self.p.transport) {
+        if let Some(at) = f.tx.send_syn(self.now, &self.p.host.transport) {
             self.queue.push(at, Event::Timeout { flow });
         }
         self.c.created += 1;
@@ -163,7 +163,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn timeout(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let had_data = f.tx.has_data();
-        match f.tx.on_timeout(self.now, &self.p.transport) {
+        match f.tx.on_timeout(self.now, &self.p.host.transport) {
             Expiry::Idle => {}
             Expiry::Rearm(at) => self.queue.push(at, Event::Timeout { flow }),
             Expiry::ResendSyn => {
@@ -187,7 +187,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// its NIC is armed (the window may have opened).
     fn window_moved(&mut self, flow: u32) {
         let f = &self.flows[flow as usize];
-        self.window_open[flow as usize] = f.tx.window_open(&self.p.transport);
+        self.window_open[flow as usize] = f.tx.window_open(&self.p.host.transport);
         self.arm_nic(f.src);
     }
 
@@ -196,7 +196,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn arm_nic(&mut self, host: u32) {
         if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
             self.nic_armed[host as usize] = true;
-            let at = if self.p.nic_fifo {
+            let at = if self.p.host.nic_fifo {
                 self.now
             } else {
                 self.ports.stats[self.fabric.nic(host).port() as usize]
@@ -217,7 +217,7 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         // Round-robin over the host's flows, skipping those whose window is full.
-        let t = &self.p.transport;
+        let t = &self.p.host.transport;
         let start = self.cursor[h] as usize % list.len();
         let (flows, open) = (&self.flows, &self.window_open);
         let Some(i) = (0..list.len())
@@ -234,7 +234,7 @@ impl<A: Chassis> Sim<'_, A> {
         let fid = list[i];
         let f = &mut self.flows[fid as usize];
         let send =
-            f.tx.next_packet(self.now, &self.p.transport)
+            f.tx.next_packet(self.now, &self.p.host.transport)
                 .expect("a flow on the send list has data");
         self.c.retransmits += send.retransmit as u64;
         if let Some(at) = send.timer {

@@ -167,9 +167,9 @@ impl Chassis for Asics {
 fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Packet) {
     // As at egress ports: with trimming, headers and control packets bypass the buffer and a
     // data packet that does not fit is cut to its header.
-    let trim = sim.p.overflow == Overflow::Trim;
+    let trim = sim.p.switch.overflow == Overflow::Trim;
     let control = trim && is_control(&pkt);
-    if pkt.kind() == PacketKind::Data && sim.p.ecn.is_some() {
+    if pkt.kind() == PacketKind::Data && sim.p.switch.ecn.is_some() {
         let backlog = sim.asic.link_backlog_bytes(link, sim.now);
         sim.mark_ecn(backlog, &mut pkt);
     }

@@ -348,7 +348,10 @@ fn fig10() -> String {
 fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, Error> {
     let set = if ctx.quick { quick(&[]) } else { vec![] };
     let specs = crate::runs::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
-    Ok(specs.into_iter().filter(|s| s.params.seed == 1).collect())
+    Ok(specs
+        .into_iter()
+        .filter(|s| s.params.run.seed == 1)
+        .collect())
 }
 
 /// Runs Fig. 10's scenario in-process: one row per (architecture, utilization sample).
