@@ -97,10 +97,7 @@ impl<A: Chassis> Sim<'_, A> {
             // SAFETY: a prefetch is a hint that never faults, and SSE is x86_64 baseline.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((ring as *const Ring).cast()) };
         }
-        // With trimming, headers, ACKs and NACKs travel in the strict-priority class: they
-        // overtake waiting data and are not held to the data buffer. A header trimmed at an
-        // earlier hop is control too (it must not be dropped later).
-        let control = self.p.switch.overflow == Overflow::Trim && is_control(&pkt);
+        let control = self.priority(&pkt);
         let buffered = d == Discipline::Buffered;
         let limit = if buffered && !control {
             self.p.switch.buffer_bytes
@@ -130,24 +127,45 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
             Enqueue::Overflow => {
-                if self.p.switch.overflow == Overflow::Trim && !is_control(&pkt) {
-                    // The tail made room; if it was not enough, the arriving packet is cut
-                    // too (one coin per arrival).
-                    if self.p.switch.trim_tail
-                        && self.trim_rng.below(2) == 0
-                        && self.trim_tail(port)
-                        && self.ports.fits(port, bytes, self.now, limit)
-                    {
-                        return self.offer(port, pkt, d);
-                    }
-                    pkt.trim();
-                    self.c.trims += 1;
+                // With trimming, the tail may make room first (one coin per arrival); if it
+                // was not enough, the arriving packet is cut too.
+                if self.p.switch.trim_tail
+                    && self.p.switch.overflow == Overflow::Trim
+                    && !is_control(&pkt)
+                    && self.trim_rng.below(2) == 0
+                    && self.trim_tail(port)
+                    && self.ports.fits(port, bytes, self.now, limit)
+                {
+                    return self.offer(port, pkt, d);
+                }
+                if let Some(header) = self.cut_or_drop(pkt) {
                     // Headers bypass the data buffer (they would use the priority queue).
-                    self.offer(port, pkt, Discipline::Unbuffered);
-                } else {
-                    self.c.dropped += 1;
+                    self.offer(port, header, Discipline::Unbuffered);
                 }
             }
+        }
+    }
+
+    /// Whether `pkt` travels in the strict-priority class: with trimming, headers, ACKs and
+    /// NACKs overtake waiting data and are not held to the data buffer (a header trimmed at
+    /// an earlier hop too: it must not be dropped later).
+    #[inline]
+    pub(super) fn priority(&self, pkt: &Packet) -> bool {
+        self.p.switch.overflow == Overflow::Trim && is_control(pkt)
+    }
+
+    /// A packet its buffer (an egress port's or an internal link's) has no room for: with
+    /// trimming, a data packet is cut to its header, which the caller sends on outside the
+    /// data buffer; anything else is dropped (`None`).
+    #[inline]
+    pub(super) fn cut_or_drop(&mut self, mut pkt: Packet) -> Option<Packet> {
+        if self.p.switch.overflow == Overflow::Trim && !is_control(&pkt) {
+            pkt.trim();
+            self.c.trims += 1;
+            Some(pkt)
+        } else {
+            self.c.dropped += 1;
+            None
         }
     }
 

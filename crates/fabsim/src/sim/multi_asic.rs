@@ -7,11 +7,10 @@
 
 use std::convert::Infallible;
 
-use super::wire::is_control;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
-use crate::net::{Overflow, Packet, PacketKind};
+use crate::net::{Packet, PacketKind};
 
 /// A switch build.
 pub(super) trait Chassis: Sized {
@@ -165,10 +164,9 @@ impl Chassis for Asics {
 /// Offers a packet to the internal link `link` (inter-ASIC link or fabric).
 #[inline(never)]
 fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Packet) {
-    // As at egress ports: with trimming, headers and control packets bypass the buffer and a
-    // data packet that does not fit is cut to its header.
-    let trim = sim.p.switch.overflow == Overflow::Trim;
-    let control = trim && is_control(&pkt);
+    // As at egress ports: the priority class bypasses the buffer and a data packet that does
+    // not fit is cut to its header (with trimming) or dropped.
+    let control = sim.priority(&pkt);
     if pkt.kind() == PacketKind::Data && sim.p.switch.ecn.is_some() {
         let backlog = sim.asic.link_backlog_bytes(link, sim.now);
         sim.mark_ecn(backlog, &mut pkt);
@@ -183,14 +181,9 @@ fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Pac
             // Internal links are FIFO: strict priority is modelled at egress ports.
             sim.push_wire(link.id, t, pkt, false);
         }
-        None if trim && !control => {
-            pkt.trim();
-            sim.c.trims += 1;
-            cross(sim, link, gin, gout, pkt);
-        }
-        None => {
-            sim.asic.stats.drops += 1;
-            sim.c.dropped += 1;
-        }
+        None => match sim.cut_or_drop(pkt) {
+            Some(header) => cross(sim, link, gin, gout, header),
+            None => sim.asic.stats.drops += 1,
+        },
     }
 }
