@@ -42,42 +42,10 @@ pub fn experiments() -> Vec<Experiment> {
                               docs/decisions.md), the paper's within about 1%; cause not identified",
                     contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan")], 1.03)),
                 },
-                Claim {
-                    text: "AR's utilization saturates below 95% at load 1",
-                    paper: 95.0,
-                    unit: "%",
-                    tol: Tol::Below,
-                    fabsim: |t| t.mean(&[(col::SCHEME, "ar")], utilization_pct),
-                    differs: "",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "ar")], 1.0)),
-                },
-                Claim {
-                    text: "REPS's utilization saturates below 95% at load 1",
-                    paper: 95.0,
-                    unit: "%",
-                    tol: Tol::Below,
-                    fabsim: |t| t.mean(&[(col::SCHEME, "reps")], utilization_pct),
-                    differs: "",
-                    contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "reps")], 1.0)),
-                },
-                Claim {
-                    text: "Ofan has much smaller queues than AR (max queue ratio AR / Ofan > 1)",
-                    paper: 1.0,
-                    unit: "x",
-                    tol: Tol::Above,
-                    fabsim: |t| Ok(t.mean(&[(col::SCHEME, "ar")], max_queue_kb)? / t.mean(&[(col::SCHEME, "ofan")], max_queue_kb)?),
-                    differs: "",
-                    contra: Contra::Table(|t| t.map(&[(col::SCHEME, "ar")], col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 1e3)),
-                },
-                Claim {
-                    text: "Ofan has much smaller queues than REPS (max queue ratio REPS / Ofan > 1)",
-                    paper: 1.0,
-                    unit: "x",
-                    tol: Tol::Above,
-                    fabsim: |t| Ok(t.mean(&[(col::SCHEME, "reps")], max_queue_kb)? / t.mean(&[(col::SCHEME, "ofan")], max_queue_kb)?),
-                    differs: "",
-                    contra: Contra::Table(|t| t.map(&[(col::SCHEME, "reps")], col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 1e3)),
-                },
+                saturates_below_95::<0>(),
+                saturates_below_95::<1>(),
+                smaller_queues_than::<0>(),
+                smaller_queues_than::<1>(),
             ],
         },
         Experiment {
@@ -653,4 +621,43 @@ pub fn experiments() -> Vec<Experiment> {
             ],
         },
     ]
+}
+
+/// Fig. 1's family: AR's (`S` = 0) or REPS's utilization saturates below 95% at load 1.
+fn saturates_below_95<const S: usize>() -> Claim {
+    let who = cc::THROTTLED[S];
+    Claim {
+        text: leak(format!(
+            "{}'s utilization saturates below 95% at load 1",
+            paper_name(who)
+        )),
+        paper: 95.0,
+        unit: "%",
+        tol: Tol::Below,
+        fabsim: |t| t.mean(&[(col::SCHEME, cc::THROTTLED[S])], utilization_pct),
+        differs: "",
+        contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, cc::THROTTLED[S])], 1.0)),
+    }
+}
+
+/// Fig. 1's family: Ofan's queues are much smaller than AR's (`S` = 0) or REPS's.
+fn smaller_queues_than<const S: usize>() -> Claim {
+    let who = paper_name(cc::THROTTLED[S]);
+    Claim {
+        text: leak(format!(
+            "Ofan has much smaller queues than {who} (max queue ratio {who} / Ofan > 1)"
+        )),
+        paper: 1.0,
+        unit: "x",
+        tol: Tol::Above,
+        fabsim: |t| {
+            let q = |s| t.mean(&[(col::SCHEME, s)], max_queue_kb);
+            Ok(q(cc::THROTTLED[S])? / q("ofan")?)
+        },
+        differs: "",
+        contra: Contra::Table(|t| {
+            let f = [(col::SCHEME, cc::THROTTLED[S])];
+            t.map(&f, col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 1e3)
+        }),
+    }
 }
