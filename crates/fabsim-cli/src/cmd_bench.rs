@@ -26,7 +26,7 @@ pub struct BenchArgs {
     /// process.
     #[arg(long, conflicts_with = "scenario")]
     pub suite: bool,
-    /// A suite case: default, fastroute-2048, k32, k64 (repeatable).
+    /// A suite case: default, fastroute-2048, htsim-1024, netbench-web, k32, k64 (repeatable).
     #[arg(long = "case", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(CASES.iter().map(|c| c.name)))]
     pub cases: Vec<String>,
 }
@@ -40,6 +40,8 @@ struct Case {
 }
 
 const FASTROUTE_DEFAULT: &str = include_str!("../../../scenarios/fastroute-default.toml");
+const HTSIM_UEC: &str = include_str!("../../../reference/htsim/uec.toml");
+const NETBENCH_LEAFSPINE: &str = include_str!("../../../reference/netbench/leafspine.toml");
 
 const CASES: &[Case] = &[
     Case {
@@ -53,6 +55,32 @@ const CASES: &[Case] = &[
         what: "Fastroute default, 2,048 hosts, DCTCP, Fastroute switches, 100 us slice",
         scenario: Some(FASTROUTE_DEFAULT),
         set: &["switch.arch=fastroute", "run.duration_us=100"],
+    },
+    Case {
+        name: "htsim-1024",
+        what: "k = 16 (1,024 hosts), 1 MiB permutation, REPS + NSCC, trimming, htsim's host stack",
+        scenario: Some(HTSIM_UEC),
+        set: &[
+            "topology.k=16",
+            "host.lb=reps",
+            "host.profile=htsim",
+            "workload.kind=permutation",
+            "workload.message_bytes=1048576",
+        ],
+    },
+    Case {
+        name: "netbench-web",
+        what: "128-host leaf-spine, Facebook Web at 70%, 1 ms, DCTCP, Netbench's host stack",
+        scenario: Some(NETBENCH_LEAFSPINE),
+        set: &[
+            "topology.leaves=8",
+            "topology.hosts_per_leaf=16",
+            "topology.uplinks=16",
+            "workload.kind=web",
+            "workload.load=0.7",
+            "run.duration_us=1000",
+            "host.profile=netbench",
+        ],
     },
     Case {
         name: "k32",
