@@ -26,7 +26,7 @@ pub struct ReproduceArgs {
     #[arg(long, default_value = "reproduce-out")]
     pub out: PathBuf,
     /// Worker threads (default: all cores; at most 1024).
-    #[arg(long, value_parser = crate::run::jobs_parser())]
+    #[arg(long, value_parser = crate::jobs_parser())]
     pub jobs: Option<usize>,
     /// Override a scenario key in every run of the experiment (repeatable), e.g.
     /// `--set host.profile=htsim` to run it with the reference simulator's host stack.

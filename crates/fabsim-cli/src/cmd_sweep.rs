@@ -50,7 +50,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk: u64,
     /// Worker threads for `--all` (default: all cores; at most 1024).
-    #[arg(long, value_parser = crate::run::jobs_parser())]
+    #[arg(long, value_parser = crate::jobs_parser())]
     pub jobs: Option<usize>,
 }
 

@@ -17,6 +17,11 @@ mod run;
 #[macro_use]
 extern crate fabsim_lab;
 
+/// `--jobs N`: 1 to 1024 worker threads (more only adds threads that wait for a core).
+pub fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=1024)
+}
+
 #[derive(Parser)]
 #[command(
     name = "fabsim",

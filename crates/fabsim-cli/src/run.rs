@@ -16,11 +16,6 @@ use fabsim_lab::report_csv;
 use fabsim_lab::runs::{load, run_all, runs_json};
 use fabsim_lab::{write_output, Error};
 
-/// `--jobs N`: 1 to 1024 worker threads (more only adds threads that wait for a core).
-pub fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=1024)
-}
-
 #[derive(Args)]
 pub struct RunArgs {
     /// Scenario file (TOML). Without it: the built-in default (Ofan Fig. 1).
@@ -42,7 +37,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).
-    #[arg(long, value_parser = jobs_parser())]
+    #[arg(long, value_parser = crate::jobs_parser())]
     pub jobs: Option<usize>,
 }
 

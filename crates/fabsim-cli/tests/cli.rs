@@ -448,3 +448,26 @@ fn a_run_with_no_flows_reports_no_bound() {
     assert!(out.contains("0/1 runs done"), "{out}");
     let _ = std::fs::remove_file(&json);
 }
+
+/// The CLI is argument parsing over library calls: no command's module reaches into another
+/// command's (shared code belongs in `fabsim` or `fabsim-lab`).
+#[test]
+fn commands_do_not_import_each_other() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules: Vec<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap() != "main.rs")
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(modules.len() >= 6, "{modules:?}");
+    for m in &modules {
+        let text = std::fs::read_to_string(src.join(format!("{m}.rs"))).unwrap();
+        for other in modules.iter().filter(|o| *o != m) {
+            assert!(
+                !text.contains(&format!("crate::{other}")),
+                "{m}.rs uses crate::{other}"
+            );
+        }
+    }
+}
