@@ -106,8 +106,21 @@ pub struct Estimate {
     pub memory_bytes: u64,
 }
 
-/// Per-flow state of the simulator (window, timers, counters), rounded up.
-const FLOW_STATE_BYTES: u64 = 320;
+/// Bytes the simulator keeps per flow beside its sender, receiver and ACK log (sim.rs's
+/// `Flow`: ends, hop count, start time, gates; its `[src, dst]`, its window-open bit), rounded
+/// up. A test in sim.rs holds [`flow_state_bytes`] to the real layout.
+const FLOW_WORDS_BYTES: u64 = 64;
+
+/// Per-flow state of the simulator for the whole run (every flow's is allocated up front):
+/// its sender, receiver and ACK log as laid out in memory, its description, and
+/// [`FLOW_WORDS_BYTES`].
+pub fn flow_state_bytes() -> u64 {
+    use crate::transport::{AckLog, Receiver, Sender};
+    use std::mem::size_of;
+    (size_of::<Sender>() + size_of::<Receiver>() + size_of::<AckLog>()) as u64
+        + size_of::<crate::flow::FlowSpec>() as u64
+        + FLOW_WORDS_BYTES
+}
 /// One trace sample held in memory: the raw sample, its record and its CSV row, rounded up.
 const TRACE_SAMPLE_BYTES: u64 = 160;
 /// Per-host state (NIC, transmit lists), rounded up.
@@ -142,10 +155,16 @@ impl SimParams {
             packets: sent,
             max_flow_packets: size.max_flow_bytes.div_ceil(payload),
             packet_hops: sent.saturating_mul(2 * hops),
-            // Three bits per packet of every flow (ACKed, in flight, received) and the
+            // Three bits per packet of every flow (ACKed, in flight, received), a send time
+            // per packet where the sender logs them (RACK, the oldest-packet timer), and the
             // per-flow and per-host state.
             memory_bytes: (allocated / 8 * 3)
-                .saturating_add(size.flows.saturating_mul(FLOW_STATE_BYTES))
+                .saturating_add(if self.host.transport.logs_sends() {
+                    allocated.saturating_mul(std::mem::size_of::<Time>() as u64)
+                } else {
+                    0
+                })
+                .saturating_add(size.flows.saturating_mul(flow_state_bytes()))
                 .saturating_add(hosts * HOST_STATE_BYTES),
         }
     }

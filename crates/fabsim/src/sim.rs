@@ -436,3 +436,20 @@ impl<A: Chassis> Sim<'_, A> {
         A::egress(self, sw, base + in_local, base + local, p);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The cost estimate's per-flow state covers what a flow holds here (its `Flow`, its
+    /// `[src, dst]` and its description) and overstates it by less than a cache line.
+    #[test]
+    fn the_estimate_counts_a_flows_state() {
+        use std::mem::size_of;
+        let held =
+            size_of::<super::Flow>() + size_of::<[u32; 2]>() + size_of::<crate::flow::FlowSpec>();
+        let counted = crate::params::flow_state_bytes() as usize;
+        assert!(
+            held <= counted && counted < held + 64,
+            "{held} held, {counted} counted"
+        );
+    }
+}
