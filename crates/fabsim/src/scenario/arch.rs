@@ -166,7 +166,15 @@ pub fn parse(
         buffer_per_100g: k.int(INTER_ASIC_BUFFER_BYTES),
     };
     if kind == Arch::Ideal {
-        return Ok((params, rate_bps));
+        // One ASIC: the multi-ASIC keys do not apply, so runs that differ only in them are
+        // the same run (a sweep simulates it once).
+        let ideal = ArchParams {
+            asics: 1,
+            oversub: 1.0,
+            buffer_per_100g: 0,
+            ..params
+        };
+        return Ok((ideal, rate_bps));
     }
     // Every switch splits evenly over the ASICs; the radix is the leaves' (edges') port count.
     let (radix, other) = topology.radixes();

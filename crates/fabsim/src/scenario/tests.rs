@@ -168,6 +168,17 @@ fn multi_asic_port_speeds_and_errors() {
             > p.host.transport.rto.map(|r| r.initial)
     );
     assert_eq!(p.arch.buffer_per_100g, 300_000);
+    // The single ASIC ignores the multi-ASIC keys: its runs are equal whatever they say, so
+    // a sweep over them simulates Ideal once.
+    let ideal = |sets: &[&str]| params(&[&["switch.arch=ideal"], sets].concat()).unwrap();
+    assert_eq!(
+        ideal(&["switch.asics=2", "switch.inter_asic_oversub=2"]),
+        ideal(&[
+            "switch.asics=4",
+            "switch.inter_asic_oversub=1.5",
+            "switch.inter_asic_buffer_bytes=50000"
+        ])
+    );
     // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
     // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
     let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
