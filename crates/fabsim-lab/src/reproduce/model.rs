@@ -111,6 +111,12 @@ pub enum Tol {
     Factor(f64),
 }
 
+/// `leak(format!(..))`: the texts of a claim family, built once per member, live as long as
+/// the registry (a few hundred bytes per call).
+pub fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
 /// 'About / around / roughly X%' of a percentage (and 'within about 1%'): ± 1 pp.
 pub const ABOUT_PCT: Tol = Tol::Abs(1.0);
 /// 'Roughly half': ± 5 pp.

@@ -32,26 +32,8 @@ pub fn experiments() -> Vec<Experiment> {
             synthetic: synth::fig8,
             readings: vec![],
             claims: vec![
-                Claim {
-                    text: "Stride: Fastroute achieves near-single-ASIC performance (within about \
-                           1% of Ideal)",
-                    paper: 99.0,
-                    unit: "%",
-                    tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "stride")]),
-                    differs: SHORT_RUN,
-                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "stride")], 97.0)),
-                },
-                Claim {
-                    text: "Shuffle: Fastroute achieves near-single-ASIC performance (within \
-                           about 1% of Ideal)",
-                    paper: 99.0,
-                    unit: "%",
-                    tol: NEAR_IDEAL,
-                    fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, "shuffle")]),
-                    differs: SHORT_RUN,
-                    contra: Contra::Table(|t| set_thrp(t, "fastroute", &[(col::WORKLOAD, "shuffle")], 97.0)),
-                },
+                near_single_asic::<0>(),
+                near_single_asic::<1>(),
                 Claim {
                     text: "Ring All-Reduce: Fastroute sustains performance within < 0.5% of \
                            the Ideal",
@@ -538,5 +520,24 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         panels: vec![],
         synthetic: synth::n_asics,
         readings: vec![],
+    }
+}
+
+/// Fig. 8's family: under Stride (`P` = 0) or Shuffle, Fastroute is within about 1% of Ideal.
+fn near_single_asic<const P: usize>() -> Claim {
+    const PATTERNS: [(&str, &str); 2] = [("Stride", "stride"), ("Shuffle", "shuffle")];
+    Claim {
+        text: leak(format!(
+            "{}: Fastroute achieves near-single-ASIC performance (within about 1% of Ideal)",
+            PATTERNS[P].0
+        )),
+        paper: 99.0,
+        unit: "%",
+        tol: NEAR_IDEAL,
+        fabsim: |t| norm(t, "fastroute", &[(col::WORKLOAD, PATTERNS[P].1)]),
+        differs: SHORT_RUN,
+        contra: Contra::Table(|t| {
+            set_thrp(t, "fastroute", &[(col::WORKLOAD, PATTERNS[P].1)], 97.0)
+        }),
     }
 }

@@ -9,8 +9,8 @@ use super::cols::{self as col, computed, key, Col};
 use super::scen::{full_only, sweep, Scen};
 use super::table::{grid, index, Filter};
 use super::{
-    fmt_num, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table, Tol,
-    ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
+    fmt_num, leak, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table,
+    Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
 };
 use crate::Error;
 

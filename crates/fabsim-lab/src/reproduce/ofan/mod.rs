@@ -5,8 +5,8 @@ use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
 use super::table::{grid, index, Filter};
 use super::{
-    premise, Claim, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol, ABOUT_PCT, DECADES,
-    INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
+    leak, premise, Claim, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol, ABOUT_PCT,
+    DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
 };
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
@@ -73,12 +73,6 @@ fn cc_plot(series: fn(&Row) -> String) -> Plot {
         x_scale: 1.0,
         series,
     }
-}
-
-/// `leak(format!(..))`: claim and setup texts built per message size live as long as the
-/// registry (a few hundred bytes per call).
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
 }
 
 /// A scheme as the paper writes it (`4ofan` -> 4OFAN).
