@@ -113,7 +113,7 @@ const FLOW_WORDS_BYTES: u64 = 64;
 
 /// Per-flow state of the simulator for the whole run (every flow's is allocated up front):
 /// its sender, receiver and ACK log as laid out in memory, its description, and
-/// [`FLOW_WORDS_BYTES`].
+/// [`FLOW_WORDS_BYTES`]; a boxed controller's state comes on top (`CcParams::boxed_bytes`).
 pub fn flow_state_bytes() -> u64 {
     use crate::transport::{AckLog, Receiver, Sender};
     use std::mem::size_of;
@@ -164,7 +164,10 @@ impl SimParams {
                 } else {
                     0
                 })
-                .saturating_add(size.flows.saturating_mul(flow_state_bytes()))
+                .saturating_add(
+                    size.flows
+                        .saturating_mul(flow_state_bytes() + self.host.transport.cc.boxed_bytes()),
+                )
                 .saturating_add(hosts * HOST_STATE_BYTES),
         }
     }

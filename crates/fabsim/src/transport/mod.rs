@@ -287,6 +287,16 @@ pub struct CcParams {
 }
 
 impl CcParams {
+    /// Bytes a flow's controller keeps outside the flow (in its box: NSCC's state, MSwift's
+    /// sample ring), for the cost estimate.
+    pub fn boxed_bytes(&self) -> u64 {
+        match self.kind {
+            CcKind::Nscc => std::mem::size_of::<Nscc>() as u64,
+            CcKind::Mswift => std::mem::size_of::<MedianRing>() as u64,
+            CcKind::None | CcKind::Dctcp | CcKind::Swift => 0,
+        }
+    }
+
     /// Default initial window: 1.5 BDP. The first round trip also carries ACK interleaving
     /// and a few packets of queueing; one bare BDP stalled Ofan's default run by 4%.
     pub fn default_init_window_bytes(bdp_bytes: u64) -> u64 {
@@ -363,7 +373,38 @@ pub enum Cc {
     Dctcp(Dctcp),
     /// Swift and MSwift (they differ in the delay signal only).
     Swift(Swift),
-    Nscc(Nscc),
+    /// Boxed once per flow at its creation (never on the per-ACK path): NSCC's state is the
+    /// largest (224 bytes against DCTCP's 72), and inline it would size every flow's `Cc`.
+    Nscc(Box<Nscc>),
+}
+
+/// A boxed controller is the controller (NSCC's lives in a box, see [`Cc::Nscc`]); every
+/// method forwards, its own `on_timeout` included.
+impl<C: CongestionControl> CongestionControl for Box<C> {
+    #[inline]
+    fn window(&self) -> u64 {
+        (**self).window()
+    }
+
+    #[inline]
+    fn on_ack(&mut self, a: &AckInfo) {
+        (**self).on_ack(a)
+    }
+
+    #[inline]
+    fn on_loss(&mut self, bytes: u64, inflight: u64, now: Time) {
+        (**self).on_loss(bytes, inflight, now)
+    }
+
+    #[inline]
+    fn on_timeout(&mut self, bytes: u64, now: Time) {
+        (**self).on_timeout(bytes, now)
+    }
+
+    #[inline]
+    fn on_packet_timeout(&mut self, bytes: u64) {
+        (**self).on_packet_timeout(bytes)
+    }
 }
 
 /// Runs `$body` with `$c` bound to the controller inside `$cc` (the one place that lists the
@@ -400,13 +441,13 @@ impl Cc {
                     signal,
                 ))
             }
-            CcKind::Nscc => Cc::Nscc(Nscc::new(
+            CcKind::Nscc => Cc::Nscc(Box::new(Nscc::new(
                 p.mss_bytes,
                 p.base_rtt_ps,
                 p.bdp_bytes,
                 path_rtt_ps,
                 p.nscc,
-            )),
+            ))),
         }
     }
 }
