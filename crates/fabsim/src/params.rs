@@ -74,6 +74,8 @@ pub struct HostParams {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunParams {
     pub seed: u64,
+    /// Threads (partitions) of the run (`run.threads`); the output does not depend on it.
+    pub threads: u32,
     /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
     pub stop_ps: Option<Time>,
     /// Flows starting before this are left out of the FCT statistics and the mean

@@ -1,8 +1,9 @@
 //! One simulation run: building it, and the event loop. Its rooms: `host.rs` the hosts'
 //! side (NICs, the transport's senders and receivers, timers, gates); `egress.rs` the egress
 //! queue discipline (buffer, trimming, priority, ECN); `wire.rs` the links' rings;
-//! `outcome.rs` the counters and results; `multi_asic.rs` multi-ASIC switches. A switch's
-//! egress choice is [`crate::lb::SwitchLb::egress`].
+//! `outcome.rs` the counters and results; `multi_asic.rs` multi-ASIC switches;
+//! `parallel.rs` the partitions and the windows that run them on several threads. A
+//! switch's egress choice is [`crate::lb::SwitchLb::egress`].
 //!
 //! Events (all `Copy`, a few bytes):
 //! - `Arrive { port }`: the last bit of the packet at the head of `port`'s wire reaches the
@@ -14,12 +15,13 @@
 //! - `FlowStart { flow }`: a message becomes ready to send (at its start time, or when the
 //!   gates it waits for fired: see `workload::deps`).
 //! - `Timeout { flow }`: the flow's retransmission timer; `AckTimer { flow }`: its
-//!   receiver's delayed-ACK timer; `Circuit`: Fastroute's controller.
+//!   receiver's delayed-ACK timer.
 //! - `Dequeue { port }`: with `switch.ecn_at = "dequeue"`, a data packet's last bit leaves
 //!   the serializer: its ECN mark is decided by the data queued behind it.
-//! - `Sample`: with a trace, every port's queue and the link time it served since the last
-//!   sample (`fabsim run --trace`). It changes nothing: it does not count as an event, does
-//!   not advance the clock, and is not rescheduled once nothing else is left.
+//!
+//! Fastroute's controller and the trace's samples touch every switch or port at once: they
+//! are the run's global events, taken between windows (`parallel.rs`), before any event of
+//! their picosecond.
 //!
 //! Hot-path rules: no allocation per packet or event, dispatch by `match`, no logging.
 //!
@@ -35,6 +37,7 @@ mod egress;
 mod host;
 mod multi_asic;
 mod outcome;
+mod parallel;
 mod wire;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -72,13 +75,6 @@ enum Event {
     AckTimer {
         flow: u32,
     },
-    /// Fastroute's controller reads the traffic matrices (`apply = false`) or applies the
-    /// mappings it computed (`apply = true`).
-    Circuit {
-        apply: bool,
-    },
-    /// Records a [`PortSample`] of every fabric port.
-    Sample,
     /// `switch.ecn_at = "dequeue"`: the last bit of `port`'s next undecided data packet
     /// leaves; its mark is decided by the data waiting behind it.
     Dequeue {
@@ -104,9 +100,10 @@ struct Flow {
     acks: AckLog,
 }
 
-/// The watchdog ends a run after this many events without new data acknowledged: a fabric
-/// moving packets that long without progress is livelocked (a steady run ACKs a packet every
-/// few events; the first round trip of a 65,536-host fabric takes a few million events).
+/// The watchdog ends a run after this many events without new data acknowledged (counted
+/// at the end of each window): a fabric moving packets that long without progress is
+/// livelocked (a steady run ACKs a packet every few events; the first round trip of a
+/// 65,536-host fabric takes a few million events).
 pub const WATCHDOG_EVENTS: u64 = 20_000_000;
 
 /// A cancelled run stops within this many events (a few milliseconds).
@@ -135,12 +132,28 @@ struct Sim<'a, A: Chassis> {
     asic: A,
     /// Per port of `wire`: its far end.
     far: Vec<Far<A::Internal>>,
-    ecn_rng: Rng,
+    /// Per fabric port: the node it leaves (a host's NIC, or a switch: `hosts + switch`).
+    from_node: Vec<u32>,
+    /// Per node: its coin for ECN marks on the ramp and for `switch.trim_victim = "random"`.
+    coins: Vec<Rng>,
     /// Per fabric port, with `switch.ecn_at = "dequeue"` and ECN (empty otherwise).
     dequeue_marks: Vec<DequeueMarks>,
-    /// `switch.trim_victim = "random"`: the coin per trimmed arrival.
-    trim_rng: Rng,
     queue: TimingWheel<Event>,
+    /// The events' tie-breaking keys.
+    tickets: Tickets,
+    /// This partition and, per node, the partition that simulates it (`parallel.rs`).
+    me: u16,
+    owner: &'a [u16],
+    /// Remote ports ([`Ring::remote`]) whose rings hold packets not yet shipped, and when
+    /// the first of those arrives (as of the last window's end).
+    outgoing: Vec<u32>,
+    next_ship: Time,
+    /// Per partition: packets shipped to it in this window, and the ACK log entries
+    /// (flow, sequence number) its senders' copies of their logs receive.
+    outbox: Vec<Vec<parallel::Mail>>,
+    log_out: Vec<Vec<(u32, u32)>>,
+    /// Some flow had new data acknowledged in this window (the watchdog's progress).
+    progressed: bool,
     /// Per port: packets accepted and not yet arrived.
     wire: Vec<Ring>,
     flows: Vec<Flow>,
@@ -154,13 +167,13 @@ struct Sim<'a, A: Chassis> {
     window_open: Vec<bool>,
     now: Time,
     c: Counters,
-    /// `c.events` when a flow last had new data acknowledged (the watchdog's reference).
-    progress_event: u64,
     completed: u64,
     /// Flow dependencies, and per gate the signals it still needs.
     deps: Deps,
     gate_left: Vec<u32>,
     failures: Option<Failures>,
+    /// With failures: rho_max (`net::failures`).
+    rho_max: Option<f64>,
     /// Pacing at rho_max: line-rate time over paced time, and per host the earliest next
     /// data packet.
     pace: Option<f64>,
@@ -182,140 +195,214 @@ pub fn simulate_traced(
 ) -> RunOutcome {
     let fabric = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
     // One event loop per switch build: the ideal switch's has no multi-ASIC branch at all.
-    match Asics::new(&p.arch, &fabric, p.link.rate_bps) {
-        None => simulate_with(p, fabric, Ideal, trace, cancel),
-        Some(asics) => simulate_with(p, fabric, asics, trace, cancel),
+    if Asics::new(&p.arch, &fabric, p.link.rate_bps).is_none() {
+        parallel::simulate_with(p, fabric, |_| Ideal, trace, cancel)
+    } else {
+        let asics = |f: &Fabric| Asics::new(&p.arch, f, p.link.rate_bps).expect("multi-ASIC");
+        parallel::simulate_with(p, fabric, asics, trace, cancel)
     }
 }
 
-fn simulate_with<A: Chassis>(
-    p: &SimParams,
-    fabric: Fabric,
-    asic: A,
-    trace: Option<Time>,
-    cancel: Option<&AtomicBool>,
-) -> RunOutcome {
-    let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
-    let lb = SwitchLb::new(
-        p.switch.lb,
-        &p.switch.deployment,
-        &fabric,
-        p.switch.buffer_bytes,
-        p.switch.pipe_ports,
-        p.switch.combining,
-        p.run.seed,
-    )
-    .with_dynamic_first(p.switch.ofan_dynamic_first);
-    let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
-    let specs = traffic.flows;
-    let failures = p.failures.as_ref().map(|spec| {
-        // The scenario layer validated named links; random ones never disconnect.
-        let f = Failures::new(&fabric, spec, p.run.seed).expect("valid failures");
-        let rho = f.rho_max(&fabric, &specs);
-        (f, rho)
-    });
-    let rho_max = failures.as_ref().map(|f| f.1);
-    let host_lb = HostLb::new(p.host.lb, p.host.path_labels, &fabric, &specs, p.run.seed);
-    let hosts = fabric.hosts as usize;
-    let far: Vec<_> = (0..fabric.ports())
-        .map(|g| match fabric.port_to_node[g] {
-            node if node < fabric.hosts => Far::Host(node),
-            node => Far::Switch {
-                sw: fabric.switch_of(node),
-                local: fabric.port_to_local[g],
-            },
-        })
-        .chain(asic.internal_ports().map(Far::Internal))
-        .collect();
-    let mut sim = Sim {
-        p,
-        ends: specs.iter().map(|f| [f.src, f.dst]).collect(),
-        ports,
-        lb,
-        host_lb,
-        asic,
-        wire: vec![Ring::default(); far.len()],
-        far,
-        ecn_rng: Rng::stream(p.run.seed, "ecn"),
-        dequeue_marks: if p.switch.ecn_dequeue && p.switch.ecn.is_some() {
-            vec![DequeueMarks::default(); fabric.ports()]
-        } else {
-            Vec::new()
-        },
-        trim_rng: Rng::stream(p.run.seed, "trim"),
-        queue: TimingWheel::default(),
-        flows: Vec::with_capacity(specs.len()),
-        tx: vec![Vec::new(); hosts],
-        cursor: vec![0; hosts],
-        nic_armed: vec![false; hosts],
-        window_open: vec![true; specs.len()],
-        now: Time::ZERO,
-        c: Counters::default(),
-        progress_event: 0,
-        completed: 0,
-        gate_left: traffic.deps.need.clone(),
-        deps: traffic.deps,
-        pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
-        next_tx: vec![Time::ZERO; hosts],
-        failures: failures.map(|f| f.0),
-        trace: trace.map(|interval| Trace {
-            interval,
-            served: vec![Time::ZERO; fabric.ports()],
-            samples: Vec::new(),
-        }),
-        fabric,
-    };
-    for (i, f) in specs.iter().enumerate() {
-        let hops = sim.fabric.hops(f.src, f.dst);
-        let tx = Sender::new(
-            f.bytes,
-            p.link.payload_bytes,
-            &p.host.transport,
-            p.link.base_rtt_ps(hops),
-        );
-        sim.flows.push(Flow {
-            src: f.src,
-            dst: f.dst,
-            hops,
-            start_ps: f.start_ps,
-            started: false,
-            waiting: sim.deps.waits[i],
-            rx: Receiver::new(tx.packets()),
-            tx,
-            acks: AckLog::default(),
-        });
-        if sim.deps.waits[i] == 0 {
-            sim.queue
-                .push(f.start_ps, Event::FlowStart { flow: i as u32 });
+/// The events' tie-breaking keys: the port or host that schedules an event numbers it with
+/// a counter of its own; events of one picosecond run in the order of those ids (ports of
+/// `wire` first, then hosts), and one id's events in the order it scheduled them. Ties
+/// then break by what each node did, never by the order in which nodes were simulated (the
+/// partitioned engine's output does not depend on its thread count), and a node that
+/// schedules more events (a multi-ASIC switch's internal ports) does not reorder the others.
+/// A port's counter lives in its ring ([`Ring::take`]).
+struct Tickets {
+    /// Per host: the last number it took.
+    host: Vec<u64>,
+    /// The first host's id (the number of ports of `wire`).
+    host_base: u32,
+    /// Bits of a counter (below the id).
+    cbits: u32,
+}
+
+/// Bits of an event key (the timing wheel's ticket).
+const KEY_BITS: u32 = 56;
+
+impl Tickets {
+    fn new(wire_ports: usize, hosts: u32) -> Self {
+        let ids = wire_ports as u64 + hosts as u64;
+        Self {
+            host: vec![0; hosts as usize],
+            host_base: wire_ports as u32,
+            cbits: KEY_BITS - (64 - ids.leading_zeros()),
         }
     }
-    if let Some(c) = p.arch.circuit.as_ref() {
-        sim.queue
-            .push(c.interval_ps, Event::Circuit { apply: false });
+
+    /// The key of the next event host `h` schedules.
+    #[inline]
+    fn host(&mut self, h: u32) -> u64 {
+        let c = &mut self.host[h as usize];
+        *c += 1;
+        let c = *c;
+        self.port(c, self.host_base + h)
     }
-    if let Some(t) = &sim.trace {
-        sim.queue.push(t.interval, Event::Sample);
+
+    /// The key of number `counter` of port (or id) `id`.
+    #[inline]
+    fn port(&self, counter: u64, id: u32) -> u64 {
+        assert!(
+            counter >> self.cbits == 0,
+            "a node scheduled more events than its key can number"
+        );
+        (id as u64) << self.cbits | counter
     }
-    let stalled = sim.run(cancel);
-    sim.into_outcome(stalled, specs, traffic.collectives, rho_max)
+}
+
+impl<'a, A: Chassis> Sim<'a, A> {
+    /// Partition `me` of a run: every node's state is built (so flow and port indices stay
+    /// global), and only the flows whose sender `me` simulates are started.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        p: &'a SimParams,
+        fabric: Fabric,
+        asic: A,
+        traffic: &crate::workload::Traffic,
+        owner: &'a [u16],
+        me: u16,
+        parts: usize,
+        trace: Option<Time>,
+    ) -> Self {
+        let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
+        let lb = SwitchLb::new(
+            p.switch.lb,
+            &p.switch.deployment,
+            &fabric,
+            p.switch.buffer_bytes,
+            p.switch.pipe_ports,
+            p.switch.combining,
+            p.run.seed,
+        )
+        .with_dynamic_first(p.switch.ofan_dynamic_first);
+        let specs = &traffic.flows;
+        let failures = p.failures.as_ref().map(|spec| {
+            // The scenario layer validated named links; random ones never disconnect.
+            Failures::new(&fabric, spec, p.run.seed).expect("valid failures")
+        });
+        let rho_max = failures.as_ref().map(|f| f.rho_max(&fabric, specs));
+        let host_lb = HostLb::new(p.host.lb, p.host.path_labels, &fabric, specs, p.run.seed);
+        let hosts = fabric.hosts as usize;
+        let far: Vec<_> = (0..fabric.ports())
+            .map(|g| match fabric.port_to_node[g] {
+                node if node < fabric.hosts => Far::Host(node),
+                node => Far::Switch {
+                    sw: fabric.switch_of(node),
+                    local: fabric.port_to_local[g],
+                },
+            })
+            .chain(asic.internal_ports().map(Far::Internal))
+            .collect();
+        let mut from_node: Vec<u32> = (0..fabric.hosts).collect();
+        for (s, info) in fabric.switches.iter().enumerate() {
+            from_node.resize(
+                (info.port_base + info.ports) as usize,
+                fabric.hosts + s as u32,
+            );
+        }
+        let mut wire = vec![Ring::default(); far.len()];
+        for (g, ring) in wire.iter_mut().enumerate().take(fabric.ports()) {
+            ring.remote =
+                owner[from_node[g] as usize] == me && owner[fabric.port_to_node[g] as usize] != me;
+        }
+        let nodes = fabric.hosts as usize + fabric.switches.len();
+        let mut sim = Sim {
+            p,
+            ends: specs.iter().map(|f| [f.src, f.dst]).collect(),
+            ports,
+            lb,
+            host_lb,
+            asic,
+            tickets: Tickets::new(far.len(), fabric.hosts),
+            wire,
+            far,
+            from_node,
+            coins: Rng::per_node(p.run.seed, "coins", nodes),
+            dequeue_marks: if p.switch.ecn_dequeue && p.switch.ecn.is_some() {
+                vec![DequeueMarks::default(); fabric.ports()]
+            } else {
+                Vec::new()
+            },
+            queue: TimingWheel::default(),
+            me,
+            owner,
+            outgoing: Vec::new(),
+            next_ship: Time::MAX,
+            outbox: vec![Vec::new(); parts],
+            log_out: vec![Vec::new(); parts],
+            progressed: false,
+            flows: Vec::with_capacity(specs.len()),
+            tx: vec![Vec::new(); hosts],
+            cursor: vec![0; hosts],
+            nic_armed: vec![false; hosts],
+            window_open: vec![true; specs.len()],
+            now: Time::ZERO,
+            c: Counters::default(),
+            completed: 0,
+            gate_left: traffic.deps.need.clone(),
+            deps: traffic.deps.clone(),
+            pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
+            rho_max,
+            next_tx: vec![Time::ZERO; hosts],
+            failures,
+            trace: trace.map(|_| Trace {
+                served: vec![Time::ZERO; fabric.ports()],
+                samples: Vec::new(),
+            }),
+            fabric,
+        };
+        for (i, f) in specs.iter().enumerate() {
+            let hops = sim.fabric.hops(f.src, f.dst);
+            let tx = Sender::new(
+                f.bytes,
+                p.link.payload_bytes,
+                &p.host.transport,
+                p.link.base_rtt_ps(hops),
+            );
+            sim.flows.push(Flow {
+                src: f.src,
+                dst: f.dst,
+                hops,
+                start_ps: f.start_ps,
+                started: false,
+                waiting: sim.deps.waits[i],
+                rx: Receiver::new(tx.packets()),
+                tx,
+                acks: AckLog::default(),
+            });
+            if sim.deps.waits[i] == 0 && sim.owns(f.src) {
+                let key = sim.tickets.host(f.src);
+                sim.queue
+                    .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });
+            }
+        }
+        sim
+    }
+
+    /// Whether this partition simulates node `node`.
+    #[inline]
+    fn owns(&self, node: u32) -> bool {
+        self.owner[node as usize] == self.me
+    }
+
+    /// Schedules `ev` at `at` for host `host`, numbered by the host.
+    #[inline]
+    fn at_host(&mut self, host: u32, at: Time, ev: Event) {
+        let key = self.tickets.host(host);
+        self.queue.push_ticketed(at, key, ev);
+    }
 }
 
 impl<A: Chassis> Sim<'_, A> {
-    /// Runs events until none is left or the stop time; `Some(diagnosis)` if the watchdog
-    /// ended it.
-    fn run(&mut self, cancel: Option<&AtomicBool>) -> Option<String> {
+    /// Runs this partition's events before `until` (and none after the run's stop time);
+    /// `Some(why)` if `cancel` was set.
+    fn run_window(&mut self, until: Time, cancel: Option<&AtomicBool>) -> Option<String> {
         let stop = self.p.run.stop_ps.unwrap_or(Time::MAX);
         while let Some((t, ev)) = self.queue.peek() {
-            if t > stop {
-                return None;
-            }
-            if let Event::Sample = ev {
-                self.queue.pop();
-                if self.queue.is_empty() {
-                    break;
-                }
-                self.sample(t);
-                continue;
+            if t >= until || t > stop {
+                break;
             }
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
@@ -324,17 +411,6 @@ impl<A: Chassis> Sim<'_, A> {
                 && cancel.is_some_and(|c| c.load(Relaxed))
             {
                 return Some(format!("cancelled at {} us", self.now.as_us_f64()));
-            }
-            if self.c.events - self.progress_event > WATCHDOG_EVENTS {
-                return Some(format!(
-                    "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {} flows done ({} timeouts, {} retransmits, {} drops)",
-                    self.now.as_us_f64(),
-                    self.completed,
-                    self.flows.len(),
-                    self.c.timeouts,
-                    self.c.retransmits,
-                    self.c.dropped
-                ));
             }
             match ev {
                 Event::Arrive { port } => {
@@ -346,7 +422,7 @@ impl<A: Chassis> Sim<'_, A> {
                     // The link's next packet takes the event's place in the queue.
                     match ring.slots.front() {
                         Some(&(t, low, _)) => {
-                            let ticket = ring.ticket(low);
+                            let ticket = self.tickets.port(ring.ticket(low), port);
                             self.queue.replace_min(t, ticket, Event::Arrive { port })
                         }
                         None => {
@@ -387,19 +463,14 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     self.ack_timer(flow);
                 }
-                Event::Circuit { apply } => {
-                    self.queue.pop();
-                    A::circuit(self, apply);
-                }
                 Event::Dequeue { port } => {
                     self.queue.pop();
                     self.dequeue_marks[port as usize].armed = false;
                     self.decide_dequeue_marks(port);
                 }
-                Event::Sample => unreachable!("samples are taken before the clock moves"),
             }
         }
-        self.unfinished()
+        None
     }
 
     /// Starts loading the packet of the next event while this one is processed: a link's

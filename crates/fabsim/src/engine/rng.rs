@@ -37,6 +37,14 @@ impl Rng {
         Self::new(splitmix64(seed) ^ fnv1a64(name.as_bytes()))
     }
 
+    /// `n` independent streams for the consumer `name` under `seed`, one per node (switch,
+    /// host or port): a node draws from its own, so the draws do not depend on the order in
+    /// which nodes are simulated (the partitioned engine runs them on several threads).
+    pub fn per_node(seed: u64, name: &str, n: usize) -> Vec<Self> {
+        let mut root = Self::stream(seed, name);
+        (0..n).map(|_| Self::new(root.next_u64())).collect()
+    }
+
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

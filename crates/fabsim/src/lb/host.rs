@@ -122,7 +122,8 @@ struct FlowLb {
 
 pub struct HostLb {
     kind: HostLbKind,
-    rng: Rng,
+    /// Per host: its random draws (RPS, oblivious cycles, REPS when it has no entropy).
+    rng: Vec<Rng>,
     /// Entropies per flow: random choices draw below it, oblivious cycles through it.
     labels: u32,
     flows: Vec<FlowLb>,
@@ -183,7 +184,7 @@ impl HostLb {
             .collect();
         Self {
             kind,
-            rng,
+            rng: Rng::per_node(seed, "host-lb-draws", fabric.hosts as usize),
             labels,
             flows: states,
             drb,
@@ -196,21 +197,23 @@ impl HostLb {
         self.kind
     }
 
-    /// Entropy and up path of the next data packet of `flow` (sent over `hops` links).
+    /// Entropy and up path of the next data packet of `flow`, sent by `host` over `hops`
+    /// links.
     #[inline]
-    pub fn stamp(&mut self, flow: u32, hops: u32, now: Time) -> (u16, UpPath) {
+    pub fn stamp(&mut self, flow: u32, host: u32, hops: u32, now: Time) -> (u16, UpPath) {
         let (w_e, w_a, labels) = (self.w_edge, self.w_agg, self.labels);
         let f = &mut self.flows[flow as usize];
+        let rng = &mut self.rng[host as usize];
         match self.kind {
             HostLbKind::None => (0, UpPath::NONE),
             HostLbKind::HostEcmp => (f.base as u16, UpPath::NONE),
-            HostLbKind::Rps => (self.rng.below(labels as u64) as u16, UpPath::NONE),
+            HostLbKind::Rps => (rng.below(labels as u64) as u16, UpPath::NONE),
             HostLbKind::Oblivious => {
                 let e = (f.count ^ f.base) % labels;
                 f.count += 1;
                 if f.count == labels {
                     f.count = 0;
-                    f.base = self.rng.below(labels as u64) as u32;
+                    f.base = rng.below(labels as u64) as u32;
                 }
                 (e as u16, UpPath::NONE)
             }
@@ -218,7 +221,7 @@ impl HostLb {
                 let e = f
                     .reps
                     .take(now)
-                    .unwrap_or_else(|| self.rng.below(labels as u64) as u16);
+                    .unwrap_or_else(|| rng.below(labels as u64) as u16);
                 (e, UpPath::NONE)
             }
             HostLbKind::Drb => {
@@ -288,7 +291,7 @@ mod tests {
     #[test]
     fn drb_visits_every_core_once_per_round_with_changing_first_uplinks() {
         let mut lb = one_flow(HostLbKind::Drb);
-        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 6, Time::ZERO).1).collect();
+        let ups: Vec<UpPath> = (0..16).map(|_| lb.stamp(0, 0, 6, Time::ZERO).1).collect();
         let cores: BTreeSet<(u32, u32)> = ups.iter().map(|u| (u.edge(), u.agg())).collect();
         assert_eq!(cores.len(), 16);
         assert!(ups.windows(2).all(|w| w[0].edge() != w[1].edge()));
@@ -300,7 +303,7 @@ mod tests {
         let mut per_uplink = [0; 4];
         let mut paths = BTreeSet::new();
         for _ in 0..16 {
-            let up = lb.stamp(0, 6, Time::ZERO).1;
+            let up = lb.stamp(0, 0, 6, Time::ZERO).1;
             per_uplink[up.edge() as usize] += 1;
             paths.insert((up.edge(), up.agg()));
         }
@@ -311,14 +314,14 @@ mod tests {
     #[test]
     fn reps_recycles_unmarked_entropies_oldest_first() {
         let mut lb = one_flow(HostLbKind::Reps);
-        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, Time::ZERO).0).collect();
+        let first: Vec<u16> = (0..3).map(|_| lb.stamp(0, 0, 6, Time::ZERO).0).collect();
         lb.on_ack(0, first[0], false);
         lb.on_ack(0, first[1], true); // ECN-marked: not recycled
         lb.on_ack(0, first[2], false);
-        assert_eq!(lb.stamp(0, 6, Time::ZERO).0, first[0]);
-        assert_eq!(lb.stamp(0, 6, Time::ZERO).0, first[2]);
+        assert_eq!(lb.stamp(0, 0, 6, Time::ZERO).0, first[0]);
+        assert_eq!(lb.stamp(0, 0, 6, Time::ZERO).0, first[2]);
         // Nothing fresh left: explore.
-        let e = lb.stamp(0, 6, Time::ZERO).0;
+        let e = lb.stamp(0, 0, 6, Time::ZERO).0;
         assert!(!first.contains(&e) || e == first[1]);
     }
 
@@ -327,7 +330,7 @@ mod tests {
         let mut lb = one_flow(HostLbKind::Oblivious);
         for _ in 0..3 {
             let round: BTreeSet<u16> = (0..OBLIVIOUS_SET)
-                .map(|_| lb.stamp(0, 6, Time::ZERO).0)
+                .map(|_| lb.stamp(0, 0, 6, Time::ZERO).0)
                 .collect();
             assert_eq!(round.len(), OBLIVIOUS_SET as usize);
         }
@@ -336,14 +339,14 @@ mod tests {
     #[test]
     fn reps_freezes_on_timeout_then_explores() {
         let mut lb = one_flow(HostLbKind::Reps);
-        let sent: Vec<u16> = (0..3).map(|_| lb.stamp(0, 6, Time::ZERO).0).collect();
+        let sent: Vec<u16> = (0..3).map(|_| lb.stamp(0, 0, 6, Time::ZERO).0).collect();
         for &e in &sent {
             lb.on_ack(0, e, false);
         }
         lb.on_timeout(0, Time::from_ps(1_000));
         // Frozen: only buffered entropies, over and over, fresh or not.
         let frozen: Vec<u16> = (0..9)
-            .map(|_| lb.stamp(0, 6, Time::from_ps(2_000)).0)
+            .map(|_| lb.stamp(0, 0, 6, Time::from_ps(2_000)).0)
             .collect();
         assert!(
             frozen.iter().all(|e| sent.contains(e)),
@@ -351,10 +354,10 @@ mod tests {
         );
         // Thawed: the buffer is gone; even a fresh ACK waits behind 16 explorations.
         let after = Time::from_ps(1_000) + REPS_FREEZE_PS;
-        let first = lb.stamp(0, 6, after).0;
+        let first = lb.stamp(0, 0, 6, after).0;
         lb.on_ack(0, first, false);
-        let explored: Vec<u16> = (0..15).map(|_| lb.stamp(0, 6, after).0).collect();
+        let explored: Vec<u16> = (0..15).map(|_| lb.stamp(0, 0, 6, after).0).collect();
         assert!(!explored.contains(&first));
-        assert_eq!(lb.stamp(0, 6, after).0, first);
+        assert_eq!(lb.stamp(0, 0, 6, after).0, first);
     }
 }

@@ -126,7 +126,8 @@ pub struct SwitchLb {
     /// and per switch its scheme's index.
     schemes: Vec<Scheme>,
     scheme_of: Vec<u8>,
-    rng: Rng,
+    /// Per switch: its random draws (RSQ, JSQ's and AR's ties).
+    rng: Vec<Rng>,
     salt: u64,
 }
 
@@ -191,7 +192,7 @@ impl SwitchLb {
         Self {
             schemes,
             scheme_of,
-            rng,
+            rng: Rng::per_node(seed, "switch-lb-draws", fabric.switches.len()),
             salt,
         }
     }
@@ -284,7 +285,7 @@ impl SwitchLb {
         debug_assert!(count > 0, "no valid uplink");
         let ok = |u: u32| valid >> u & 1 == 1;
         let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
-        let rng = &mut self.rng;
+        let rng = &mut self.rng[d.sw as usize];
         match &mut self.schemes[self.scheme_of[d.sw as usize] as usize] {
             Scheme::Ecmp => {
                 let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);

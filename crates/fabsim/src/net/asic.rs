@@ -212,6 +212,25 @@ pub struct AsicStats {
     pub drops: u64,
 }
 
+impl AsicStats {
+    /// Adds the counts of another partition's switches (the capacity is the whole
+    /// fabric's in both).
+    pub fn absorb(&mut self, o: &AsicStats) {
+        self.inter_asic_bytes += o.inter_asic_bytes;
+        if self.series_bytes.len() < o.series_bytes.len() {
+            self.series_bytes.resize(o.series_bytes.len(), 0);
+        }
+        for (a, b) in self.series_bytes.iter_mut().zip(&o.series_bytes) {
+            *a += b;
+        }
+        self.reconfigurations += o.reconfigurations;
+        self.ports_moved += o.ports_moved;
+        self.dark_ps += o.dark_ps;
+        self.held_packets += o.held_packets;
+        self.drops += o.drops;
+    }
+}
+
 impl Asics {
     /// The multi-ASIC state of `fabric`'s switches; `None` for `ideal`.
     pub fn new(p: &ArchParams, fabric: &Fabric, rate_bps: u64) -> Option<Self> {
@@ -425,12 +444,22 @@ impl Asics {
 
     /// The controller, every interval: solves each switch's traffic matrix of the last
     /// interval and keeps the mappings that lower its inter-ASIC bytes (by at least
-    /// `min_gain` of the current mapping's), to be applied after the compute delay. Returns whether any switch has a pending mapping.
-    pub fn control(&mut self, c: &CircuitParams, fabric: &Fabric) -> bool {
+    /// `min_gain` of the current mapping's), to be applied after the compute delay. Only
+    /// the switches `mine` names (a partition's). Returns whether any switch has a pending
+    /// mapping.
+    pub fn control(
+        &mut self,
+        c: &CircuitParams,
+        fabric: &Fabric,
+        mine: impl Fn(usize) -> bool,
+    ) -> bool {
         let n = self.n as usize;
         let mut any = false;
         let (mut current, mut rows) = (Vec::new(), Vec::new());
         for (sw, info) in fabric.switches.iter().enumerate() {
+            if !mine(sw) {
+                continue;
+            }
             let a = info.port_base as usize;
             let order = circuit_order(info.ports as usize, &c.constraints);
             rows.clear();
@@ -466,8 +495,9 @@ impl Asics {
         any
     }
 
-    /// Applies the pending mappings at `now`. Moved ports go dark for the downtime; `pause`
-    /// gets each PAUSEd upstream port with the time its sender may resume.
+    /// Applies the pending mappings at `now` (only switches [`Asics::control`] was given
+    /// have one). Moved ports go dark for the downtime; `pause` gets each PAUSEd upstream
+    /// port with the time its sender may resume.
     pub fn apply(
         &mut self,
         c: &CircuitParams,

@@ -38,6 +38,13 @@ keys! {
         unit: "us",
         meaning: "flows that start before this time are left out of the FCT statistics and the mean throughput (the start-up transient; CCT and per-flow output keep every flow)",
     },
+    THREADS: Key {
+        name: "run.threads",
+        kind: int(1, 256),
+        default: Some("1"),
+        unit: "",
+        meaning: "threads one run uses: the fabric is cut into this many partitions (by pod or leaf group) simulated in parallel; the output is byte-identical for every count (traced runs, gated workloads and the combining pipeline use one)",
+    },
     MAX_MEMORY_GIB: Key {
         name: "run.max_memory_gib",
         kind: positive(1e6),
@@ -78,6 +85,7 @@ keys! {
 pub fn parse(k: &Keys) -> RunParams {
     RunParams {
         seed: k.int(SEED),
+        threads: k.int(THREADS) as u32,
         stop_ps: k.opt_us(DURATION_US),
         warmup_ps: k.us(WARMUP_US),
         max_memory_bytes: max_memory_bytes(k),

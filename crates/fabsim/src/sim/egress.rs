@@ -40,9 +40,12 @@ impl<A: Chassis> Sim<'_, A> {
     /// ahead of the waiting data if it is `control` (strict priority, egress ports only).
     #[inline]
     pub(super) fn push_wire(&mut self, port: u32, t: Time, pkt: Packet, control: bool) {
-        let ticket = self.queue.ticket();
+        let now = self.now;
         let ring = &mut self.wire[port as usize];
+        let ticket = ring.take();
+        let fixed = ring.fixed(now);
         ring.note_push(ticket);
+        let remote = ring.remote;
         let wire = &mut ring.slots;
         let slot = (t, ticket as u32, pkt);
         if wire.len() == wire.capacity() {
@@ -52,13 +55,21 @@ impl<A: Chassis> Sim<'_, A> {
             wire.reserve_exact((wire.len() / 2).max(4));
         }
         if wire.is_empty() {
-            self.queue.push_ticketed(t, ticket, Event::Arrive { port });
             wire.push_back(slot);
+            if remote {
+                self.outgoing.push(port);
+            } else {
+                self.queue.push_ticketed(
+                    t,
+                    self.tickets.port(ticket, port),
+                    Event::Arrive { port },
+                );
+            }
         } else if control {
             let (ports, link, flows) = (&mut self.ports, &self.p.link, &self.flows);
             let ser = ports.serialization(wire_bytes(&pkt, link, flows));
             let delay = ports.delay_ps();
-            jump_queue(wire, slot, ser, self.now, delay, |q| {
+            jump_queue(wire, fixed, slot, ser, now, delay, |q| {
                 ports.serialization(wire_bytes(q, link, flows))
             });
         } else {
@@ -69,6 +80,13 @@ impl<A: Chassis> Sim<'_, A> {
             );
             wire.push_back(slot);
         }
+    }
+
+    /// Schedules `port`'s `Dequeue` event at `at`, numbered by the port.
+    fn dequeue_at(&mut self, port: u32, at: Time) {
+        let ticket = self.wire[port as usize].take();
+        self.queue
+            .push_ticketed(at, self.tickets.port(ticket, port), Event::Dequeue { port });
     }
 
     /// A switch offers a routed packet to its egress port `port`.
@@ -106,9 +124,10 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let ecn = buffered && pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some();
         let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed();
+        let node = self.from_node[port as usize];
         if ecn && !at_dequeue {
             let backlog = self.ports.backlog_bytes(port, self.now);
-            self.mark_ecn(backlog, &mut pkt);
+            self.mark_ecn(node, backlog, &mut pkt);
         }
         let bytes = self.wire_bytes(&pkt);
         match self.ports.enqueue(port, bytes, self.now, limit) {
@@ -122,7 +141,7 @@ impl<A: Chassis> Sim<'_, A> {
                     if !m.armed {
                         m.armed = true;
                         let leaves = t - self.ports.delay_ps();
-                        self.queue.push(leaves, Event::Dequeue { port });
+                        self.dequeue_at(port, leaves);
                     }
                 }
             }
@@ -132,7 +151,7 @@ impl<A: Chassis> Sim<'_, A> {
                 if self.p.switch.trim_tail
                     && self.p.switch.overflow == Overflow::Trim
                     && !is_control(&pkt)
-                    && self.trim_rng.below(2) == 0
+                    && self.coins[node as usize].below(2) == 0
                     && self.trim_tail(port)
                     && self.ports.fits(port, bytes, self.now, limit)
                 {
@@ -171,14 +190,15 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// `switch.trim_victim = "random"`: cuts the last packet waiting at `port` to its header
     /// and sends the header on in the priority class, if that packet is data still waiting
-    /// for the serializer (never the ring's head, whose event is queued). Returns whether it
-    /// did.
+    /// for the serializer (never the ring's head, whose event is queued: [`Ring::fixed`]).
+    /// Returns whether it did.
     fn trim_tail(&mut self, port: u32) -> bool {
-        let wire = &self.wire[port as usize].slots;
+        let ring = &self.wire[port as usize];
+        let wire = &ring.slots;
         let Some(&(arrive, _, mut q)) = wire.back() else {
             return false;
         };
-        if wire.len() < 2 || is_control(&q) {
+        if wire.len() <= ring.fixed(self.now) || is_control(&q) {
             return false;
         }
         let ser = self.ports.serialization(self.wire_bytes(&q));
@@ -225,7 +245,7 @@ impl<A: Chassis> Sim<'_, A> {
                 let m = &mut self.dequeue_marks[port as usize];
                 if !m.armed {
                     m.armed = true;
-                    self.queue.push(leaves, Event::Dequeue { port });
+                    self.dequeue_at(port, leaves);
                 }
                 return;
             }
@@ -242,7 +262,7 @@ impl<A: Chassis> Sim<'_, A> {
                 .backlog_bytes(port, self.now)
                 .saturating_sub(behind);
             let mut pkt = wire[i].2;
-            self.mark_ecn(waiting, &mut pkt);
+            self.mark_ecn(self.from_node[port as usize], waiting, &mut pkt);
             self.wire[port as usize].slots[i].2 = pkt;
             let m = &mut self.dequeue_marks[port as usize];
             m.decided += 1;
@@ -271,16 +291,16 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// ECN: mark a data packet by the `backlog` bytes it finds (RED-like ramp from kmin to
-    /// kmax).
+    /// kmax) at node `node` (whose coin it tosses).
     #[inline]
-    pub(super) fn mark_ecn(&mut self, backlog: u64, pkt: &mut Packet) {
+    pub(super) fn mark_ecn(&mut self, node: u32, backlog: u64, pkt: &mut Packet) {
         let Some((kmin, kmax)) = self.p.switch.ecn else {
             return;
         };
         let mark = if backlog >= kmax {
             true
         } else if backlog > kmin {
-            self.ecn_rng.below(kmax - kmin) < backlog - kmin
+            self.coins[node as usize].below(kmax - kmin) < backlog - kmin
         } else {
             false
         };

@@ -25,6 +25,14 @@ impl<A: Chassis> Sim<'_, A> {
                 let wire = self.wire_bytes(&p);
                 let f = &mut self.flows[flow as usize];
                 let d = f.rx.on_data(now, &p, wire, &mut f.acks, t);
+                let to = self.owner[f.src as usize];
+                if to != self.me {
+                    // The sender's copy of the log gets the entry at the window's end,
+                    // before the ACK that covers it can reach it.
+                    while let Some(seq) = f.acks.ship() {
+                        self.log_out[to as usize].push((flow, seq));
+                    }
+                }
                 self.c.duplicates += d.duplicate as u64;
                 self.c.reordered += d.reordered as u64;
                 if d.complete {
@@ -32,7 +40,7 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 match d.reply {
                     Reply::Now(seq) => self.send_ack(host, &p, seq),
-                    Reply::Later(Some(at)) => self.queue.push(at, Event::AckTimer { flow }),
+                    Reply::Later(Some(at)) => self.at_host(host, at, Event::AckTimer { flow }),
                     Reply::Later(None) => {}
                 }
             }
@@ -43,7 +51,7 @@ impl<A: Chassis> Sim<'_, A> {
                 let a = f.tx.on_ack(now, &p, &mut f.acks, t);
                 if a.news {
                     self.host_lb.on_ack(flow, p.entropy, p.ecn());
-                    self.progress_event = self.c.events;
+                    self.progressed = true;
                 }
                 if a.done {
                     self.completed += 1;
@@ -127,7 +135,7 @@ impl<A: Chassis> Sim<'_, A> {
         let f = &mut self.flows[flow as usize];
         let src = f.src;
         if let Some(at) = f.tx.send_syn(self.now, &self.p.host.transport) {
-            self.queue.push(at, Event::Timeout { flow });
+            self.at_host(src, at, Event::Timeout { flow });
         }
         self.c.created += 1;
         let syn = Packet::new(flow, 0, PacketKind::Syn, self.now.ps() as u32);
@@ -152,8 +160,10 @@ impl<A: Chassis> Sim<'_, A> {
                 let f = &mut self.flows[t as usize];
                 f.waiting -= 1;
                 if f.waiting == 0 {
-                    let at = (self.now + delay).max(f.start_ps);
-                    self.queue.push(at, Event::FlowStart { flow: t });
+                    let (at, src) = ((self.now + delay).max(f.start_ps), f.src);
+                    let key = self.tickets.host(src);
+                    self.queue
+                        .push_ticketed(at, key, Event::FlowStart { flow: t });
                 }
             }
         }
@@ -162,10 +172,11 @@ impl<A: Chassis> Sim<'_, A> {
     /// The retransmission timer of `flow` fired.
     pub(super) fn timeout(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
+        let src = f.src;
         let had_data = f.tx.has_data();
         match f.tx.on_timeout(self.now, &self.p.host.transport) {
             Expiry::Idle => {}
-            Expiry::Rearm(at) => self.queue.push(at, Event::Timeout { flow }),
+            Expiry::Rearm(at) => self.at_host(src, at, Event::Timeout { flow }),
             Expiry::ResendSyn => {
                 self.c.timeouts += 1;
                 self.send_syn(flow);
@@ -175,7 +186,7 @@ impl<A: Chassis> Sim<'_, A> {
                 self.host_lb.on_timeout(flow, self.now);
                 self.resume(flow, had_data);
                 if let Some(at) = rearm {
-                    self.queue.push(at, Event::Timeout { flow });
+                    self.at_host(src, at, Event::Timeout { flow });
                 }
                 self.window_moved(flow);
             }
@@ -204,7 +215,7 @@ impl<A: Chassis> Sim<'_, A> {
                     .max(self.now)
                     .max(self.next_tx[host as usize])
             };
-            self.queue.push(at, Event::NicFree { host });
+            self.at_host(host, at, Event::NicFree { host });
         }
     }
 
@@ -238,7 +249,9 @@ impl<A: Chassis> Sim<'_, A> {
                 .expect("a flow on the send list has data");
         self.c.retransmits += send.retransmit as u64;
         if let Some(at) = send.timer {
-            self.queue.push(at, Event::Timeout { flow: fid });
+            let key = self.tickets.host(host);
+            self.queue
+                .push_ticketed(at, key, Event::Timeout { flow: fid });
         }
         if !f.tx.has_data() {
             list.remove(i);
@@ -248,7 +261,7 @@ impl<A: Chassis> Sim<'_, A> {
         }
         let hops = f.hops;
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
-        (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, hops, self.now);
+        (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, host, hops, self.now);
         pkt.set_ack_req(send.ack_req);
         pkt.set_short(send.payload < self.p.link.payload_bytes);
         self.c.created += 1;

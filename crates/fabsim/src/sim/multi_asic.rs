@@ -7,15 +7,15 @@
 
 use std::convert::Infallible;
 
-use super::{Event, Sim};
-use crate::engine::{EventQueue, Time};
+use super::Sim;
+use crate::engine::Time;
 use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
 use crate::net::{Packet, PacketKind};
 
 /// A switch build.
 pub(super) trait Chassis: Sized {
     /// What an internal port is ([`Infallible`] for the ideal switch: it has none).
-    type Internal: Copy;
+    type Internal: Copy + Send;
 
     /// The internal ports, in wire order after the fabric's.
     fn internal_ports(&self) -> impl Iterator<Item = Self::Internal> + '_;
@@ -31,11 +31,19 @@ pub(super) trait Chassis: Sized {
     /// A packet reached the end of an internal port.
     fn internal_arrival(sim: &mut Sim<'_, Self>, kind: Self::Internal, p: Packet);
 
-    /// The circuit layer's controller event (Fastroute).
-    fn circuit(sim: &mut Sim<'_, Self>, apply: bool);
+    /// Fastroute's controller reads the traffic matrices of the partition's switches;
+    /// returns whether one has a mapping to apply.
+    fn control(sim: &mut Sim<'_, Self>) -> bool;
+
+    /// Applies the mappings the controller computed; each PAUSEd upstream port goes to
+    /// `pauses` with the time its sender may resume (it may belong to another partition).
+    fn apply(sim: &mut Sim<'_, Self>, pauses: &mut Vec<(u32, Time)>);
 
     /// Closes the internal ports' statistics at `end`.
     fn finish(&mut self, end: Time);
+
+    /// Adds another partition's counts (of its own switches).
+    fn absorb(&mut self, other: Self);
 
     fn into_stats(self) -> Option<AsicStats>;
 }
@@ -64,10 +72,16 @@ impl Chassis for Ideal {
         match kind {}
     }
 
-    /// Ideal switches have no circuit layer: nothing queues its events.
-    fn circuit(_: &mut Sim<'_, Self>, _: bool) {}
+    /// Ideal switches have no circuit layer: nothing calls its controller.
+    fn control(_: &mut Sim<'_, Self>) -> bool {
+        false
+    }
+
+    fn apply(_: &mut Sim<'_, Self>, _: &mut Vec<(u32, Time)>) {}
 
     fn finish(&mut self, _: Time) {}
+
+    fn absorb(&mut self, _: Self) {}
 
     fn into_stats(self) -> Option<AsicStats> {
         None
@@ -126,34 +140,32 @@ impl Chassis for Asics {
         }
     }
 
-    fn circuit(sim: &mut Sim<'_, Self>, apply: bool) {
-        // Only Fastroute (a circuit layer) queues controller events.
+    fn control(sim: &mut Sim<'_, Self>) -> bool {
+        // Only Fastroute (a circuit layer) runs a controller.
+        let Some(c) = &sim.p.arch.circuit else {
+            return false;
+        };
+        let (owner, me, hosts) = (sim.owner, sim.me, sim.fabric.hosts as usize);
+        sim.asic
+            .control(c, &sim.fabric, |sw| owner[hosts + sw] == me)
+    }
+
+    fn apply(sim: &mut Sim<'_, Self>, pauses: &mut Vec<(u32, Time)>) {
         let Some(c) = &sim.p.arch.circuit else {
             return;
         };
-        if apply {
-            let (ports, delay) = (&mut sim.ports, sim.p.link.delay_ps);
-            sim.asic.apply(c, &sim.fabric, sim.now, |feeder, resume| {
-                // PAUSE: the sender starts nothing that would reach the dark port.
-                let b = &mut ports.stats[feeder as usize].busy_until;
-                *b = (*b).max(resume.saturating_sub(delay));
-            });
-            return;
-        }
-        if sim.asic.control(c, &sim.fabric) {
-            sim.queue
-                .push(sim.now + c.compute_delay_ps, Event::Circuit { apply: true });
-        }
-        // The controller runs while traffic may still come: not after the last flow ended
-        // (timers still pending then would keep it reconfiguring an idle switch).
-        if sim.completed < sim.flows.len() as u64 && !sim.queue.is_empty() {
-            sim.queue
-                .push(sim.now + c.interval_ps, Event::Circuit { apply: false });
-        }
+        // PAUSE: the sender starts nothing that would reach the dark port.
+        sim.asic.apply(c, &sim.fabric, sim.now, |feeder, resume| {
+            pauses.push((feeder, resume))
+        });
     }
 
     fn finish(&mut self, end: Time) {
         Asics::finish(self, end);
+    }
+
+    fn absorb(&mut self, other: Self) {
+        self.stats.absorb(&other.stats);
     }
 
     fn into_stats(self) -> Option<AsicStats> {
@@ -169,7 +181,7 @@ fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Pac
     let control = sim.priority(&pkt);
     if pkt.kind() == PacketKind::Data && sim.p.switch.ecn.is_some() {
         let backlog = sim.asic.link_backlog_bytes(link, sim.now);
-        sim.mark_ecn(backlog, &mut pkt);
+        sim.mark_ecn(sim.from_node[gout as usize], backlog, &mut pkt);
     }
     let bytes = sim.wire_bytes(&pkt);
     match sim

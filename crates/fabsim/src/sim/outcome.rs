@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::multi_asic::Chassis;
-use super::{Event, Sim};
-use crate::engine::{EventQueue, Time};
+use super::Sim;
+use crate::engine::Time;
 use crate::net::asic::AsicStats;
 use crate::net::{Fabric, Failures, Ports};
 use crate::workload::deps::Deps;
@@ -22,10 +22,8 @@ pub struct PortSample {
     pub served_ps: Time,
 }
 
-/// A run's trace: the sampling period, per port the link time served up to the last
-/// sample, and the samples.
+/// A run's trace: per port the link time served up to the last sample, and the samples.
 pub(super) struct Trace {
-    pub(super) interval: Time,
     pub(super) served: Vec<Time>,
     pub(super) samples: Vec<PortSample>,
 }
@@ -99,6 +97,25 @@ pub struct RunOutcome {
     pub trace: Vec<PortSample>,
 }
 
+impl Counters {
+    /// Adds another partition's counts.
+    pub(super) fn absorb(&mut self, o: &Counters) {
+        self.created += o.created;
+        self.delivered += o.delivered;
+        self.trimmed_delivered += o.trimmed_delivered;
+        self.dropped += o.dropped;
+        self.trims += o.trims;
+        self.retransmits += o.retransmits;
+        self.fast_retransmits += o.fast_retransmits;
+        self.timeouts += o.timeouts;
+        self.duplicates += o.duplicates;
+        self.reordered += o.reordered;
+        self.ecn_marks += o.ecn_marks;
+        self.events += o.events;
+        self.packet_hops += o.packet_hops;
+    }
+}
+
 impl<A: Chassis> Sim<'_, A> {
     /// The run's outcome once its event loop ended (`stalled`: why it ended early): closes
     /// the ports' statistics, checks packet conservation and collects every flow's results.
@@ -107,7 +124,6 @@ impl<A: Chassis> Sim<'_, A> {
         stalled: Option<String>,
         specs: Vec<FlowSpec>,
         collectives: Vec<Collective>,
-        rho_max: Option<f64>,
     ) -> RunOutcome {
         let mut sim = self;
         let start_ps = sim
@@ -162,7 +178,7 @@ impl<A: Chassis> Sim<'_, A> {
             retransmits: sim.flows.iter().map(|f| f.tx.retransmits()).collect(),
             timeouts: sim.flows.iter().map(|f| f.tx.timeouts()).collect(),
             asic: sim.asic.into_stats(),
-            failures: sim.failures.zip(rho_max),
+            failures: sim.failures.zip(sim.rho_max),
             stalled,
             trace: sim.trace.map_or(Vec::new(), |t| t.samples),
         }
@@ -221,7 +237,7 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// Records every fabric port at `t` (the earliest pending time: nothing happens between
-    /// the clock and it) and schedules the next sample.
+    /// the clock and it).
     #[cold]
     pub(super) fn sample(&mut self, t: Time) {
         let Some(trace) = self.trace.as_mut() else {
@@ -240,6 +256,5 @@ impl<A: Chassis> Sim<'_, A> {
             });
             trace.served[port] = trace.served[port].max(served);
         }
-        self.queue.push(t + trace.interval, Event::Sample);
     }
 }

@@ -35,34 +35,68 @@ pub(super) type Slot = (Time, u32, Packet);
 
 /// One port's packets accepted and not yet arrived, in arrival order.
 ///
-/// Slots keep only the low half of their tickets; the full one is read against `newest`
-/// (the last ticket pushed), exact while every slot's ticket is within 2^32 of it. `since`
-/// is a ticket no slot is older than (the first push after the ring was last empty, moved
-/// up to the oldest slot's whenever it falls 2^31 behind), so the bound is checked at every
-/// push, not assumed.
+/// The port numbers what it schedules (its packets and its `Dequeue` events) with a counter
+/// of its own: below the port's id, that is the events' tie-breaking key (`Tickets` in
+/// `sim.rs`), which depends on nothing but the port's own history (so it is the same
+/// whichever partition, thread or order simulates the fabric). `newest` is the last number
+/// taken or pushed.
+///
+/// Slots keep only the low half of their numbers; the full one is read against `newest`,
+/// exact while every slot's number is within 2^32 of it. `since` is a number no slot is
+/// older than (the first push after the ring was last empty, moved up to the oldest slot's
+/// whenever it falls 2^31 behind), so the bound is checked at every push, not assumed.
+///
+/// `remote`: the far end belongs to another partition. The sender's ring is then the
+/// port's queue only: its packets carry no event here, and move to the far partition's ring
+/// of the same port (with their numbers) once their last bit has left
+/// ([`super::Sim::ship`]).
 #[derive(Clone, Default)]
 pub(super) struct Ring {
     pub(super) slots: VecDeque<Slot>,
     newest: u64,
     since: u64,
+    pub(super) remote: bool,
+    /// `remote`: when the last packet shipped to the far partition arrives there.
+    pub(super) flying_until: Time,
 }
 
 impl Ring {
-    /// The full ticket of a slot's low half.
+    /// The full number of a slot's low half.
     #[inline]
     pub(super) fn ticket(&self, low: u32) -> u64 {
         self.newest - (self.newest as u32).wrapping_sub(low) as u64
     }
 
-    /// Records that `ticket` is pushed next (before the slot goes in).
+    /// How many slots at the front keep their place (control packets do not overtake them,
+    /// a full port does not trim them): the packet whose arrival event is queued, if it is
+    /// here. A remote ring's packets have no event here; its head is the one whose arrival
+    /// is next only once every packet shipped has arrived.
+    #[inline]
+    pub(super) fn fixed(&self, now: Time) -> usize {
+        usize::from(!self.remote || self.flying_until <= now)
+    }
+
+    /// The port's next number.
+    #[inline]
+    pub(super) fn take(&mut self) -> u64 {
+        self.newest += 1;
+        self.newest
+    }
+
+    /// Records that the slot numbered `ticket` is pushed next (before it goes in). A port's
+    /// own pushes come in number order; packets shipped from another partition come in
+    /// ring order, where a control packet may be ahead of older data.
     #[inline]
     pub(super) fn note_push(&mut self, ticket: u64) {
         if self.slots.is_empty() {
             self.since = ticket;
-        } else if ticket - self.since >= 1 << 31 {
-            self.refresh_since(ticket);
+        } else {
+            self.since = self.since.min(ticket);
+            if ticket.saturating_sub(self.since) >= 1 << 31 {
+                self.refresh_since(ticket);
+            }
         }
-        self.newest = ticket;
+        self.newest = self.newest.max(ticket);
     }
 
     #[cold]
@@ -75,7 +109,7 @@ impl Ring {
             .expect("a non-empty ring");
         assert!(
             ticket - self.since < 1 << 32,
-            "a packet waited on one link while 2^32 events were scheduled: more than a \
+            "a packet waited on one link while it scheduled 2^32 events: more than a \
              link's ring can order"
         );
     }
@@ -88,11 +122,13 @@ impl Ring {
 /// keeps its place; the control packet takes the slot of the first data packet still
 /// waiting for the serializer, and every waiting data packet leaves `ser_ps` later. The
 /// port's busy time, backlog and statistics are those of the FIFO order (the same bytes
-/// drain at the same rate), so only the ring is rearranged. The ring head keeps its place:
-/// its event is queued, and it is in service or on the wire, or waits for a PAUSE to end
-/// (Fastroute's optical mode), which holds the control packet back too.
+/// drain at the same rate), so only the ring is rearranged. The first `fixed` slots keep
+/// their place ([`Ring::fixed`]: the ring head, whose event is queued; it is in service or on
+/// the wire, or waits for a PAUSE to end (Fastroute's optical mode), which holds the control
+/// packet back too).
 pub(super) fn jump_queue(
     wire: &mut VecDeque<Slot>,
+    fixed: usize,
     entry: Slot,
     ser_ps: Time,
     now: Time,
@@ -100,7 +136,7 @@ pub(super) fn jump_queue(
     mut ser_of: impl FnMut(&Packet) -> Time,
 ) {
     let mut slot = wire.len();
-    while slot > 1 {
+    while slot > fixed {
         let (arrive, _, p) = &wire[slot - 1];
         let start = *arrive - delay_ps - ser_of(p);
         if is_control(p) || start <= now {
@@ -160,6 +196,7 @@ mod tests {
         // At t = 500 an ACK of 64 bytes arrives: it waits for packet 0 (in service) only.
         jump_queue(
             &mut wire,
+            1,
             (ps(3164), 3, pkt(9, PacketKind::Ack)),
             ps(64),
             ps(500),
@@ -176,6 +213,7 @@ mod tests {
         // but ahead of the data still waiting.
         jump_queue(
             &mut wire,
+            1,
             (ps(3228), 4, pkt(10, PacketKind::Nack)),
             ps(64),
             ps(1030),
@@ -193,6 +231,7 @@ mod tests {
         // Once every data packet has started, a control packet simply goes last.
         jump_queue(
             &mut wire,
+            1,
             (ps(3292), 5, pkt(11, PacketKind::Ack)),
             ps(64),
             ps(2300),

@@ -29,6 +29,17 @@ impl AckLog {
         self.logged
     }
 
+    /// The oldest entry not yet moved to the sender's copy of the log (the partitioned
+    /// engine keeps a copy at each end when they are simulated apart).
+    pub fn ship(&mut self) -> Option<u32> {
+        self.pending.pop_front()
+    }
+
+    /// The sender's copy of the log receives an entry the receiver logged.
+    pub fn receive(&mut self, seq: u32) {
+        self.pending.push_back(seq);
+    }
+
     /// The next entry an ACK carrying `count` covers that the sender has not taken yet.
     pub fn take(&mut self, count: u32) -> Option<u32> {
         if self.taken >= count {

@@ -1,0 +1,381 @@
+//! The partitioned engine: a run's fabric cut into partitions, each simulated by its own
+//! thread, in windows, with an output that does not depend on how many there are.
+//!
+//! - **Partitions.** Every tier's switches are cut into `run.threads` contiguous groups (a
+//!   fat tree's pods stay whole, a leaf-spine's leaves and spines are shared out), and a
+//!   host goes with its edge switch. Everything an event touches then belongs to one
+//!   partition: a flow's sender to its source host, its receiver to its destination,
+//!   a switch's scheme state (Ofan's pointers, CONGA's tables) and its random draws to the
+//!   switch. Each partition holds the whole run's state (indices stay global) and touches
+//!   only its own part; the parts are put together when the run ends ([`Sim::absorb`]).
+//! - **Windows.** A packet put on a link that crosses partitions arrives no sooner than a
+//!   link delay after it left: within a window of one link delay, starting at the earliest
+//!   pending event, no partition can affect another (conservative synchronization). Each
+//!   partition runs its window's events on its own thread; then the packets whose last bit
+//!   left a crossing link in the window move to the far partition's ring of that link
+//!   ([`Sim::ship`], [`Sim::deliver`]), keeping their numbers. So do the entries of a
+//!   receiver's ACK log (coalesced ACKs carry the log's length; the sender reads the
+//!   entries), which reach the sender's copy before any ACK that covers them.
+//! - **Ties.** Events of one picosecond run in the order of keys their scheduling port or
+//!   host gave them ([`super::Tickets`]): the same in every partition. So the run is the same
+//!   event by event for 1, 2 or n threads, and its output is byte-identical.
+//! - **Global events.** Fastroute's controller and the trace's samples touch every switch
+//!   or port: they end a window and run between windows, before any event of their
+//!   picosecond. PAUSEs the controller sends reach the upstream port's partition there.
+//! - **The watchdog** looks at the events of all partitions at each window's end.
+//!
+//! One partition (the same code, on the calling thread) is used where a run's parts are
+//! not independent within a window: a traced run (samples read every port), flows gated on
+//! others (a gate may start a flow at another host at once), the combining pipeline (its
+//! counts are one pipeline's), and links without delay.
+
+use std::sync::atomic::AtomicBool;
+
+use super::multi_asic::Chassis;
+use super::RunOutcome;
+use super::{Event, Sim, WATCHDOG_EVENTS};
+use crate::engine::{EventQueue, Time};
+use crate::net::{Fabric, Packet, Tier};
+use crate::params::SimParams;
+use crate::workload::Traffic;
+
+/// A packet shipped to another partition: its port, its number there, its arrival time.
+#[derive(Clone, Copy)]
+pub(super) struct Mail {
+    port: u32,
+    ticket: u64,
+    arrive: Time,
+    pkt: Packet,
+}
+
+/// How many partitions a run is cut into: `run.threads`, or one where its parts are not
+/// independent within a window (see the module's notes), and no more than edge switches.
+fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> usize {
+    let want = p.run.threads.max(1) as usize;
+    let gated = !traffic.deps.need.is_empty();
+    if want == 1 || traced || gated || p.switch.combining.is_some() || p.link.delay_ps == Time::ZERO
+    {
+        return 1;
+    }
+    let edges = fabric
+        .switches
+        .iter()
+        .filter(|s| s.tier == Tier::Edge)
+        .count();
+    want.min(edges).max(1)
+}
+
+/// Per node (hosts, then switches as `hosts + index`): its partition. The `i`-th of a
+/// tier's `n` switches goes to partition `i * parts / n`; a host to its edge switch's.
+fn owners(fabric: &Fabric, parts: usize) -> Vec<u16> {
+    let hosts = fabric.hosts as usize;
+    let mut owner = vec![0u16; hosts + fabric.switches.len()];
+    for tier in [Tier::Edge, Tier::Agg, Tier::Core] {
+        let of_tier: Vec<usize> = (0..fabric.switches.len())
+            .filter(|&s| fabric.switches[s].tier == tier)
+            .collect();
+        for (i, &s) in of_tier.iter().enumerate() {
+            owner[hosts + s] = (i * parts / of_tier.len()) as u16;
+        }
+    }
+    for h in 0..hosts {
+        // A host's NIC leads to its edge switch.
+        owner[h] = owner[fabric.port_to_node[h] as usize];
+    }
+    owner
+}
+
+/// Why the window loop ended.
+enum End {
+    /// No event is left.
+    Drained,
+    /// The next event is after the stop time.
+    Stopped,
+    /// The watchdog or a cancel stopped the run.
+    Stalled(String),
+}
+
+/// Runs one simulation on `run.threads` partitions; `make` builds a partition's switches.
+pub(super) fn simulate_with<A: Chassis + Send>(
+    p: &SimParams,
+    fabric: Fabric,
+    make: impl Fn(&Fabric) -> A,
+    trace: Option<Time>,
+    cancel: Option<&AtomicBool>,
+) -> RunOutcome {
+    let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
+    let parts = partitions(p, &fabric, &traffic, trace.is_some());
+    let owner = owners(&fabric, parts);
+    let mut fabric = Some(fabric);
+    let mut sims: Vec<Sim<A>> = (0..parts)
+        .map(|me| {
+            let f = fabric
+                .take()
+                .unwrap_or_else(|| Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps));
+            let asic = make(&f);
+            Sim::new(p, f, asic, &traffic, &owner, me as u16, parts, trace)
+        })
+        .collect();
+    let end = run_windows(p, &mut sims, &owner, trace, cancel);
+    let mut sims = sims.into_iter();
+    let mut sim = sims.next().expect("one partition at least");
+    for other in sims {
+        sim.absorb(other);
+    }
+    let stalled = match end {
+        End::Drained => sim.unfinished(),
+        End::Stopped => None,
+        End::Stalled(why) => Some(why),
+    };
+    sim.into_outcome(stalled, traffic.flows, traffic.collectives)
+}
+
+/// The window loop: global events at their time, partitions' events in windows of one
+/// link delay (on a thread each), packets shipped between them.
+fn run_windows<A: Chassis + Send>(
+    p: &SimParams,
+    sims: &mut [Sim<A>],
+    owner: &[u16],
+    trace: Option<Time>,
+    cancel: Option<&AtomicBool>,
+) -> End {
+    let stop = p.run.stop_ps.unwrap_or(Time::MAX);
+    // Without a link delay only one partition runs, and the window only paces the watchdog.
+    let window = if p.link.delay_ps > Time::ZERO {
+        p.link.delay_ps
+    } else {
+        Time::from_ps(1_000_000)
+    };
+    let circuit = p.arch.circuit.as_ref();
+    let (mut control_at, mut apply_at) = (circuit.map(|c| c.interval_ps), None::<Time>);
+    let mut sample_at = trace;
+    let flows = sims[0].flows.len() as u64;
+    let mut events_at_progress = 0;
+    let mut pauses = Vec::new();
+    loop {
+        let next = sims
+            .iter_mut()
+            .filter_map(|s| s.queue.peek().map(|e| e.0))
+            .min();
+        // Fastroute's controller: before every other event of its picosecond; applying
+        // before computing when both fall on one.
+        let global = apply_at.into_iter().chain(control_at).min();
+        if let Some(g) = global.filter(|&g| next.is_none_or(|n| g <= n)) {
+            if g > stop {
+                return End::Stopped;
+            }
+            let c = circuit.expect("only Fastroute's controller is scheduled");
+            for s in sims.iter_mut() {
+                s.now = g;
+            }
+            sims[0].c.events += 1;
+            if apply_at == Some(g) {
+                apply_at = None;
+                for s in sims.iter_mut() {
+                    A::apply(s, &mut pauses);
+                }
+                for (feeder, resume) in pauses.drain(..) {
+                    let s = &mut sims[owner[sims[0].from_node[feeder as usize] as usize] as usize];
+                    let b = &mut s.ports.stats[feeder as usize].busy_until;
+                    *b = (*b).max(resume.saturating_sub(p.link.delay_ps));
+                }
+            } else {
+                control_at = None;
+                let mut any = false;
+                for s in sims.iter_mut() {
+                    any |= A::control(s);
+                }
+                if any {
+                    apply_at = Some(g + c.compute_delay_ps);
+                }
+                // The controller runs while traffic may still come: not after the last flow
+                // ended (timers still pending then would keep it reconfiguring an idle
+                // switch).
+                let completed: u64 = sims.iter().map(|s| s.completed).sum();
+                let pending = apply_at.is_some() || sims.iter().any(|s| !s.queue.is_empty());
+                if completed < flows && pending {
+                    control_at = Some(g + c.interval_ps);
+                }
+            }
+            continue;
+        }
+        let Some(t) = next else {
+            return End::Drained;
+        };
+        if let Some(at) = sample_at.filter(|&at| at <= t) {
+            // A sample changes nothing: not an event, and none once nothing else is left.
+            sims[0].sample(at);
+            sample_at = Some(at + trace.expect("sampling"));
+            continue;
+        }
+        if t > stop {
+            return End::Stopped;
+        }
+        let shipping = sims.iter().map(|s| s.next_ship).min();
+        let until = [Some(t + window), global, sample_at, shipping]
+            .into_iter()
+            .flatten()
+            .min()
+            .expect("a window end");
+        let cancelled = run_window(sims, until, cancel);
+        for from in 0..sims.len() {
+            for to in 0..sims.len() {
+                let mut mail = std::mem::take(&mut sims[from].outbox[to]);
+                for m in mail.drain(..) {
+                    sims[to].deliver(m);
+                }
+                sims[from].outbox[to] = mail;
+                let mut logs = std::mem::take(&mut sims[from].log_out[to]);
+                for (flow, seq) in logs.drain(..) {
+                    sims[to].flows[flow as usize].acks.receive(seq);
+                }
+                sims[from].log_out[to] = logs;
+            }
+        }
+        if let Some(why) = cancelled {
+            return End::Stalled(why);
+        }
+        let events: u64 = sims.iter().map(|s| s.c.events).sum();
+        let progressed = sims
+            .iter_mut()
+            .fold(false, |any, s| std::mem::take(&mut s.progressed) | any);
+        if progressed {
+            events_at_progress = events;
+        }
+        if events - events_at_progress > WATCHDOG_EVENTS {
+            return End::Stalled(stall(sims, flows));
+        }
+    }
+}
+
+/// Every partition runs its events before `until`, each on a thread of its own (the first
+/// on the caller's), and ships what left on crossing links; `Some(why)` if one was
+/// cancelled.
+fn run_window<A: Chassis + Send>(
+    sims: &mut [Sim<A>],
+    until: Time,
+    cancel: Option<&AtomicBool>,
+) -> Option<String> {
+    let step = |s: &mut Sim<A>| {
+        let r = s.run_window(until, cancel);
+        s.ship(until);
+        r
+    };
+    let (first, rest) = sims.split_first_mut().expect("one partition at least");
+    if rest.is_empty() {
+        return step(first);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = rest
+            .iter_mut()
+            .map(|s| scope.spawn(move || step(s)))
+            .collect();
+        let mut why = step(first);
+        for h in handles {
+            let r = h.join().expect("a partition's thread panicked");
+            why = why.or(r);
+        }
+        why
+    })
+}
+
+/// The watchdog's diagnosis, over all partitions.
+#[cold]
+fn stall<A: Chassis>(sims: &[Sim<A>], flows: u64) -> String {
+    let sum = |f: fn(&Sim<A>) -> u64| sims.iter().map(f).sum::<u64>();
+    let now = sims.iter().map(|s| s.now).max().unwrap_or(Time::ZERO);
+    format!(
+        "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
+        now.as_us_f64(),
+        sum(|s| s.completed),
+        sum(|s| s.c.timeouts),
+        sum(|s| s.c.retransmits),
+        sum(|s| s.c.dropped),
+    )
+}
+
+impl<A: Chassis> Sim<'_, A> {
+    /// Moves the packets of this partition's crossing links whose last bit left before
+    /// `until` to the far partition's outbox (they arrive a link delay later, in a later
+    /// window). Until then they are part of the port's queue, as on any port. Notes when the
+    /// first packet left to ship arrives (`next_ship`): a packet may leave between windows,
+    /// when no event runs, so the next window must end by then.
+    pub(super) fn ship(&mut self, until: Time) {
+        let delay = self.ports.delay_ps();
+        self.next_ship = Time::MAX;
+        let mut i = 0;
+        while i < self.outgoing.len() {
+            let port = self.outgoing[i];
+            let to = self.owner[self.fabric.port_to_node[port as usize] as usize] as usize;
+            while let Some(&(arrive, low, pkt)) = self.wire[port as usize].slots.front() {
+                if arrive - delay >= until {
+                    break;
+                }
+                if !self.dequeue_marks.is_empty() {
+                    // Decided (its last bit left): it leaves the port's decided count.
+                    self.dequeue_arrival(port);
+                }
+                debug_assert!(
+                    arrive >= until,
+                    "a packet left a crossing link before the window"
+                );
+                let ring = &mut self.wire[port as usize];
+                let ticket = ring.ticket(low);
+                ring.slots.pop_front();
+                ring.flying_until = arrive;
+                self.outbox[to].push(Mail {
+                    port,
+                    ticket,
+                    arrive,
+                    pkt,
+                });
+            }
+            match self.wire[port as usize].slots.front() {
+                None => {
+                    self.outgoing.swap_remove(i);
+                }
+                Some(&(arrive, _, _)) => {
+                    self.next_ship = self.next_ship.min(arrive);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// A packet shipped from another partition joins this one's ring of its port.
+    pub(super) fn deliver(&mut self, m: Mail) {
+        let key = self.tickets.port(m.ticket, m.port);
+        let ring = &mut self.wire[m.port as usize];
+        if ring.slots.is_empty() {
+            self.queue
+                .push_ticketed(m.arrive, key, Event::Arrive { port: m.port });
+        }
+        ring.note_push(m.ticket);
+        ring.slots.push_back((m.arrive, m.ticket as u32, m.pkt));
+    }
+
+    /// Takes in what partition `o` simulated: its senders, its ports' statistics, its
+    /// counters, the packets in its rings and its switches' counts.
+    pub(super) fn absorb(&mut self, o: Self) {
+        let owner = self.owner;
+        for (mine, theirs) in self.flows.iter_mut().zip(o.flows) {
+            if owner[theirs.src as usize] == o.me {
+                mine.tx = theirs.tx;
+                mine.start_ps = theirs.start_ps;
+                mine.started = theirs.started;
+            }
+        }
+        for (g, stats) in o.ports.stats.iter().enumerate() {
+            if owner[self.from_node[g] as usize] == o.me {
+                self.ports.stats[g] = *stats;
+            }
+        }
+        for (mine, mut theirs) in self.wire.iter_mut().zip(o.wire) {
+            mine.slots.append(&mut theirs.slots);
+        }
+        self.c.absorb(&o.c);
+        self.completed += o.completed;
+        self.now = self.now.max(o.now);
+        A::absorb(&mut self.asic, o.asic);
+    }
+}
