@@ -42,7 +42,8 @@ pub struct Conga {
     /// [leaf][other leaf]: next `from_leaf` entry to feed back.
     feedback_next: Vec<u8>,
     flowlets: Vec<Flowlet>,
-    rng: Rng,
+    /// Per leaf: its draws among equally congested uplinks.
+    rng: Vec<Rng>,
 }
 
 impl Conga {
@@ -58,7 +59,7 @@ impl Conga {
             from_leaf: vec![0; leaves * leaves * uplinks],
             feedback_next: vec![0; leaves * leaves],
             flowlets: vec![Flowlet::default(); leaves * FLOWLET_SLOTS],
-            rng: Rng::stream(seed, "conga"),
+            rng: Rng::per_node(seed, "conga", leaves),
         }
     }
 
@@ -105,7 +106,7 @@ impl Conga {
                     best = (c, u as u32, 1);
                 } else if c == best.0 {
                     best.2 += 1;
-                    if self.rng.below(best.2) == 0 {
+                    if self.rng[l].below(best.2) == 0 {
                         best.1 = u as u32;
                     }
                 }

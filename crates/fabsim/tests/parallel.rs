@@ -1,0 +1,110 @@
+//! The partitioned engine (`run.threads`): a run cut into 1, 2 or 3 partitions, each on a
+//! thread of its own, is the same run to the last counter, per-flow time and port statistic.
+
+use fabsim::params::SimParams;
+use fabsim::scenario::Scenario;
+use fabsim::sim::{simulate, RunOutcome};
+
+fn params(sets: &[&str]) -> SimParams {
+    let mut s = Scenario::default_scenario();
+    for a in sets {
+        s.set(a).unwrap();
+    }
+    s.expand().unwrap().remove(0).params
+}
+
+/// Everything a run's reports are made of, as text.
+fn digest(o: &RunOutcome) -> String {
+    format!(
+        "{:?}\n{} {} {:?} {:?} {:?} {:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        o.counters,
+        o.flows_completed,
+        o.in_flight,
+        o.start_ps,
+        o.end_ps,
+        o.stop_ps,
+        o.stalled,
+        o.fct_ps,
+        o.first_tx_ps,
+        o.finish_ps,
+        o.acked_bytes,
+        o.flow_start_ps,
+        o.retransmits,
+        o.timeouts,
+        o.ports.stats,
+        o.asic,
+    )
+}
+
+/// Runs `sets` with 1, 2 and 3 threads and checks the outcomes are identical; returns the
+/// one-thread outcome.
+fn same_for_every_thread_count(sets: &[&str]) -> RunOutcome {
+    let one = simulate(&params(&[sets, &["run.threads=1"]].concat()));
+    let reference = digest(&one);
+    for threads in ["run.threads=2", "run.threads=3"] {
+        let o = simulate(&params(&[sets, &[threads]].concat()));
+        assert!(
+            digest(&o) == reference,
+            "{sets:?} with {threads}: the outcome differs from one thread's"
+        );
+    }
+    assert!(one.counters.packet_hops > 0);
+    one
+}
+
+#[test]
+fn fat_tree_runs_are_identical_on_any_thread_count() {
+    for lb in ["rsq", "ofan", "jsq"] {
+        let lb = format!("switch.lb={lb}");
+        same_for_every_thread_count(&["topology.k=8", &lb, "workload.message_bytes=262144"]);
+    }
+}
+
+#[test]
+fn leaf_spine_conga_is_identical_on_any_thread_count() {
+    same_for_every_thread_count(&[
+        "topology.tiers=2",
+        "topology.k=8",
+        "switch.lb=conga",
+        "host.cc=dctcp",
+        "switch.ecn_kmin_bytes=30000",
+        "switch.ecn_kmax_bytes=90000",
+        "workload.kind=web",
+        "workload.load=0.6",
+        "run.duration_us=200",
+    ]);
+}
+
+/// Fastroute: multi-ASIC switches, the controller's global events and PAUSEs sent to ports
+/// of other partitions.
+#[test]
+fn fastroute_is_identical_on_any_thread_count() {
+    let o = same_for_every_thread_count(&[
+        "topology.tiers=2",
+        "topology.k=8",
+        "switch.lb=ecmp",
+        "switch.arch=fastroute",
+        "switch.asics=2",
+        "switch.inter_asic_oversub=2",
+        "host.profile=netbench",
+        "workload.kind=web",
+        "workload.load=0.7",
+        "run.duration_us=400",
+    ]);
+    assert!(
+        o.asic.unwrap().reconfigurations > 0,
+        "the controller moved ports"
+    );
+}
+
+/// htsim's stack: REPS, NSCC, trimming, ECN at dequeue, coalesced ACKs (whose log entries
+/// cross partitions), a FIFO NIC.
+#[test]
+fn htsim_profile_is_identical_on_any_thread_count() {
+    let o = same_for_every_thread_count(&[
+        "topology.k=8",
+        "host.profile=htsim",
+        "workload.message_bytes=524288",
+    ]);
+    assert!(o.counters.trims > 0 || o.counters.ecn_marks > 0);
+}
