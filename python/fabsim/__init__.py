@@ -41,6 +41,7 @@ def run(
     flows: bool = False,
     trace: bool = False,
     jobs: Optional[int] = None,
+    threads: Optional[int] = None,
     **overrides: Any,
 ) -> Union[List[Dict[str, Any]], Tuple[Any, ...]]:
     """Runs a scenario (every run of its sweep, in parallel) and returns the run reports.
@@ -55,6 +56,8 @@ def run(
     other values as TOML (a list sweeps).
 
     ``jobs``: worker threads (default: one per core); the runs release the GIL.
+    ``threads``: threads of each run (``run.threads``: the fabric is cut into that many
+    partitions simulated in parallel; the reports are identical for every count).
 
     Returns the reports, one dict per run in sweep order, the objects of ``fabsim run
     --json``'s ``runs``. With ``flows=True`` and/or ``trace=True``, returns a tuple:
@@ -69,6 +72,8 @@ def run(
     """
     sets: Dict[str, Any] = dict(set or {})
     sets.update(overrides)
+    if threads is not None:
+        sets["run.threads"] = threads
     path = text = table = source = None
     if isinstance(scenario, Mapping):
         table = dict(scenario)

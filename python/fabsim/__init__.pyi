@@ -16,6 +16,7 @@ def run(
     flows: Literal[False] = False,
     trace: Literal[False] = False,
     jobs: Optional[int] = None,
+    threads: Optional[int] = None,
     **overrides: Any,
 ) -> List[Report]: ...
 @overload
@@ -26,6 +27,7 @@ def run(
     flows: Literal[True],
     trace: Literal[False] = False,
     jobs: Optional[int] = None,
+    threads: Optional[int] = None,
     **overrides: Any,
 ) -> Tuple[List[Report], Any]: ...
 @overload
@@ -36,6 +38,7 @@ def run(
     flows: Literal[False] = False,
     trace: Literal[True],
     jobs: Optional[int] = None,
+    threads: Optional[int] = None,
     **overrides: Any,
 ) -> Tuple[List[Report], Any]: ...
 @overload
@@ -46,6 +49,7 @@ def run(
     flows: Literal[True],
     trace: Literal[True],
     jobs: Optional[int] = None,
+    threads: Optional[int] = None,
     **overrides: Any,
 ) -> Tuple[List[Report], Any, Any]:
     """Runs a scenario; with ``flows=True`` / ``trace=True`` also its per-flow and per-port

@@ -84,6 +84,11 @@ def test_every_scenario_form_gives_the_same_runs(tmp_path):
         assert without_perf(f) == first
 
 
+def test_threads_give_the_same_reports():
+    one = without_perf(fabsim.run(set={"topology.k": 8}, threads=1))
+    assert without_perf(fabsim.run(set={"topology.k": 8}, threads=2)) == one
+
+
 def test_flow_rows_reproduce_the_reports_and_the_cli_csv(tmp_path):
     reports, flows = fabsim.run(LOSSY, flows=True, jobs=2)
     pd = pytest.importorskip("pandas")

@@ -39,10 +39,16 @@ pub struct RunArgs {
     /// Worker threads for sweeps (default: all cores; at most 1024).
     #[arg(long, value_parser = crate::jobs_parser())]
     pub jobs: Option<usize>,
+    /// Threads of each run (`run.threads`): its fabric is cut into this many partitions
+    /// simulated in parallel; the output is byte-identical for every count.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<u32>,
 }
 
 pub fn run(args: &RunArgs) -> Result<(), Error> {
-    let specs = load(args.scenario.as_ref(), &args.set)?;
+    let mut sets = args.set.clone();
+    sets.extend(args.threads.map(|t| format!("run.threads={t}")));
+    let specs = load(args.scenario.as_ref(), &sets)?;
     let outputs = [&args.json, &args.flows, &args.trace];
     let named: Vec<(&str, &std::path::Path)> = ["--json", "--flows", "--trace"]
         .into_iter()

@@ -148,10 +148,15 @@ struct Sim<'a, A: Chassis> {
     /// the first of those arrives (as of the last window's end).
     outgoing: Vec<u32>,
     next_ship: Time,
-    /// Per partition: packets shipped to it in this window, and the ACK log entries
-    /// (flow, sequence number) its senders' copies of their logs receive.
+    /// Per partition: packets shipped to it in this window (and the earliest arrival among
+    /// them), and the ACK log entries (flow, sequence number) its senders' copies of their
+    /// logs receive. The inboxes: what other partitions shipped here, not yet received.
     outbox: Vec<Vec<parallel::Mail>>,
+    outbox_first: Vec<Time>,
     log_out: Vec<Vec<(u32, u32)>>,
+    inbox: Vec<Vec<parallel::Mail>>,
+    inbox_first: Time,
+    log_in: Vec<Vec<(u32, u32)>>,
     /// Some flow had new data acknowledged in this window (the watchdog's progress).
     progressed: bool,
     /// Per port: packets accepted and not yet arrived.
@@ -331,7 +336,11 @@ impl<'a, A: Chassis> Sim<'a, A> {
             outgoing: Vec::new(),
             next_ship: Time::MAX,
             outbox: vec![Vec::new(); parts],
+            outbox_first: vec![Time::MAX; parts],
             log_out: vec![Vec::new(); parts],
+            inbox: vec![Vec::new(); parts],
+            inbox_first: Time::MAX,
+            log_in: vec![Vec::new(); parts],
             progressed: false,
             flows: Vec::with_capacity(specs.len()),
             tx: vec![Vec::new(); hosts],

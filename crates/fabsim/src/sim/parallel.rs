@@ -99,24 +99,39 @@ enum End {
 pub(super) fn simulate_with<A: Chassis + Send>(
     p: &SimParams,
     fabric: Fabric,
-    make: impl Fn(&Fabric) -> A,
+    make: impl Fn(&Fabric) -> A + Sync,
     trace: Option<Time>,
     cancel: Option<&AtomicBool>,
 ) -> RunOutcome {
     let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
     let parts = partitions(p, &fabric, &traffic, trace.is_some());
     let owner = owners(&fabric, parts);
-    let mut fabric = Some(fabric);
-    let mut sims: Vec<Sim<A>> = (0..parts)
-        .map(|me| {
-            let f = fabric
-                .take()
-                .unwrap_or_else(|| Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps));
-            let asic = make(&f);
-            Sim::new(p, f, asic, &traffic, &owner, me as u16, parts, trace)
-        })
-        .collect();
+    // Each partition builds its own state (its flows' senders and receivers are most of
+    // it) on its own thread.
+    let mut sims: Vec<Sim<A>> = std::thread::scope(|scope| {
+        let (owner, traffic, make) = (&owner, &traffic, &make);
+        let rest: Vec<_> = (1..parts)
+            .map(|me| {
+                scope.spawn(move || {
+                    let f = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
+                    let asic = make(&f);
+                    Sim::new(p, f, asic, traffic, owner, me as u16, parts, trace)
+                })
+            })
+            .collect();
+        let asic = make(&fabric);
+        let mut sims = vec![Sim::new(p, fabric, asic, traffic, owner, 0, parts, trace)];
+        sims.extend(
+            rest.into_iter()
+                .map(|h| h.join().expect("a partition's build")),
+        );
+        sims
+    });
     let end = run_windows(p, &mut sims, &owner, trace, cancel);
+    for s in &mut sims {
+        // Packets shipped before the run stopped are still in flight.
+        s.receive();
+    }
     let mut sims = sims.into_iter();
     let mut sim = sims.next().expect("one partition at least");
     for other in sims {
@@ -155,7 +170,12 @@ fn run_windows<A: Chassis + Send>(
     loop {
         let next = sims
             .iter_mut()
-            .filter_map(|s| s.queue.peek().map(|e| e.0))
+            .map(|s| {
+                s.queue
+                    .peek()
+                    .map_or(s.inbox_first, |e| e.0.min(s.inbox_first))
+            })
+            .filter(|&t| t < Time::MAX)
             .min();
         // Fastroute's controller: before every other event of its picosecond; applying
         // before computing when both fall on one.
@@ -192,7 +212,10 @@ fn run_windows<A: Chassis + Send>(
                 // ended (timers still pending then would keep it reconfiguring an idle
                 // switch).
                 let completed: u64 = sims.iter().map(|s| s.completed).sum();
-                let pending = apply_at.is_some() || sims.iter().any(|s| !s.queue.is_empty());
+                let pending = apply_at.is_some()
+                    || sims
+                        .iter()
+                        .any(|s| !s.queue.is_empty() || s.inbox_first < Time::MAX);
                 if completed < flows && pending {
                     control_at = Some(g + c.interval_ps);
                 }
@@ -218,18 +241,17 @@ fn run_windows<A: Chassis + Send>(
             .min()
             .expect("a window end");
         let cancelled = run_window(sims, until, cancel);
+        // What each partition shipped becomes its destination's inbox, received at the
+        // start of its next window on its own thread.
         for from in 0..sims.len() {
             for to in 0..sims.len() {
-                let mut mail = std::mem::take(&mut sims[from].outbox[to]);
-                for m in mail.drain(..) {
-                    sims[to].deliver(m);
-                }
-                sims[from].outbox[to] = mail;
-                let mut logs = std::mem::take(&mut sims[from].log_out[to]);
-                for (flow, seq) in logs.drain(..) {
-                    sims[to].flows[flow as usize].acks.receive(seq);
-                }
-                sims[from].log_out[to] = logs;
+                let first = std::mem::replace(&mut sims[from].outbox_first[to], Time::MAX);
+                let mail = std::mem::take(&mut sims[from].outbox[to]);
+                let logs = std::mem::take(&mut sims[from].log_out[to]);
+                let s = &mut sims[to];
+                s.inbox_first = s.inbox_first.min(first);
+                sims[from].outbox[to] = std::mem::replace(&mut sims[to].inbox[from], mail);
+                sims[from].log_out[to] = std::mem::replace(&mut sims[to].log_in[from], logs);
             }
         }
         if let Some(why) = cancelled {
@@ -257,6 +279,7 @@ fn run_window<A: Chassis + Send>(
     cancel: Option<&AtomicBool>,
 ) -> Option<String> {
     let step = |s: &mut Sim<A>| {
+        s.receive();
         let r = s.run_window(until, cancel);
         s.ship(until);
         r
@@ -329,6 +352,7 @@ impl<A: Chassis> Sim<'_, A> {
                     arrive,
                     pkt,
                 });
+                self.outbox_first[to] = self.outbox_first[to].min(arrive);
             }
             match self.wire[port as usize].slots.front() {
                 None => {
@@ -342,16 +366,29 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
-    /// A packet shipped from another partition joins this one's ring of its port.
-    pub(super) fn deliver(&mut self, m: Mail) {
-        let key = self.tickets.port(m.ticket, m.port);
-        let ring = &mut self.wire[m.port as usize];
-        if ring.slots.is_empty() {
-            self.queue
-                .push_ticketed(m.arrive, key, Event::Arrive { port: m.port });
+    /// Takes in what other partitions shipped to this one in the last window: packets join
+    /// this partition's ring of their port, ACK log entries the senders' copies of the logs.
+    pub(super) fn receive(&mut self) {
+        for from in 0..self.inbox.len() {
+            let mut mail = std::mem::take(&mut self.inbox[from]);
+            for m in mail.drain(..) {
+                let key = self.tickets.port(m.ticket, m.port);
+                let ring = &mut self.wire[m.port as usize];
+                if ring.slots.is_empty() {
+                    self.queue
+                        .push_ticketed(m.arrive, key, Event::Arrive { port: m.port });
+                }
+                ring.note_push(m.ticket);
+                ring.slots.push_back((m.arrive, m.ticket as u32, m.pkt));
+            }
+            self.inbox[from] = mail;
+            let mut logs = std::mem::take(&mut self.log_in[from]);
+            for (flow, seq) in logs.drain(..) {
+                self.flows[flow as usize].acks.receive(seq);
+            }
+            self.log_in[from] = logs;
         }
-        ring.note_push(m.ticket);
-        ring.slots.push_back((m.arrive, m.ticket as u32, m.pkt));
+        self.inbox_first = Time::MAX;
     }
 
     /// Takes in what partition `o` simulated: its senders, its ports' statistics, its
