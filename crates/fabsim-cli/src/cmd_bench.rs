@@ -1,9 +1,10 @@
-//! `fabsim bench`: simulator speed (packet-hops and events per second, on one core) and peak
-//! memory, for a scenario or for the suite of reference cases.
+//! `fabsim bench`: simulator speed (packet-hops and events per second of wall time, and the
+//! CPU time they took) and peak memory, for a scenario or for the suite of reference cases.
 //!
 //! `--suite` runs each case in a child process of its own (`fabsim bench --case NAME`), so
-//! that every case reports its own peak memory, and prints one row per case; later changes
-//! are measured the same way.
+//! that every case reports its own peak memory, at each thread count of `--threads`
+//! (`run.threads`: 1 and 2 by default), and prints one row per case and count; later
+//! changes are measured the same way.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -29,6 +30,9 @@ pub struct BenchArgs {
     /// A suite case: default, fastroute-2048, htsim-1024, netbench-web, k32, k64 (repeatable).
     #[arg(long = "case", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(CASES.iter().map(|c| c.name)))]
     pub cases: Vec<String>,
+    /// With --suite: the thread counts (`run.threads`) each case runs at.
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [1, 2], requires = "suite")]
+    pub threads: Vec<u32>,
 }
 
 /// One case of the suite: a scenario (`None`: the built-in default) and overrides.
@@ -96,12 +100,12 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// A child's result line: `bench-summary HOSTS PACKET_HOPS EVENTS WALL_S PEAK_MIB`.
+/// A child's result line: `bench-summary HOSTS PACKET_HOPS EVENTS WALL_S CPU_S PEAK_MIB`.
 const SUMMARY: &str = "bench-summary";
 
 pub fn bench(args: &BenchArgs) -> Result<(), Error> {
     if args.suite {
-        return suite(&args.cases);
+        return suite(&args.cases, &args.threads);
     }
     let specs = match args.cases.as_slice() {
         [] => load(args.scenario.as_ref(), &args.set)?,
@@ -121,9 +125,10 @@ pub fn bench(args: &BenchArgs) -> Result<(), Error> {
     measure(&specs, !args.cases.is_empty())
 }
 
-/// Runs `specs` one after another on this thread, a row each, then the total (and, with
-/// `summary`, the line [`suite`] reads).
+/// Runs `specs` one after another (each on its `run.threads`), a row each, then the total
+/// (and, with `summary`, the line [`suite`] reads).
 fn measure(specs: &[RunSpec], summary: bool) -> Result<(), Error> {
+    let cpu_at_start = cpu_s();
     outln!(
         "{:>8} {:>12} {:>14} {:>10} {:>16} {:>14}",
         "lb",
@@ -150,79 +155,101 @@ fn measure(specs: &[RunSpec], summary: bool) -> Result<(), Error> {
         wall += r.perf.wall_s;
     }
     let peak = peak_rss_mib();
+    let cpu = cpu_s().zip(cpu_at_start).map(|(b, a)| b - a);
     outln!(
-        "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s on one core; peak memory {} MiB",
+        "total: {hops} packet-hops in {wall:.3} s = {:.2} M packet-hops/s; {} s of CPU; peak memory {} MiB",
         hops as f64 / wall / 1e6,
+        cpu.map_or("unknown".into(), |c| format!("{c:.2}")),
         peak.map_or("unknown".into(), |m| format!("{m:.1}"))
     );
     if summary {
         let hosts = specs.first().map_or(0, |s| s.params.topology.hosts());
         outln!(
-            "{SUMMARY} {hosts} {hops} {events} {wall} {}",
+            "{SUMMARY} {hosts} {hops} {events} {wall} {} {}",
+            cpu.unwrap_or(f64::NAN),
             peak.unwrap_or(f64::NAN)
         );
     }
     Ok(())
 }
 
-/// Every case (or `only`) in a child process, one row each.
-fn suite(only: &[String]) -> Result<(), Error> {
+/// Every case (or `only`) at each thread count in a child process, one row each.
+fn suite(only: &[String], threads: &[u32]) -> Result<(), Error> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::Runtime(format!("cannot find this executable: {e}")))?;
     outln!(
-        "{:<15} {:>7} {:>12} {:>12} {:>9} {:>11} {:>10} {:>9} {:>11}  what",
+        "{:<15} {:>7} {:>7} {:>12} {:>12} {:>9} {:>8} {:>11} {:>10} {:>9} {:>11}  what",
         "case",
+        "threads",
         "hosts",
         "packet_hops",
         "events",
         "wall_s",
+        "cpu_s",
         "M_hops/s",
         "M_events/s",
         "peak_MiB",
         "KiB/host"
     );
-    for case in CASES
+    let cases = CASES
         .iter()
-        .filter(|c| only.is_empty() || only.iter().any(|o| o == c.name))
-    {
-        let out = Command::new(&exe)
-            .args(["bench", "--case", case.name])
-            .output()
-            .map_err(|e| Error::Runtime(format!("cannot run case {}: {e}", case.name)))?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let line = text.lines().find_map(|l| l.strip_prefix(SUMMARY));
-        let Some(fields) = line.filter(|_| out.status.success()) else {
-            return Err(Error::Runtime(format!(
-                "case {} failed: {}",
+        .filter(|c| only.is_empty() || only.iter().any(|o| o == c.name));
+    for case in cases {
+        for &t in threads {
+            let out = Command::new(&exe)
+                .args(["bench", "--case", case.name, "--set"])
+                .arg(format!("run.threads={t}"))
+                .output()
+                .map_err(|e| Error::Runtime(format!("cannot run case {}: {e}", case.name)))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let line = text.lines().find_map(|l| l.strip_prefix(SUMMARY));
+            let Some(fields) = line.filter(|_| out.status.success()) else {
+                return Err(Error::Runtime(format!(
+                    "case {} failed: {}",
+                    case.name,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            };
+            let v: Vec<f64> = fields
+                .split_whitespace()
+                .map(|x| x.parse().unwrap_or(f64::NAN))
+                .collect();
+            let [hosts, hops, events, wall, cpu, peak] = v[..] else {
+                return Err(Error::Runtime(format!(
+                    "case {}: bad summary {fields:?}",
+                    case.name
+                )));
+            };
+            outln!(
+                "{:<15} {:>7} {:>7} {:>12} {:>12} {:>9.2} {:>8.2} {:>11.2} {:>10.2} {:>9.1} {:>11.1}  {}",
                 case.name,
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
-        };
-        let v: Vec<f64> = fields
-            .split_whitespace()
-            .map(|x| x.parse().unwrap_or(f64::NAN))
-            .collect();
-        let [hosts, hops, events, wall, peak] = v[..] else {
-            return Err(Error::Runtime(format!(
-                "case {}: bad summary {fields:?}",
-                case.name
-            )));
-        };
-        outln!(
-            "{:<15} {:>7} {:>12} {:>12} {:>9.2} {:>11.2} {:>10.2} {:>9.1} {:>11.1}  {}",
-            case.name,
-            hosts,
-            hops,
-            events,
-            wall,
-            hops / wall / 1e6,
-            events / wall / 1e6,
-            peak,
-            peak * 1024.0 / hosts,
-            case.what
-        );
+                t,
+                hosts,
+                hops,
+                events,
+                wall,
+                cpu,
+                hops / wall / 1e6,
+                events / wall / 1e6,
+                peak,
+                peak * 1024.0 / hosts,
+                case.what
+            );
+        }
     }
     Ok(())
+}
+
+/// CPU time (user + system) this process used so far, in seconds (Linux `/proc/self/stat`,
+/// in clock ticks of 1/100 s).
+fn cpu_s() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (in parentheses, which may hold spaces): utime and
+    // stime are the 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.

@@ -310,17 +310,24 @@ fn multi_asic_keys_exit_2_and_json_has_fastroute_fields() {
     assert!(stderr(&o).contains("inter_asic_MB") && !stderr(&o).contains("inter_asic_util"));
 }
 
-/// The benchmark suite runs each case in a child process and reports a row per case with its
-/// own peak memory (numbers are not asserted: speed is measured, not tested).
+/// The benchmark suite runs each case in a child process at each thread count and reports a
+/// row per case and count with its own peak memory and the same packet-hops (numbers are
+/// not asserted: speed is measured, not tested).
 #[test]
 fn bench_suite_reports_each_case() {
-    let out = ok(&["bench", "--suite", "--case", "default"]);
-    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("default ")).collect();
-    assert_eq!(rows.len(), 1, "{out}");
-    let cells: Vec<&str> = rows[0].split_whitespace().collect();
-    assert_eq!(cells[1], "432", "{out}");
-    let peak: f64 = cells[8].parse().unwrap();
-    assert!(peak > 1.0, "{out}");
+    let out = ok(&["bench", "--suite", "--case", "default", "--threads", "1,2"]);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with("default "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for (row, threads) in rows.iter().zip(["1", "2"]) {
+        assert_eq!((row[1], row[2]), (threads, "432"), "{out}");
+        assert_eq!(row[3], rows[0][3], "the same packet-hops: {out}");
+        let peak: f64 = row[9].parse().unwrap();
+        assert!(peak > 1.0, "{out}");
+    }
     let o = fabsim(&["bench", "--suite", "--case", "k128"]);
     assert_eq!(o.status.code(), Some(2));
 }

@@ -262,6 +262,10 @@ pub struct CollectiveReport {
 pub struct Perf {
     pub wall_s: f64,
     pub packet_hops_per_s: f64,
+    /// Partitions (threads) the run was simulated on: `run.threads`, or 1 where the run's
+    /// parts are not independent (see `run.threads`).
+    #[serde(default)]
+    pub partitions: u32,
 }
 
 /// Runs the simulation and reports it.
@@ -302,6 +306,7 @@ fn run_cancellable(params: &SimParams, extras: Extras, cancel: Option<&AtomicBoo
     report.perf = Perf {
         wall_s,
         packet_hops_per_s: outcome.counters.packet_hops as f64 / wall_s.max(1e-9),
+        partitions: outcome.partitions,
     };
     RunResult {
         report,

@@ -95,6 +95,8 @@ pub struct RunOutcome {
     pub stalled: Option<String>,
     /// With a trace: every fabric port every interval, in time then port order.
     pub trace: Vec<PortSample>,
+    /// Partitions the run was simulated on (the only part that depends on `run.threads`).
+    pub partitions: u32,
 }
 
 impl Counters {
@@ -181,6 +183,7 @@ impl<A: Chassis> Sim<'_, A> {
             failures: sim.failures.zip(sim.rho_max),
             stalled,
             trace: sim.trace.map_or(Vec::new(), |t| t.samples),
+            partitions: sim.outbox.len() as u32,
         }
     }
 
