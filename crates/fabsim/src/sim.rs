@@ -34,6 +34,7 @@
 //! so ties still break in insertion order exactly as with one global queue.
 
 mod egress;
+mod flows;
 mod host;
 mod multi_asic;
 mod outcome;
@@ -50,7 +51,9 @@ use crate::net::{Fabric, Failures, Packet, Ports};
 use crate::params::SimParams;
 use crate::transport::{AckLog, Receiver, Sender};
 use crate::workload::deps::Deps;
+use crate::workload::FlowSpec;
 use egress::DequeueMarks;
+use flows::Flows;
 use multi_asic::{Chassis, Ideal};
 use outcome::Trace;
 pub use outcome::{Counters, PortSample, RunOutcome};
@@ -82,18 +85,12 @@ enum Event {
     },
 }
 
-/// One flow: its ends, its sender and receiver state machines, and when it started.
+/// One live flow: its ends, its sender and receiver state machines (`flows.rs`).
 struct Flow {
     src: u32,
     dst: u32,
     /// Links between src and dst (fixed: the path length of a fat tree does not vary).
     hops: u32,
-    /// Its start time; once its `FlowStart` ran, when it became ready.
-    start_ps: Time,
-    /// Its `FlowStart` ran.
-    started: bool,
-    /// Gates still to fire before the flow may start.
-    waiting: u32,
     tx: Sender,
     rx: Receiver,
     /// What its coalesced ACKs carry.
@@ -123,6 +120,8 @@ struct Sim<'a, A: Chassis> {
     fabric: Fabric,
     /// Every flow's `[sender, receiver]`: packets do not carry their source.
     ends: Vec<[u32; 2]>,
+    /// The workload's flows (sizes and start times).
+    specs: &'a [FlowSpec],
     ports: Ports,
     /// The switches' egress choice (every scheme's state, CONGA's included).
     lb: SwitchLb,
@@ -161,7 +160,9 @@ struct Sim<'a, A: Chassis> {
     progressed: bool,
     /// Per port: packets accepted and not yet arrived.
     wire: Vec<Ring>,
-    flows: Vec<Flow>,
+    flows: Flows,
+    /// Per flow: gates still to fire before it may start.
+    waiting: Vec<u32>,
     /// Per host: flows with something to send, round-robin cursor, NicFree pending.
     tx: Vec<Vec<u32>>,
     cursor: Vec<u32>,
@@ -265,7 +266,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
         p: &'a SimParams,
         fabric: Fabric,
         asic: A,
-        traffic: &crate::workload::Traffic,
+        traffic: &'a crate::workload::Traffic,
         owner: &'a [u16],
         me: u16,
         parts: usize,
@@ -342,7 +343,9 @@ impl<'a, A: Chassis> Sim<'a, A> {
             inbox_first: Time::MAX,
             log_in: vec![Vec::new(); parts],
             progressed: false,
-            flows: Vec::with_capacity(specs.len()),
+            flows: Flows::new(specs.len()),
+            waiting: traffic.deps.waits.clone(),
+            specs,
             tx: vec![Vec::new(); hosts],
             cursor: vec![0; hosts],
             nic_armed: vec![false; hosts],
@@ -363,31 +366,33 @@ impl<'a, A: Chassis> Sim<'a, A> {
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {
-            let hops = sim.fabric.hops(f.src, f.dst);
-            let tx = Sender::new(
-                f.bytes,
-                p.link.payload_bytes,
-                &p.host.transport,
-                p.link.base_rtt_ps(hops),
-            );
-            sim.flows.push(Flow {
-                src: f.src,
-                dst: f.dst,
-                hops,
-                start_ps: f.start_ps,
-                started: false,
-                waiting: sim.deps.waits[i],
-                rx: Receiver::new(tx.packets()),
-                tx,
-                acks: AckLog::default(),
-            });
-            if sim.deps.waits[i] == 0 && sim.owns(f.src) {
+            if sim.waiting[i] == 0 && sim.owns(f.src) {
                 let key = sim.tickets.host(f.src);
                 sim.queue
                     .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });
             }
         }
         sim
+    }
+
+    /// Flow `id`'s state as it becomes live.
+    fn make_flow(&self, id: u32) -> Flow {
+        let f = &self.specs[id as usize];
+        let hops = self.fabric.hops(f.src, f.dst);
+        let tx = Sender::new(
+            f.bytes,
+            self.p.link.payload_bytes,
+            &self.p.host.transport,
+            self.p.link.base_rtt_ps(hops),
+        );
+        Flow {
+            src: f.src,
+            dst: f.dst,
+            hops,
+            rx: Receiver::new(tx.packets()),
+            tx,
+            acks: AckLog::default(),
+        }
     }
 
     /// Whether this partition simulates node `node`.
@@ -455,9 +460,9 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 Event::FlowStart { flow } => {
                     self.queue.pop();
-                    let f = &mut self.flows[flow as usize];
-                    f.start_ps = self.now;
-                    f.started = true;
+                    let f = self.make_flow(flow);
+                    self.flows.create(flow, f);
+                    self.flows.records[flow as usize].ready = self.now;
                     if self.p.host.transport.handshake {
                         self.send_syn(flow);
                     } else {

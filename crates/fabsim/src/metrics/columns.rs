@@ -155,6 +155,7 @@ columns! {
     COMBINING_COMBINED: One "combining.combined" "" |r| opt(r.combining.map(|c| c.combined));
     PERF_WALL_S: One "perf.wall_s" "s" |r| text(r.perf.wall_s);
     PERF_PACKET_HOPS_PER_S: One "perf.packet_hops_per_s" "1/s" |r| text(r.perf.packet_hops_per_s);
+    PERF_PARTITIONS: One "perf.partitions" "" |r| text(r.perf.partitions);
     REORDERED: One "reordered" "packets" |r| text(r.reordered);
     FCT_P50_US: One "fct_p50_us" "µs" |r| opt(r.fct_p50_us);
     MEAN_THROUGHPUT_GBPS: One "mean_throughput_gbps" "Gb/s" |r| opt(r.mean_throughput_gbps);

@@ -33,7 +33,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `pkt`'s bytes on the wire.
     #[inline]
     pub(super) fn wire_bytes(&self, pkt: &Packet) -> u32 {
-        wire_bytes(pkt, &self.p.link, &self.flows)
+        wire_bytes(pkt, &self.p.link, self.specs)
     }
 
     /// Puts an accepted packet on port `port`'s wire, arriving at `t` in FIFO order, or
@@ -66,7 +66,7 @@ impl<A: Chassis> Sim<'_, A> {
                 );
             }
         } else if control {
-            let (ports, link, flows) = (&mut self.ports, &self.p.link, &self.flows);
+            let (ports, link, flows) = (&mut self.ports, &self.p.link, self.specs);
             let ser = ports.serialization(wire_bytes(&pkt, link, flows));
             let delay = ports.delay_ps();
             jump_queue(wire, fixed, slot, ser, now, delay, |q| {

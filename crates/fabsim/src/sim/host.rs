@@ -11,6 +11,9 @@ use crate::net::{Packet, PacketKind};
 use crate::transport::{Expiry, Reply};
 use crate::workload::deps::{Csr, Deps};
 
+/// A log entry that is not one: the flow's sender is done, its receiver may go.
+pub(super) const SENDER_DONE: u32 = u32::MAX;
+
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
         debug_assert_eq!(p.dst(&self.ends), host);
@@ -23,10 +26,17 @@ impl<A: Chassis> Sim<'_, A> {
                     self.c.delivered += 1;
                 }
                 let wire = self.wire_bytes(&p);
-                let f = &mut self.flows[flow as usize];
+                if !self.receiver(flow) {
+                    // Released: its sender has every byte, so this is a duplicate (or its
+                    // trimmed header), answered at once as a complete receiver answers.
+                    self.c.duplicates += u64::from(!p.trimmed());
+                    return self.send_ack(host, &p, p.seq);
+                }
+                let to = self.owner[self.ends[flow as usize][0] as usize];
+                let me = self.me;
+                let f = self.flows.at(flow);
                 let d = f.rx.on_data(now, &p, wire, &mut f.acks, t);
-                let to = self.owner[f.src as usize];
-                if to != self.me {
+                if to != me {
                     // The sender's copy of the log gets the entry at the window's end,
                     // before the ACK that covers it can reach it.
                     while let Some(seq) = f.acks.ship() {
@@ -46,7 +56,10 @@ impl<A: Chassis> Sim<'_, A> {
             }
             PacketKind::Ack => {
                 self.c.delivered += 1;
-                let f = &mut self.flows[flow as usize];
+                let Some(f) = self.flows.get_mut(flow) else {
+                    // Released: every byte was acknowledged already.
+                    return;
+                };
                 let had_data = f.tx.has_data();
                 let a = f.tx.on_ack(now, &p, &mut f.acks, t);
                 if a.news {
@@ -62,6 +75,9 @@ impl<A: Chassis> Sim<'_, A> {
                 if a.moved {
                     self.window_moved(flow);
                 }
+                if a.done {
+                    self.release_sender(flow);
+                }
             }
             PacketKind::Syn => {
                 // The receiver answers every SYN (a resent one too).
@@ -72,13 +88,15 @@ impl<A: Chassis> Sim<'_, A> {
             }
             PacketKind::SynAck => {
                 self.c.delivered += 1;
-                if self.flows[flow as usize].tx.on_syn_ack() {
+                if self.flows.get_mut(flow).is_some_and(|f| f.tx.on_syn_ack()) {
                     self.open(flow);
                 }
             }
             PacketKind::Nack => {
                 self.c.delivered += 1;
-                let f = &mut self.flows[flow as usize];
+                let Some(f) = self.flows.get_mut(flow) else {
+                    return;
+                };
                 let had_data = f.tx.has_data();
                 if f.tx.on_nack(now, p.seq, t) {
                     self.resume(flow, had_data);
@@ -88,11 +106,40 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
+    /// Whether `flow`'s receiver is live at its destination (made live by its first packet
+    /// in a partition that does not hold its sender); `false` once released.
+    fn receiver(&mut self, flow: u32) -> bool {
+        if self.flows.get(flow).is_none() && !self.flows.released(flow) {
+            let f = self.make_flow(flow);
+            self.flows.create(flow, f);
+        }
+        self.flows.get(flow).is_some()
+    }
+
+    /// `flow`'s sender has every byte acknowledged: its state goes, and the partition that
+    /// holds its receiver (if another) releases that at the window's end.
+    fn release_sender(&mut self, flow: u32) {
+        // A sender done may still hold packets it once presumed lost: it sends no more.
+        let src = self.ends[flow as usize][0] as usize;
+        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
+            self.tx[src].remove(i);
+            if (i as u32) < self.cursor[src] {
+                self.cursor[src] -= 1;
+            }
+        }
+        self.window_open[flow as usize] = false;
+        let to = self.owner[self.ends[flow as usize][1] as usize];
+        if to != self.me {
+            self.log_out[to as usize].push((flow, SENDER_DONE));
+        }
+        self.flows.release(flow, true);
+    }
+
     /// Puts `flow` back on its host's send list if its sender has data again (packets it
     /// presumed lost) after having none.
     #[inline]
     fn resume(&mut self, flow: u32, had_data: bool) {
-        let f = &self.flows[flow as usize];
+        let f = self.flows.at(flow);
         if !had_data && f.tx.has_data() {
             self.tx[f.src as usize].push(flow);
         }
@@ -116,7 +163,10 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// `host.ack_delay_us`: the receiver's delayed-ACK timer of `flow` fired.
     pub(super) fn ack_timer(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
+        let Some(f) = self.flows.get_mut(flow) else {
+            // Released: a complete receiver holds no ACK.
+            return;
+        };
         if let Some((held, seq)) = f.rx.on_timer(&f.acks) {
             let dst = f.dst;
             self.send_ack(dst, &held, seq);
@@ -125,14 +175,14 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// `flow` may send: onto its host's send list.
     pub(super) fn open(&mut self, flow: u32) {
-        let src = self.flows[flow as usize].src;
+        let src = self.flows.at(flow).src;
         self.tx[src as usize].push(flow);
         self.arm_nic(src);
     }
 
     /// `host.handshake`: sends (or resends) `flow`'s SYN, under the retransmission timer.
     pub(super) fn send_syn(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
+        let f = self.flows.at(flow);
         let src = f.src;
         if let Some(at) = f.tx.send_syn(self.now, &self.p.host.transport) {
             self.at_host(src, at, Event::Timeout { flow });
@@ -157,9 +207,10 @@ impl<A: Chassis> Sim<'_, A> {
             }
             let delay = self.deps.delay_ps[g as usize];
             for &t in self.deps.targets.row(g) {
-                let f = &mut self.flows[t as usize];
-                f.waiting -= 1;
-                if f.waiting == 0 {
+                let waiting = &mut self.waiting[t as usize];
+                *waiting -= 1;
+                if *waiting == 0 {
+                    let f = &self.specs[t as usize];
                     let (at, src) = ((self.now + delay).max(f.start_ps), f.src);
                     let key = self.tickets.host(src);
                     self.queue
@@ -171,7 +222,10 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The retransmission timer of `flow` fired.
     pub(super) fn timeout(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
+        let Some(f) = self.flows.get_mut(flow) else {
+            // Released: a sender with every byte acknowledged is idle.
+            return;
+        };
         let src = f.src;
         let had_data = f.tx.has_data();
         match f.tx.on_timeout(self.now, &self.p.host.transport) {
@@ -197,9 +251,11 @@ impl<A: Chassis> Sim<'_, A> {
     /// [`crate::transport::Sender::window_open`] the NIC's round robin reads (`Sim::window_open`), and make sure
     /// its NIC is armed (the window may have opened).
     fn window_moved(&mut self, flow: u32) {
-        let f = &self.flows[flow as usize];
-        self.window_open[flow as usize] = f.tx.window_open(&self.p.host.transport);
-        self.arm_nic(f.src);
+        let t = &self.p.host.transport;
+        let f = self.flows.at(flow);
+        let (open, src) = (f.tx.window_open(t), f.src);
+        self.window_open[flow as usize] = open;
+        self.arm_nic(src);
     }
 
     /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
@@ -235,7 +291,12 @@ impl<A: Chassis> Sim<'_, A> {
             .map(|j| (start + j) % list.len())
             .find(|&j| {
                 let fid = list[j] as usize;
-                debug_assert_eq!(open[fid], flows[fid].tx.window_open(t), "flow {fid}");
+                debug_assert!(
+                    flows
+                        .get(fid as u32)
+                        .is_some_and(|f| f.tx.window_open(t) == open[fid]),
+                    "flow {fid}"
+                );
                 open[fid]
             })
         else {
@@ -243,7 +304,7 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         };
         let fid = list[i];
-        let f = &mut self.flows[fid as usize];
+        let f = self.flows.at(fid);
         let send =
             f.tx.next_packet(self.now, &self.p.host.transport)
                 .expect("a flow on the send list has data");

@@ -119,23 +119,28 @@ impl Counters {
 }
 
 impl<A: Chassis> Sim<'_, A> {
+    /// Brings the records of the flows still live, whose senders this partition holds, up
+    /// to date.
+    pub(super) fn settle(&mut self) {
+        let (owner, me) = (self.owner, self.me);
+        self.flows.settle(|f| owner[f.src as usize] == me);
+    }
+
     /// The run's outcome once its event loop ended (`stalled`: why it ended early): closes
     /// the ports' statistics, checks packet conservation and collects every flow's results.
-    pub(super) fn into_outcome(
-        self,
-        stalled: Option<String>,
-        specs: Vec<FlowSpec>,
-        collectives: Vec<Collective>,
-    ) -> RunOutcome {
+    /// Its `flows` and `collectives` are left empty: the caller owns the workload.
+    pub(super) fn into_outcome(self, stalled: Option<String>) -> RunOutcome {
         let mut sim = self;
-        let start_ps = sim
-            .flows
+        sim.settle();
+        let records = &sim.flows.records;
+        let start_ps = records
             .iter()
-            .map(|f| f.start_ps)
+            .zip(sim.specs)
+            .map(|(r, f)| if r.started() { r.ready } else { f.start_ps })
             .min()
             .unwrap_or(Time::ZERO);
-        let end_ps = if sim.completed == sim.flows.len() as u64 {
-            sim.flows.iter().filter_map(|f| f.tx.finish()).max()
+        let end_ps = if sim.completed == records.len() as u64 {
+            records.iter().map(|r| r.finish).max()
         } else {
             None
         };
@@ -150,40 +155,37 @@ impl<A: Chassis> Sim<'_, A> {
             c.delivered + c.trimmed_delivered + c.dropped + in_flight,
             "packet conservation violated: {c:?}, in flight {in_flight}"
         );
+        let when = |t: Time| (t < Time::MAX).then_some(t);
+        let records = &sim.flows.records;
         RunOutcome {
-            flows_total: sim.flows.len() as u64,
+            flows_total: records.len() as u64,
             flows_completed: sim.completed,
-            fabric: sim.fabric,
-            ports: sim.ports,
             counters: c,
             in_flight,
             start_ps,
             end_ps,
             stop_ps,
-            fct_ps: sim
-                .flows
+            fct_ps: records
                 .iter()
-                .map(|f| f.tx.finish().map(|t| t - f.start_ps))
+                .map(|r| r.finished().then(|| r.finish - r.ready))
                 .collect(),
-            first_tx_ps: sim.flows.iter().map(|f| f.tx.first_tx()).collect(),
-            finish_ps: sim.flows.iter().map(|f| f.tx.finish()).collect(),
-            collectives,
-            deps: sim.deps,
-            flows: specs,
+            first_tx_ps: records.iter().map(|r| when(r.first_tx)).collect(),
+            finish_ps: records.iter().map(|r| when(r.finish)).collect(),
+            collectives: Vec::new(),
+            flows: Vec::new(),
             combining: sim.lb.combining_stats(),
-            acked_bytes: sim.flows.iter().map(|f| f.tx.acked_bytes()).collect(),
-            flow_start_ps: sim
-                .flows
-                .iter()
-                .map(|f| f.started.then_some(f.start_ps))
-                .collect(),
-            retransmits: sim.flows.iter().map(|f| f.tx.retransmits()).collect(),
-            timeouts: sim.flows.iter().map(|f| f.tx.timeouts()).collect(),
+            acked_bytes: records.iter().map(|r| r.acked_bytes).collect(),
+            flow_start_ps: records.iter().map(|r| when(r.ready)).collect(),
+            retransmits: records.iter().map(|r| r.retransmits).collect(),
+            timeouts: records.iter().map(|r| r.timeouts).collect(),
+            partitions: sim.outbox.len() as u32,
+            deps: sim.deps,
+            fabric: sim.fabric,
+            ports: sim.ports,
             asic: sim.asic.into_stats(),
             failures: sim.failures.zip(sim.rho_max),
             stalled,
             trace: sim.trace.map_or(Vec::new(), |t| t.samples),
-            partitions: sim.outbox.len() as u32,
         }
     }
 
@@ -194,21 +196,22 @@ impl<A: Chassis> Sim<'_, A> {
     #[cold]
     pub(super) fn unfinished(&self) -> Option<String> {
         const NAMED: usize = 5;
-        let left = self.flows.len() - self.completed as usize;
+        let records = &self.flows.records;
+        let left = records.len() - self.completed as usize;
         if left == 0 {
             return None;
         }
         let name = |started: bool| {
             let of_kind = || {
-                self.flows
+                records
                     .iter()
                     .enumerate()
-                    .filter(move |(_, f)| f.tx.finish().is_none() && f.started == started)
+                    .filter(move |(_, r)| !r.finished() && r.started() == started)
             };
             let n = of_kind().count();
             let mut ids: Vec<String> = of_kind()
                 .take(NAMED)
-                .map(|(i, f)| format!("{i} ({}->{})", f.src, f.dst))
+                .map(|(i, _)| format!("{i} ({}->{})", self.ends[i][0], self.ends[i][1]))
                 .collect();
             if n > NAMED {
                 ids.push(format!("{} more", n - NAMED));
@@ -220,7 +223,7 @@ impl<A: Chassis> Sim<'_, A> {
         let mut msg = format!(
             "nothing left to do at {} us with {left} of {} flows unfinished",
             self.now.as_us_f64(),
-            self.flows.len()
+            records.len()
         );
         if waiting > 0 {
             let _ = write!(

@@ -31,6 +31,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::host::SENDER_DONE;
 use super::multi_asic::Chassis;
 use super::RunOutcome;
 use super::{Event, Sim, WATCHDOG_EVENTS};
@@ -131,6 +132,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     for s in &mut sims {
         // Packets shipped before the run stopped are still in flight.
         s.receive();
+        s.settle();
     }
     let mut sims = sims.into_iter();
     let mut sim = sims.next().expect("one partition at least");
@@ -142,7 +144,10 @@ pub(super) fn simulate_with<A: Chassis + Send>(
         End::Stopped => None,
         End::Stalled(why) => Some(why),
     };
-    sim.into_outcome(stalled, traffic.flows, traffic.collectives)
+    let mut outcome = sim.into_outcome(stalled);
+    outcome.flows = traffic.flows;
+    outcome.collectives = traffic.collectives;
+    outcome
 }
 
 /// The window loop: global events at their time, partitions' events in windows of one
@@ -384,7 +389,12 @@ impl<A: Chassis> Sim<'_, A> {
             self.inbox[from] = mail;
             let mut logs = std::mem::take(&mut self.log_in[from]);
             for (flow, seq) in logs.drain(..) {
-                self.flows[flow as usize].acks.receive(seq);
+                if seq == SENDER_DONE {
+                    self.flows.release(flow, false);
+                } else if let Some(f) = self.flows.get_mut(flow) {
+                    // (A sender done meanwhile needs no more entries.)
+                    f.acks.receive(seq);
+                }
             }
             self.log_in[from] = logs;
         }
@@ -395,11 +405,15 @@ impl<A: Chassis> Sim<'_, A> {
     /// counters, the packets in its rings and its switches' counts.
     pub(super) fn absorb(&mut self, o: Self) {
         let owner = self.owner;
-        for (mine, theirs) in self.flows.iter_mut().zip(o.flows) {
-            if owner[theirs.src as usize] == o.me {
-                mine.tx = theirs.tx;
-                mine.start_ps = theirs.start_ps;
-                mine.started = theirs.started;
+        for (id, (mine, theirs)) in self
+            .flows
+            .records
+            .iter_mut()
+            .zip(&o.flows.records)
+            .enumerate()
+        {
+            if owner[self.ends[id][0] as usize] == o.me {
+                *mine = *theirs;
             }
         }
         for (g, stats) in o.ports.stats.iter().enumerate() {

@@ -5,10 +5,10 @@
 
 use std::collections::VecDeque;
 
-use super::Flow;
 use crate::engine::Time;
 use crate::net::{Packet, WireSize};
 use crate::theory::LinkModel;
+use crate::workload::FlowSpec;
 
 /// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs):
 /// the size classes other than data.
@@ -18,14 +18,18 @@ pub(super) fn is_control(p: &Packet) -> bool {
 }
 
 /// A packet's bytes on the wire, by its size class: a short last packet's payload is its
-/// flow's remainder.
+/// flow's remainder (as [`crate::transport::Sender::payload`] cuts it).
 #[inline]
-pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, flows: &[Flow]) -> u32 {
+pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, specs: &[FlowSpec]) -> u32 {
     match p.size() {
         WireSize::Control => link.ack_bytes,
         WireSize::Header => link.header_bytes,
         WireSize::FullData => link.header_bytes + link.payload_bytes,
-        WireSize::ShortData => link.header_bytes + flows[p.flow as usize].tx.payload(p.seq),
+        WireSize::ShortData => {
+            let mss = link.payload_bytes as u64;
+            let rest = specs[p.flow as usize].bytes - p.seq as u64 * mss;
+            link.header_bytes + rest.min(mss) as u32
+        }
     }
 }
 
