@@ -161,7 +161,7 @@ struct Sim<'a, A: Chassis> {
     /// Per port: packets accepted and not yet arrived.
     wire: Vec<Ring>,
     flows: Flows,
-    /// Per flow: gates still to fire before it may start.
+    /// Per flow: gates still to fire before it may start (empty without gates).
     waiting: Vec<u32>,
     /// Per host: flows with something to send, round-robin cursor, NicFree pending.
     tx: Vec<Vec<u32>>,
@@ -344,7 +344,11 @@ impl<'a, A: Chassis> Sim<'a, A> {
             log_in: vec![Vec::new(); parts],
             progressed: false,
             flows: Flows::new(specs.len()),
-            waiting: traffic.deps.waits.clone(),
+            waiting: if traffic.deps.need.is_empty() {
+                Vec::new()
+            } else {
+                traffic.deps.waits.clone()
+            },
             specs,
             tx: vec![Vec::new(); hosts],
             cursor: vec![0; hosts],
@@ -366,7 +370,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {
-            if sim.waiting[i] == 0 && sim.owns(f.src) {
+            if sim.waiting.get(i).is_none_or(|&w| w == 0) && sim.owns(f.src) {
                 let key = sim.tickets.host(f.src);
                 sim.queue
                     .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });

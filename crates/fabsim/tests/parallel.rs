@@ -24,7 +24,7 @@ fn digest(o: &RunOutcome) -> String {
         o.end_ps,
         o.stop_ps,
         o.stalled,
-        o.fct_ps,
+        o.fcts().collect::<Vec<_>>(),
         o.first_tx_ps,
         o.finish_ps,
         o.acked_bytes,

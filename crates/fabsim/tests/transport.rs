@@ -57,11 +57,7 @@ fn dctcp_incast_is_fair_efficient_and_keeps_queues_short() {
         dctcp.lower_bound_us.unwrap()
     );
     // Fairness: the two flows finish close together.
-    let fct: Vec<Time> = simulate(&p)
-        .fct_ps
-        .into_iter()
-        .map(Option::unwrap)
-        .collect();
+    let fct: Vec<Time> = simulate(&p).fcts().map(Option::unwrap).collect();
     let (lo, hi) = (
         fct[0].min(fct[1]).as_ps_f64(),
         fct[0].max(fct[1]).as_ps_f64(),
@@ -97,8 +93,7 @@ fn incast(cc: &str, extra: &[&str]) -> (RunReport, f64) {
     let p = params(&[&INCAST[..], &[cc.as_str(), one_bdp], extra].concat());
     let r = run(&p);
     let fct: Vec<f64> = simulate(&p)
-        .fct_ps
-        .into_iter()
+        .fcts()
         .map(|f| f.unwrap().as_ps_f64())
         .collect();
     let ratio = fct[0].max(fct[1]) / fct[0].min(fct[1]);
@@ -389,7 +384,7 @@ fn oversubscribed_fastroute_losses_are_repaired_by_fast_retransmit() {
     let repaired = run_with(&["host.loss_recovery=\"dupack\"", "host.rto=\"rfc6298\""]);
     assert_eq!(repaired.counters.timeouts, 0);
     assert!(fixed.counters.timeouts > 0);
-    let end = |o: &fabsim::sim::RunOutcome| o.fct_ps.iter().flatten().max().copied();
+    let end = |o: &fabsim::sim::RunOutcome| o.fcts().flatten().max();
     assert!(end(&repaired) < end(&fixed));
 }
 

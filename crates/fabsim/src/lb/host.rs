@@ -152,11 +152,18 @@ impl HostLb {
         debug_assert!(kind != HostLbKind::Oblivious || labels.is_power_of_two());
         let mut rng = Rng::stream(seed, "host-lb");
         let mut pairs = BTreeMap::new();
+        // Schemes that keep nothing per flow hold no table (a Web run has millions of flows).
+        let stateless = matches!(kind, HostLbKind::None | HostLbKind::Rps);
         let states = flows
             .iter()
+            .take(if stateless { 0 } else { flows.len() })
             .map(|f| {
-                let n = pairs.len() as u32;
-                let pair = *pairs.entry((f.src, f.dst)).or_insert(n);
+                let pair = if kind == HostLbKind::Drb {
+                    let n = pairs.len() as u32;
+                    *pairs.entry((f.src, f.dst)).or_insert(n)
+                } else {
+                    0
+                };
                 match kind {
                     HostLbKind::HostEcmp => FlowLb {
                         base: rng.below(labels as u64) as u32,
@@ -202,12 +209,16 @@ impl HostLb {
     #[inline]
     pub fn stamp(&mut self, flow: u32, host: u32, hops: u32, now: Time) -> (u16, UpPath) {
         let (w_e, w_a, labels) = (self.w_edge, self.w_agg, self.labels);
-        let f = &mut self.flows[flow as usize];
         let rng = &mut self.rng[host as usize];
         match self.kind {
-            HostLbKind::None => (0, UpPath::NONE),
+            HostLbKind::None => return (0, UpPath::NONE),
+            HostLbKind::Rps => return (rng.below(labels as u64) as u16, UpPath::NONE),
+            _ => {}
+        }
+        let f = &mut self.flows[flow as usize];
+        match self.kind {
+            HostLbKind::None | HostLbKind::Rps => unreachable!("answered above"),
             HostLbKind::HostEcmp => (f.base as u16, UpPath::NONE),
-            HostLbKind::Rps => (rng.below(labels as u64) as u16, UpPath::NONE),
             HostLbKind::Oblivious => {
                 let e = (f.count ^ f.base) % labels;
                 f.count += 1;

@@ -56,7 +56,7 @@ pub fn flow_records(params: &SimParams, o: &RunOutcome) -> Vec<FlowRecord> {
             let hops = o.fabric.hops(f.src, f.dst);
             let ideal =
                 flow_time_ps(&params.link, f.bytes, hops) + ack_return_ps(&params.link, hops);
-            let fct = o.fct_ps[i];
+            let fct = o.fct_ps(i);
             FlowRecord {
                 seed: params.run.seed,
                 flow: i as u32,

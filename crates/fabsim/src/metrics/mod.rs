@@ -194,7 +194,7 @@ fn fct_stats(sorted: &[f64]) -> FctStats {
 fn flow_rates_gbps(o: &RunOutcome, from: Time, to: Time) -> Vec<f64> {
     o.flows
         .iter()
-        .zip(&o.fct_ps)
+        .zip(o.fcts())
         .zip(&o.acked_bytes)
         .filter(|((f, _), _)| f.start_ps >= from && f.start_ps < to.min(o.stop_ps))
         .map(|((f, fct), &bytes)| {
@@ -232,7 +232,7 @@ fn phase_done_pct(params: &SimParams, o: &RunOutcome) -> Option<f64> {
     let period = w.pattern.period_ps()?;
     let phases = (o.stop_ps / period) as usize;
     let mut done = vec![(0u64, 0u64); phases];
-    for (f, fct) in o.flows.iter().zip(&o.fct_ps) {
+    for (f, fct) in o.flows.iter().zip(o.fcts()) {
         let p = (f.start_ps / period) as usize;
         if let Some(d) = done.get_mut(p) {
             d.1 += 1;
@@ -465,7 +465,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let steady = || {
         o.flows
             .iter()
-            .zip(&o.fct_ps)
+            .zip(o.fcts())
             .filter(|(f, _)| f.start_ps >= params.run.warmup_ps)
     };
     let mut fcts: Vec<f64> = steady()

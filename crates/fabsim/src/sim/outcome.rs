@@ -70,8 +70,6 @@ pub struct RunOutcome {
     /// The simulated time the run stopped at.
     pub stop_ps: Time,
     pub flows: Vec<FlowSpec>,
-    /// Completion time of each flow (last ACK minus start), if it completed.
-    pub fct_ps: Vec<Option<Time>>,
     /// Per flow: when its first packet left, and when its last ACK arrived.
     pub first_tx_ps: Vec<Option<Time>>,
     pub finish_ps: Vec<Option<Time>>,
@@ -97,6 +95,18 @@ pub struct RunOutcome {
     pub trace: Vec<PortSample>,
     /// Partitions the run was simulated on (the only part that depends on `run.threads`).
     pub partitions: u32,
+}
+
+impl RunOutcome {
+    /// Completion time of flow `i` (last ACK minus when it became ready), if it completed.
+    pub fn fct_ps(&self, i: usize) -> Option<Time> {
+        Some(self.finish_ps[i]? - self.flow_start_ps[i]?)
+    }
+
+    /// Every flow's [`RunOutcome::fct_ps`], in flow order.
+    pub fn fcts(&self) -> impl Iterator<Item = Option<Time>> + '_ {
+        (0..self.finish_ps.len()).map(|i| self.fct_ps(i))
+    }
 }
 
 impl Counters {
@@ -165,10 +175,6 @@ impl<A: Chassis> Sim<'_, A> {
             start_ps,
             end_ps,
             stop_ps,
-            fct_ps: records
-                .iter()
-                .map(|r| r.finished().then(|| r.finish - r.ready))
-                .collect(),
             first_tx_ps: records.iter().map(|r| when(r.first_tx)).collect(),
             finish_ps: records.iter().map(|r| when(r.finish)).collect(),
             collectives: Vec::new(),

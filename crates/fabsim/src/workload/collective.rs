@@ -39,7 +39,9 @@ pub struct Traffic {
 
 impl Traffic {
     /// Flows that each start at their own time.
-    pub fn independent(flows: Vec<FlowSpec>) -> Self {
+    pub fn independent(mut flows: Vec<FlowSpec>) -> Self {
+        // The table is kept for the whole run: no growth slack (a Web run's is 75%).
+        flows.shrink_to_fit();
         let deps = DepsBuilder::default().build(flows.len());
         Traffic {
             flows,
@@ -320,7 +322,8 @@ impl TrafficBuilder {
         self.collectives.len() as u32 - 1
     }
 
-    pub fn build(self) -> Traffic {
+    pub fn build(mut self) -> Traffic {
+        self.flows.shrink_to_fit();
         Traffic {
             deps: self.deps.build(self.flows.len()),
             flows: self.flows,
