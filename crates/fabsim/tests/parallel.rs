@@ -108,3 +108,20 @@ fn htsim_profile_is_identical_on_any_thread_count() {
     ]);
     assert!(o.counters.trims > 0 || o.counters.ecn_marks > 0);
 }
+
+/// A cancelled run on several threads stops within a window, lets its workers go and says
+/// why (packets still on the wire or in a mailbox count as in flight).
+#[test]
+fn a_cancelled_partitioned_run_stops_and_says_so() {
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let p = params(&["topology.k=8", "switch.lb=ofan", "run.threads=2"]);
+    let o = fabsim::sim::simulate_traced(&p, None, Some(&cancel));
+    assert!(
+        o.stalled
+            .as_deref()
+            .is_some_and(|s| s.starts_with("cancelled")),
+        "{:?}",
+        o.stalled
+    );
+    assert!(o.flows_completed < o.flows_total);
+}

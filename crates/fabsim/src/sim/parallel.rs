@@ -29,7 +29,10 @@
 //! others (a gate may start a flow at another host at once), the combining pipeline (its
 //! counts are one pipeline's), and links without delay.
 
-use std::sync::atomic::AtomicBool;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::host::SENDER_DONE;
 use super::multi_asic::Chassis;
@@ -109,7 +112,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     let owner = owners(&fabric, parts);
     // Each partition builds its own state (its flows' senders and receivers are most of
     // it) on its own thread.
-    let mut sims: Vec<Sim<A>> = std::thread::scope(|scope| {
+    let sims: Vec<Sim<A>> = std::thread::scope(|scope| {
         let (owner, traffic, make) = (&owner, &traffic, &make);
         let rest: Vec<_> = (1..parts)
             .map(|me| {
@@ -128,7 +131,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
         );
         sims
     });
-    let end = run_windows(p, &mut sims, &owner, trace, cancel);
+    let (end, mut sims) = run_windows(p, sims, &owner, trace, cancel);
     for s in &mut sims {
         // Packets shipped before the run stopped are still in flight.
         s.receive();
@@ -150,14 +153,50 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     outcome
 }
 
-/// The window loop: global events at their time, partitions' events in windows of one
-/// link delay (on a thread each), packets shipped between them.
-fn run_windows<A: Chassis + Send>(
+/// Runs the partitions to the end: partition 0's window on this thread, each other's on a
+/// worker thread of its own for the whole run (`Crew`); returns why the loop ended and the
+/// partitions.
+fn run_windows<'a, A: Chassis + Send>(
     p: &SimParams,
-    sims: &mut [Sim<A>],
+    sims: Vec<Sim<'a, A>>,
     owner: &[u16],
     trace: Option<Time>,
     cancel: Option<&AtomicBool>,
+) -> (End, Vec<Sim<'a, A>>) {
+    let crew = Crew {
+        cells: sims.into_iter().map(Mutex::new).collect(),
+        start: SpinBarrier::default(),
+        end: SpinBarrier::default(),
+        until: AtomicU64::new(0),
+        quit: AtomicBool::new(false),
+        why: Mutex::new(None),
+        panic: Mutex::new(None),
+        cancel,
+    };
+    let end = std::thread::scope(|scope| {
+        for i in 1..crew.cells.len() {
+            let crew = &crew;
+            scope.spawn(move || crew.work(i));
+        }
+        // However the loop ends (a panic included), the workers are let go.
+        let _let_go = LetGo(&crew);
+        windows(p, &crew, owner, trace)
+    });
+    let sims = crew
+        .cells
+        .into_iter()
+        .map(|c| c.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect();
+    (end, sims)
+}
+
+/// The window loop: global events at their time, partitions' events in windows of one
+/// link delay (on a thread each), packets shipped between them.
+fn windows<A: Chassis + Send>(
+    p: &SimParams,
+    crew: &Crew<'_, '_, A>,
+    owner: &[u16],
+    trace: Option<Time>,
 ) -> End {
     let stop = p.run.stop_ps.unwrap_or(Time::MAX);
     // Without a link delay only one partition runs, and the window only paces the watchdog.
@@ -169,10 +208,12 @@ fn run_windows<A: Chassis + Send>(
     let circuit = p.arch.circuit.as_ref();
     let (mut control_at, mut apply_at) = (circuit.map(|c| c.interval_ps), None::<Time>);
     let mut sample_at = trace;
-    let flows = sims[0].flows.len() as u64;
+    let flows = crew.lock(0).flows.len() as u64;
     let mut events_at_progress = 0;
     let mut pauses = Vec::new();
     loop {
+        let mut guards = crew.lock_all();
+        let sims = &mut guards[..];
         let next = sims
             .iter_mut()
             .map(|s| {
@@ -245,7 +286,10 @@ fn run_windows<A: Chassis + Send>(
             .flatten()
             .min()
             .expect("a window end");
-        let cancelled = run_window(sims, until, cancel);
+        drop(guards);
+        let cancelled = crew.window(until);
+        let mut guards = crew.lock_all();
+        let sims = &mut guards[..];
         // What each partition shipped becomes its destination's inbox, received at the
         // start of its next window on its own thread.
         for from in 0..sims.len() {
@@ -275,42 +319,140 @@ fn run_windows<A: Chassis + Send>(
     }
 }
 
-/// Every partition runs its events before `until`, each on a thread of its own (the first
-/// on the caller's), and ships what left on crossing links; `Some(why)` if one was
-/// cancelled.
-fn run_window<A: Chassis + Send>(
-    sims: &mut [Sim<A>],
+/// One partition's window: what others shipped to it, its events before `until`, then what
+/// it ships; `Some(why)` if `cancel` was set.
+fn step<A: Chassis>(
+    s: &mut Sim<'_, A>,
     until: Time,
     cancel: Option<&AtomicBool>,
 ) -> Option<String> {
-    let step = |s: &mut Sim<A>| {
-        s.receive();
-        let r = s.run_window(until, cancel);
-        s.ship(until);
-        r
-    };
-    let (first, rest) = sims.split_first_mut().expect("one partition at least");
-    if rest.is_empty() {
-        return step(first);
+    s.receive();
+    let r = s.run_window(until, cancel);
+    s.ship(until);
+    r
+}
+
+/// The partitions and the threads that run them: worker `i` runs partition `i`'s windows
+/// (`i >= 1`), between the two barriers of each window, while the caller runs partition 0's;
+/// between windows the caller alone touches the partitions.
+struct Crew<'c, 'a, A: Chassis> {
+    cells: Vec<Mutex<Sim<'a, A>>>,
+    start: SpinBarrier,
+    end: SpinBarrier,
+    /// The window's end, in ps.
+    until: AtomicU64,
+    quit: AtomicBool,
+    /// A worker's partition was cancelled, or panicked (passed on to the caller).
+    why: Mutex<Option<String>>,
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+    cancel: Option<&'c AtomicBool>,
+}
+
+impl<'a, A: Chassis + Send> Crew<'_, 'a, A> {
+    fn lock(&self, i: usize) -> MutexGuard<'_, Sim<'a, A>> {
+        self.cells[i].lock().unwrap_or_else(PoisonError::into_inner)
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = rest
-            .iter_mut()
-            .map(|s| scope.spawn(move || step(s)))
-            .collect();
-        let mut why = step(first);
-        for h in handles {
-            let r = h.join().expect("a partition's thread panicked");
-            why = why.or(r);
+
+    fn lock_all(&self) -> Vec<MutexGuard<'_, Sim<'a, A>>> {
+        (0..self.cells.len()).map(|i| self.lock(i)).collect()
+    }
+
+    /// A worker: partition `i`'s windows, until the caller lets it go.
+    fn work(&self, i: usize) {
+        let parties = self.cells.len();
+        loop {
+            self.start.wait(parties);
+            if self.quit.load(Acquire) {
+                return;
+            }
+            let until = Time::from_ps(self.until.load(Acquire));
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                step(&mut self.lock(i), until, self.cancel)
+            }));
+            match r {
+                Ok(Some(why)) => {
+                    self.why
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(why);
+                }
+                Ok(None) => {}
+                Err(p) => *self.panic.lock().unwrap_or_else(PoisonError::into_inner) = Some(p),
+            }
+            self.end.wait(parties);
         }
-        why
-    })
+    }
+
+    /// Every partition runs its window before `until`; `Some(why)` if one was cancelled. A
+    /// panic in any partition is raised here, once every worker is back.
+    fn window(&self, until: Time) -> Option<String> {
+        let parties = self.cells.len();
+        self.until.store(until.ps(), Release);
+        self.start.wait(parties);
+        let own = catch_unwind(AssertUnwindSafe(|| {
+            step(&mut self.lock(0), until, self.cancel)
+        }));
+        self.end.wait(parties);
+        if let Some(p) = self
+            .panic
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
+            resume_unwind(p);
+        }
+        let own = own.unwrap_or_else(|p| resume_unwind(p));
+        own.or_else(|| {
+            self.why
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+        })
+    }
+}
+
+/// Lets the workers go when the window loop ends, however it ends.
+struct LetGo<'r, 'c, 'a, A: Chassis + Send>(&'r Crew<'c, 'a, A>);
+
+impl<A: Chassis + Send> Drop for LetGo<'_, '_, '_, A> {
+    fn drop(&mut self) {
+        self.0.quit.store(true, Release);
+        self.0.start.wait(self.0.cells.len());
+    }
+}
+
+/// A barrier that spins (then yields) instead of sleeping: a window is a few hundred
+/// microseconds of work, and waking a sleeping thread costs tens of them.
+#[derive(Default)]
+struct SpinBarrier {
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn wait(&self, parties: usize) {
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == parties {
+            self.arrived.store(0, Relaxed);
+            self.generation.fetch_add(1, Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Acquire) == generation {
+            if spins < 1 << 12 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
 }
 
 /// The watchdog's diagnosis, over all partitions.
 #[cold]
-fn stall<A: Chassis>(sims: &[Sim<A>], flows: u64) -> String {
-    let sum = |f: fn(&Sim<A>) -> u64| sims.iter().map(f).sum::<u64>();
+fn stall<A: Chassis>(sims: &[MutexGuard<'_, Sim<'_, A>>], flows: u64) -> String {
+    let sum = |f: fn(&Sim<A>) -> u64| sims.iter().map(|s| f(s)).sum::<u64>();
     let now = sims.iter().map(|s| s.now).max().unwrap_or(Time::ZERO);
     format!(
         "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
