@@ -11,10 +11,11 @@
 //! - **Windows.** A packet put on a link that crosses partitions arrives no sooner than a
 //!   link delay after it left: within a window of one link delay, starting at the earliest
 //!   pending event, no partition can affect another (conservative synchronization). Each
-//!   partition runs its window's events on its own thread; then the packets whose last bit
-//!   left a crossing link in the window move to the far partition's ring of that link
-//!   ([`Sim::ship`], [`Sim::deliver`]), keeping their numbers. So do the entries of a
-//!   receiver's ACK log (coalesced ACKs carry the log's length; the sender reads the
+//!   partition runs its window's events on a thread of its own that lives for the whole run
+//!   (the caller's runs partition 0; they meet at spin barriers: `Crew`); then the packets
+//!   whose last bit left a crossing link in the window move to the far partition's ring of
+//!   that link ([`Sim::ship`], [`Sim::receive`]), keeping their numbers. So do the entries
+//!   of a receiver's ACK log (coalesced ACKs carry the log's length; the sender reads the
 //!   entries), which reach the sender's copy before any ACK that covers them.
 //! - **Ties.** Events of one picosecond run in the order of keys their scheduling port or
 //!   host gave them ([`super::Tickets`]): the same in every partition. So the run is the same
