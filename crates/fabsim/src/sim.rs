@@ -344,10 +344,10 @@ impl<'a, A: Chassis> Sim<'a, A> {
             log_in: vec![Vec::new(); parts],
             progressed: false,
             flows: Flows::new(specs.len()),
-            waiting: if traffic.deps.need.is_empty() {
-                Vec::new()
-            } else {
+            waiting: if traffic.deps.gated() {
                 traffic.deps.waits.clone()
+            } else {
+                Vec::new()
             },
             specs,
             tx: vec![Vec::new(); hosts],

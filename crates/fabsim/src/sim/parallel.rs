@@ -57,7 +57,7 @@ pub(super) struct Mail {
 /// independent within a window (see the module's notes), and no more than edge switches.
 fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> usize {
     let want = p.run.threads.max(1) as usize;
-    let gated = !traffic.deps.need.is_empty();
+    let gated = traffic.deps.gated();
     if want == 1 || traced || gated || p.switch.combining.is_some() || p.link.delay_ps == Time::ZERO
     {
         return 1;

@@ -18,7 +18,7 @@ pub(super) fn is_control(p: &Packet) -> bool {
 }
 
 /// A packet's bytes on the wire, by its size class: a short last packet's payload is its
-/// flow's remainder (as [`crate::transport::Sender::payload`] cuts it).
+/// flow's remainder (cut as its sender cuts it).
 #[inline]
 pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, specs: &[FlowSpec]) -> u32 {
     match p.size() {
@@ -26,9 +26,8 @@ pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, specs: &[FlowSpec]) -> u3
         WireSize::Header => link.header_bytes,
         WireSize::FullData => link.header_bytes + link.payload_bytes,
         WireSize::ShortData => {
-            let mss = link.payload_bytes as u64;
-            let rest = specs[p.flow as usize].bytes - p.seq as u64 * mss;
-            link.header_bytes + rest.min(mss) as u32
+            let bytes = specs[p.flow as usize].bytes;
+            link.header_bytes + crate::transport::payload(bytes, link.payload_bytes, p.seq)
         }
     }
 }

@@ -66,6 +66,14 @@ pub fn packets(bytes: u64, mss: u32) -> u64 {
     bytes.div_ceil(mss as u64).max(1)
 }
 
+/// Payload bytes of packet `seq` of a flow of `bytes` cut into `mss`-byte packets (the last
+/// one carries the remainder).
+#[inline]
+pub fn payload(bytes: u64, mss: u32, seq: u32) -> u32 {
+    let p = mss as u64;
+    (bytes - seq as u64 * p).min(p) as u32
+}
+
 /// A fixed-size bit set, one bit per packet of a flow.
 struct Bits(Vec<u64>);
 

@@ -152,8 +152,7 @@ impl Sender {
     /// Payload bytes of packet `seq`.
     #[inline]
     pub fn payload(&self, seq: u32) -> u32 {
-        let p = self.mss as u64;
-        (self.bytes - seq as u64 * p).min(p) as u32
+        super::payload(self.bytes, self.mss, seq)
     }
 
     /// Bytes packet `seq` counts in the window (`host.window_bytes`).

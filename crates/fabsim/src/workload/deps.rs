@@ -68,6 +68,13 @@ pub struct Deps {
     pub targets: Csr,
 }
 
+impl Deps {
+    /// Whether any flow waits on a gate (else every flow starts at its own time).
+    pub fn gated(&self) -> bool {
+        !self.need.is_empty()
+    }
+}
+
 /// Collects gates, signals and targets; [`DepsBuilder::build`] lays them out flat.
 #[derive(Clone, Debug, Default)]
 pub struct DepsBuilder {
