@@ -30,8 +30,8 @@
 //! the head of each ring has an event in the global queue. The queue then holds about one
 //! event per busy link instead of one per packet, and the packet data is read from a ring
 //! that is walked in order instead of a slab slot written thousands of events earlier (a
-//! cache miss per hop). Each packet keeps the insertion ticket it got when it was enqueued,
-//! so ties still break in insertion order exactly as with one global queue.
+//! cache miss per hop). Each packet keeps the number its port gave it when it was enqueued
+//! (`Tickets`), so ties break exactly as if every packet had an event of its own.
 
 mod egress;
 mod flows;

@@ -1,7 +1,8 @@
 //! The pending-event set.
 //!
-//! Events are ordered by `(time, seq)` where `seq` is the insertion counter, so events at the
-//! same picosecond pop in the order they were pushed: runs are deterministic by construction.
+//! Events are ordered by `(time, ticket)`, where the ticket is the tie-break the caller gives
+//! each event (the simulator's: the scheduling node's id and its own counter), so events at
+//! the same picosecond pop in an order that does not depend on the queue.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -11,15 +12,8 @@ use super::Time;
 /// A monotone priority queue of events: `push` never receives a time earlier than the last
 /// popped one (the simulator never schedules into the past).
 pub trait EventQueue<E> {
-    /// Takes the next insertion ticket: events with equal times pop in ticket order.
-    fn ticket(&mut self) -> u64;
-    /// Schedules `event` with a ticket taken earlier (an event deferred in a FIFO of its own
-    /// keeps its place among ties).
+    /// Schedules `event`: events with equal times pop in ticket order (tickets below 2^56).
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E);
-    fn push(&mut self, time: Time, event: E) {
-        let t = self.ticket();
-        self.push_ticketed(time, t, event);
-    }
     fn pop(&mut self) -> Option<(Time, E)>;
     /// The earliest event, without removing it.
     fn peek(&mut self) -> Option<(Time, E)>;
@@ -37,7 +31,6 @@ pub trait EventQueue<E> {
 /// "The event queue is a timing wheel", has the measurements).
 pub struct HeapQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
-    tickets: u64,
     last: Time,
 }
 
@@ -68,19 +61,12 @@ impl<E> Default for HeapQueue<E> {
     fn default() -> Self {
         Self {
             heap: BinaryHeap::new(),
-            tickets: 0,
             last: Time::ZERO,
         }
     }
 }
 
 impl<E: Copy> EventQueue<E> for HeapQueue<E> {
-    #[inline]
-    fn ticket(&mut self) -> u64 {
-        self.tickets += 1;
-        self.tickets - 1
-    }
-
     #[inline]
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E) {
         assert!(
@@ -163,7 +149,6 @@ pub struct TimingWheel<E> {
     early: Vec<Entry<E>>,
     occupied: [u64; (WHEEL_BUCKETS / 64) as usize],
     far: BinaryHeap<Reverse<Entry<E>>>,
-    tickets: u64,
     last: Time,
     len: usize,
 }
@@ -178,7 +163,6 @@ impl<E> Default for TimingWheel<E> {
             early: Vec::new(),
             occupied: [0; (WHEEL_BUCKETS / 64) as usize],
             far: BinaryHeap::new(),
-            tickets: 0,
             last: Time::ZERO,
             len: 0,
         }
@@ -256,19 +240,13 @@ impl<E: Copy> TimingWheel<E> {
 
 impl<E: Copy> EventQueue<E> for TimingWheel<E> {
     #[inline]
-    fn ticket(&mut self) -> u64 {
-        assert!(self.tickets >> TICKET_BITS == 0, "event tickets exhausted");
-        self.tickets += 1;
-        self.tickets - 1
-    }
-
-    #[inline]
     fn push_ticketed(&mut self, time: Time, ticket: u64, event: E) {
         assert!(
             time >= self.last,
             "event scheduled in the past: {} ps",
             time.ps()
         );
+        debug_assert!(ticket >> TICKET_BITS == 0, "a ticket beyond 2^56");
         self.len += 1;
         let b = time.ps() >> WHEEL_SHIFT;
         let key = wheel_key(time, ticket);
@@ -360,6 +338,7 @@ mod tests {
         let mut now = Time::ZERO;
         let mut last_key = (Time::ZERO, 0u64);
         let mut deferred = Vec::new();
+        let mut tickets = 0u64..;
         for step in 0..200_000u64 {
             match rng.below(4) {
                 0 if !q.is_empty() => {
@@ -369,14 +348,14 @@ mod tests {
                     now = t;
                     last_key = (t, ticket);
                 }
-                1 => deferred.push(q.ticket()),
+                1 => deferred.push(tickets.next().unwrap()),
                 3 if !q.is_empty() => {
                     // Pop and schedule in one step, as the simulator does for link heads.
                     let (t, (ticket, _)) = q.peek().unwrap();
                     assert!((t, ticket) > last_key || step == 0, "out of order");
                     now = t;
                     last_key = (t, ticket);
-                    let next = q.ticket();
+                    let next = tickets.next().unwrap();
                     q.replace_min(now + Time::from_ps(1 + rng.below(20)), next, (next, step));
                 }
                 2 if !deferred.is_empty() => {
@@ -387,7 +366,7 @@ mod tests {
                 }
                 _ => {
                     let t = now + Time::from_ps(rng.below(20));
-                    let ticket = q.ticket();
+                    let ticket = tickets.next().unwrap();
                     q.push_ticketed(t, ticket, (ticket, step));
                 }
             }
@@ -401,14 +380,14 @@ mod tests {
         let mut wheel = TimingWheel::default();
         let mut heap = HeapQueue::default();
         let mut now = Time::ZERO;
+        let mut tickets = 0u64..;
         for step in 0..300_000u64 {
             if rng.below(2) == 0 || heap.is_empty() {
                 let horizon = [10, 5_000, 2_000_000, 50_000_000][rng.below(4) as usize];
                 let t = now + Time::from_ps(rng.below(horizon));
-                let (a, b) = (wheel.ticket(), heap.ticket());
-                assert_eq!(a, b);
+                let a = tickets.next().unwrap();
                 wheel.push_ticketed(t, a, step);
-                heap.push_ticketed(t, b, step);
+                heap.push_ticketed(t, a, step);
             } else if rng.below(3) == 0 {
                 let w = wheel.pop();
                 assert_eq!(w, heap.pop());
@@ -420,18 +399,18 @@ mod tests {
                 assert_eq!(w, heap.pop());
                 now = w.unwrap().0;
                 assert_eq!(wheel.peek(), heap.peek());
-                let (a, b) = (wheel.ticket(), heap.ticket());
+                let a = tickets.next().unwrap();
                 wheel.push_ticketed(now, a, step);
-                heap.push_ticketed(now, b, step);
+                heap.push_ticketed(now, a, step);
             } else {
                 // Pop-and-push in one step, with a later time.
                 let (w, h) = (wheel.peek(), heap.peek());
                 assert_eq!(w, h);
                 now = w.unwrap().0;
                 let t = now + Time::from_ps(1 + rng.below(3_000));
-                let (a, b) = (wheel.ticket(), heap.ticket());
+                let a = tickets.next().unwrap();
                 wheel.replace_min(t, a, step);
-                heap.replace_min(t, b, step);
+                heap.replace_min(t, a, step);
             }
             assert_eq!(wheel.len(), heap.len());
         }
