@@ -33,7 +33,8 @@ pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, specs: &[FlowSpec]) -> u3
 }
 
 /// A packet on a link's wire or in its queue: arrival time at the far end, the low 32 bits
-/// of its port's number for it (its tie-breaking key), the packet. 32 bytes: these are most of a large run's memory.
+/// of its port's number for it (its tie-breaking key), the packet. 32 bytes: these are most
+/// of a large run's memory.
 pub(super) type Slot = (Time, u32, Packet);
 
 /// One port's packets accepted and not yet arrived, in arrival order.
