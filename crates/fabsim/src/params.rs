@@ -108,21 +108,40 @@ pub struct Estimate {
     pub memory_bytes: u64,
 }
 
-/// Bytes the simulator keeps per flow beside its sender, receiver and ACK log (sim.rs's
-/// `Flow`: ends, hop count, start time, gates; its `[src, dst]`, its window-open bit), rounded
-/// up. A test in sim.rs holds [`flow_state_bytes`] to the real layout.
-const FLOW_WORDS_BYTES: u64 = 64;
+/// Bytes per flow of the workload, beside its description and the simulator's record of it:
+/// its share of the dependency tables (a collective's flow waits on a gate and signals one),
+/// of the simulator's per-flow arrays (ends, gate counts) and of what the reports build at the
+/// end (the dependency-chain bound's schedule). Measured: 195 bytes per flow in all at the
+/// peak of a gated run of 349,164 flows (in the report's bound), 127 of them here; rounded
+/// up. `tests/estimate.rs` holds the estimate to what runs allocate.
+const FLOW_TABLES_BYTES: u64 = 144;
+/// Heap a flow in progress holds beside its slot and per-packet bits: its sender's and
+/// receiver's buffers, its timers in the event queue, its packets in flight (measured: about
+/// 480 bytes on an all-to-all of 16,256 flows of 33 KB), rounded up.
+const LIVE_HEAP_BYTES: u64 = 512;
+/// Heap per fabric port (measured: 265 bytes on fat trees of k = 16 and 24 with queues
+/// nearly empty), rounded up; a port's queue grows with what it holds.
+const PORT_STATE_BYTES: u64 = 320;
 
-/// Per-flow state of the simulator for the whole run (every flow's is allocated up front):
-/// its sender, receiver and ACK log as laid out in memory, its description, and
-/// [`FLOW_WORDS_BYTES`]; a boxed controller's state comes on top (`CcParams::boxed_bytes`).
-pub fn flow_state_bytes() -> u64 {
+/// The simulator's record of a flow and its slot index (`sim/flows.rs`, whose tests hold
+/// this to the layout).
+pub const FLOW_RECORD_BYTES: u64 = 44;
+
+/// Bytes kept for every flow of the workload while the run lasts, in progress or not.
+pub fn kept_flow_bytes() -> u64 {
+    std::mem::size_of::<crate::flow::FlowSpec>() as u64 + FLOW_RECORD_BYTES + FLOW_TABLES_BYTES
+}
+
+/// Bytes a flow in progress holds in the simulator beside its heap: its slot (its ends, hop
+/// count, sender, receiver and ACK log; counted twice, as the slots grow by doubling) and a
+/// free-list entry (`sim/flows.rs`, whose tests hold this to the layout).
+pub fn live_flow_bytes() -> u64 {
     use crate::transport::{AckLog, Receiver, Sender};
     use std::mem::size_of;
-    (size_of::<Sender>() + size_of::<Receiver>() + size_of::<AckLog>()) as u64
-        + size_of::<crate::flow::FlowSpec>() as u64
-        + FLOW_WORDS_BYTES
+    let slot = size_of::<Sender>() + size_of::<Receiver>() + size_of::<AckLog>() + 16;
+    (2 * slot + size_of::<u32>()) as u64
 }
+
 /// One trace sample held in memory: the raw sample, its record and its CSV row, rounded up.
 const TRACE_SAMPLE_BYTES: u64 = 160;
 /// Per-host state (NIC, transmit lists), rounded up.
@@ -134,8 +153,7 @@ impl SimParams {
     /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.
     pub fn trace_bytes(&self) -> Option<u64> {
         let stop = self.run.stop_ps?;
-        let fabric =
-            crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps);
+        let fabric = self.fabric();
         let samples = stop / self.run.trace_interval_ps.max(Time::from_ps(1)) + 1;
         Some(
             (fabric.ports() as u64)
@@ -144,33 +162,43 @@ impl SimParams {
         )
     }
 
+    fn fabric(&self) -> crate::net::Fabric {
+        crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps)
+    }
+
     /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.hosts();
         let size = self.workload.size(hosts);
         let payload = self.link.payload_bytes as u64;
         let packets = |bytes: u64| (bytes / payload).saturating_add(size.flows);
-        let (allocated, sent) = (packets(size.allocated_bytes), packets(size.sent_bytes));
+        let sent = packets(size.sent_bytes);
+        let live_packets = (size.live_bytes / payload).saturating_add(size.live_flows);
         let hops = self.topology.longest_path_hops() as u64;
         Estimate {
             flows: size.flows,
             packets: sent,
             max_flow_packets: size.max_flow_bytes.div_ceil(payload),
             packet_hops: sent.saturating_mul(2 * hops),
-            // Three bits per packet of every flow (ACKed, in flight, received), a send time
-            // per packet where the sender logs them (RACK, the oldest-packet timer), and the
-            // per-flow and per-host state.
-            memory_bytes: (allocated / 8 * 3)
+            // Per flow of the workload what is kept of it; per flow in progress its state
+            // ([`live_flow_bytes`], a boxed controller's on top), three bits per packet
+            // (ACKed, in flight, received) and a send time per packet where the sender logs
+            // them (RACK, the oldest-packet timer); per host its NIC; per fabric port its
+            // state.
+            memory_bytes: size
+                .flows
+                .saturating_mul(kept_flow_bytes())
+                .saturating_add(size.live_flows.saturating_mul(
+                    live_flow_bytes() + LIVE_HEAP_BYTES + self.host.transport.cc.boxed_bytes(),
+                ))
+                .saturating_add(live_packets / 8 * 3)
                 .saturating_add(if self.host.transport.logs_sends() {
-                    allocated.saturating_mul(std::mem::size_of::<Time>() as u64)
+                    live_packets.saturating_mul(std::mem::size_of::<Time>() as u64)
                 } else {
                     0
                 })
-                .saturating_add(
-                    size.flows
-                        .saturating_mul(flow_state_bytes() + self.host.transport.cc.boxed_bytes()),
-                )
-                .saturating_add(hosts * HOST_STATE_BYTES),
+                .saturating_add(hosts * HOST_STATE_BYTES)
+                .saturating_add(self.fabric().ports() as u64 * PORT_STATE_BYTES),
         }
     }
 }

@@ -16,7 +16,7 @@ fn params(sets: &[&str]) -> SimParams {
 /// Everything a run's reports are made of, as text.
 fn digest(o: &RunOutcome) -> String {
     format!(
-        "{:?}\n{} {} {:?} {:?} {:?} {:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        "{:?}\n{} {} {:?} {:?} {:?} {:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         o.counters,
         o.flows_completed,
         o.in_flight,
@@ -25,12 +25,7 @@ fn digest(o: &RunOutcome) -> String {
         o.stop_ps,
         o.stalled,
         o.fcts().collect::<Vec<_>>(),
-        o.first_tx_ps,
-        o.finish_ps,
-        o.acked_bytes,
-        o.flow_start_ps,
-        o.retransmits,
-        o.timeouts,
+        o.results,
         o.ports.stats,
         o.asic,
     )

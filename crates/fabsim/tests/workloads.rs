@@ -109,13 +109,13 @@ fn fsdp_iteration_runs_in_order() {
     for c in &o.collectives {
         let first = c
             .flows()
-            .filter_map(|f| o.first_tx_ps[f as usize])
+            .filter_map(|f| o.results[f as usize].first_tx_ps())
             .min()
             .unwrap();
         for &a in &c.after {
             let done = o.collectives[a as usize]
                 .flows()
-                .map(|f| o.finish_ps[f as usize].unwrap())
+                .map(|f| o.results[f as usize].finish_ps().unwrap())
                 .max()
                 .unwrap();
             assert!(
@@ -185,7 +185,8 @@ fn htsim_triggers_are_respected() {
     for p in p {
         let o = simulate(p);
         assert_eq!(o.flows_completed, 5);
-        let (first, fin) = (&o.first_tx_ps, &o.finish_ps);
+        let first: Vec<_> = o.results.iter().map(|r| r.first_tx_ps()).collect();
+        let fin: Vec<_> = o.results.iter().map(|r| r.finish_ps()).collect();
         assert_eq!(first[1], Some(Time::from_us(1)), "start is in picoseconds");
         // send_done: flow 3 after flow 1's last ACK.
         assert!(first[2].unwrap() >= fin[0].unwrap());
@@ -268,7 +269,8 @@ fn failed_links_carry_nothing_and_hosts_keep_to_rho_max() {
         }
         // Each flow's data rate, first packet to last ACK, stays below rho_max x line rate.
         for (i, fl) in o.flows.iter().enumerate() {
-            let span = (o.finish_ps[i].unwrap() - o.first_tx_ps[i].unwrap()).as_ps_f64();
+            let span = (o.results[i].finish_ps().unwrap() - o.results[i].first_tx_ps().unwrap())
+                .as_ps_f64();
             let wire: u64 = p.link.packet_sizes(fl.bytes).map(|s| s as u64).sum();
             let rate = wire as f64 * 8.0 / (span * 1e-12);
             assert!(

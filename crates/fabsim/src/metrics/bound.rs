@@ -24,6 +24,7 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             // (collectives come in dependency order: `after` points to earlier ones), the
             // flow-level dependency chain, and the busiest NIC over the whole run (which
             // alone sees collectives that overlap share a NIC).
+            let gates = Gates::new(&outcome.flows, &outcome.deps);
             let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
             for c in &outcome.collectives {
                 let before = c
@@ -32,12 +33,10 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                     .map(|&a| path[a as usize])
                     .max()
                     .unwrap_or(Time::ZERO);
-                path.push(
-                    before + collective_bound_ps(link, every, f, &outcome.flows, &outcome.deps, c),
-                );
+                path.push(before + collective_bound_ps(link, every, f, &gates, c));
             }
             let all = 0..outcome.flows.len() as u32;
-            let chain = critical_path_ps(link, every, f, &outcome.flows, &outcome.deps, all, true);
+            let chain = critical_path_ps(link, every, f, &gates, all, true);
             // The CCT runs from the first start: the earliest flow waiting on nothing.
             let first = (outcome.flows.iter().zip(&outcome.deps.waits))
                 .filter(|(_, &w)| w == 0)
@@ -82,98 +81,164 @@ pub fn critical_path_ps(
     link: &LinkModel,
     ack_every_bytes: u32,
     f: &Fabric,
-    flows: &[FlowSpec],
-    deps: &Deps,
+    gates: &Gates,
     subset: std::ops::Range<u32>,
     absolute: bool,
 ) -> Time {
-    let plain = chain_schedule(link, f, flows, deps, subset.clone(), absolute, &[]);
-    let extra = ack_charges(link, ack_every_bytes, f, flows, subset.clone(), &plain.1);
-    chain_schedule(link, f, flows, deps, subset, absolute, &extra).0
+    let (_, plain) = chain_schedule(link, f, gates, subset.clone(), absolute, &[]);
+    let extra = ack_charges(
+        link,
+        ack_every_bytes,
+        f,
+        gates.flows,
+        subset.clone(),
+        &plain,
+    );
+    // The plain schedule is not needed any more: the second one peaks lower without it.
+    drop(plain);
+    chain_schedule(link, f, gates, subset, absolute, &extra).0
 }
 
-/// [`critical_path_ps`]'s schedule: its end and each flow's start (`None`: never started),
-/// each flow of the subset taking `extra[x]` (if given) longer to send.
+/// A workload's flows and gates, indexed once for the dependency-chain bounds of all the
+/// subsets a report bounds (each collective, then every flow): a subset's schedule then
+/// costs what the subset holds, not what the workload does.
+pub struct Gates<'a> {
+    flows: &'a [FlowSpec],
+    deps: &'a Deps,
+    /// Per flow: the gates it waits for.
+    waits_on: crate::workload::deps::Csr,
+    /// Per gate: the signals it can receive (a flow's send done or receive done).
+    signals: Vec<u32>,
+    /// Per gate: the host owing an ACK when it fires ([`ack_gates`]).
+    ack_host: Vec<u32>,
+}
+
+impl<'a> Gates<'a> {
+    pub fn new(flows: &'a [FlowSpec], deps: &'a Deps) -> Self {
+        let mut signals = vec![0u32; deps.need.len()];
+        for fl in 0..flows.len() as u32 {
+            for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
+                signals[g as usize] += 1;
+            }
+        }
+        Gates {
+            flows,
+            deps,
+            waits_on: deps.waits_on(),
+            signals,
+            ack_host: ack_gates(flows, deps),
+        }
+    }
+}
+
+/// [`critical_path_ps`]'s schedule: its end and each flow's start in subset order
+/// (`Time::MAX`: never started), each flow taking `extra[i]` (if given, in subset order) longer to send.
+/// It touches only the subset's flows and the gates they signal or wait for.
 pub(super) fn chain_schedule(
     link: &LinkModel,
     f: &Fabric,
-    flows: &[FlowSpec],
-    deps: &Deps,
+    gates: &Gates,
     subset: std::ops::Range<u32>,
     absolute: bool,
     extra: &[Time],
-) -> (Time, Vec<Option<Time>>) {
+) -> (Time, Vec<Time>) {
+    let (flows, deps) = (gates.flows, gates.deps);
     let inside = |x: u32| subset.contains(&x);
-    let gates = deps.need.len();
-    let ack_host = ack_gates(flows, deps);
+    let local = |x: u32| (x - subset.start) as usize;
+    let signalled = |x: u32| deps.send_done.row(x).iter().chain(deps.recv_done.row(x));
+    // The gates the subset signals or waits for, by their index in `touched`.
+    let gates_of = |x: u32| signalled(x).chain(gates.waits_on.row(x));
+    let mut touched: Vec<u32> =
+        Vec::with_capacity(subset.clone().map(|x| gates_of(x).count()).sum());
+    touched.extend(subset.clone().flat_map(|x| gates_of(x).copied()));
+    touched.sort_unstable();
+    touched.dedup();
+    let at = |g: u32| touched.binary_search(&g).expect("a touched gate");
     let t_ack = link.ack_ser_ps();
-    // Per gate: its signal times so far, and the in-subset signals still to come.
-    let mut times: Vec<Vec<Time>> = vec![Vec::new(); gates];
-    let mut pending = vec![0u32; gates];
-    for fl in subset.clone() {
-        for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
-            pending[g as usize] += 1;
+    // Per touched gate: the subset's signal times, `times[off[i]..off[i + 1]]`, of which
+    // `got[i]` came so far; signals of flows outside the subset count as time 0, the
+    // subset's start.
+    let mut off = vec![0u32; touched.len() + 1];
+    for x in subset.clone() {
+        for &g in signalled(x) {
+            off[at(g) + 1] += 1;
         }
     }
-    for fl in 0..flows.len() as u32 {
-        if !inside(fl) {
-            for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
-                times[g as usize].push(Time::ZERO);
+    for i in 0..touched.len() {
+        off[i + 1] += off[i];
+    }
+    let mut times = vec![Time::ZERO; off[touched.len()] as usize];
+    let mut got = vec![0u32; touched.len()];
+    let all_in = |i: usize, got: &[u32]| off[i] + got[i] == off[i + 1];
+    let mut waits: Vec<u32> = deps.waits[local(subset.start)..][..subset.len()].to_vec();
+    let mut start: Vec<Time> = subset
+        .clone()
+        .map(|x| {
+            if absolute {
+                flows[x as usize].start_ps
+            } else {
+                Time::ZERO
             }
-        }
-    }
-    let mut waits: Vec<u32> = deps.waits.clone();
-    let mut start: Vec<Time> = flows
-        .iter()
-        .map(|s| if absolute { s.start_ps } else { Time::ZERO })
+        })
         .collect();
-    let mut ready: Vec<u32> = subset.clone().filter(|&x| waits[x as usize] == 0).collect();
+    let mut ready: Vec<u32> = subset.clone().filter(|&x| waits[local(x)] == 0).collect();
     let mut end = Time::ZERO;
-    // Gates with no signal from the subset fire at once.
-    let fire = |g: usize,
-                times: &mut Vec<Vec<Time>>,
+    // A gate fires at its `need`-th signal; one without enough signals never does.
+    let fire = |i: usize,
+                times: &mut [Time],
                 waits: &mut Vec<u32>,
                 start: &mut Vec<Time>,
                 ready: &mut Vec<u32>| {
-        let t = &mut times[g];
-        t.sort_unstable();
-        let need = deps.need[g] as usize;
-        let Some(&at) = t.get(need.max(1) - 1) else {
+        let g = touched[i];
+        // It fires once the subset's signals are all in: the others came at time 0.
+        let times = &mut times[off[i] as usize..off[i + 1] as usize];
+        let zeros = gates.signals[g as usize] as usize - times.len();
+        let need = deps.need[g as usize].max(1) as usize;
+        let fired = if need <= zeros {
+            Some(Time::ZERO)
+        } else {
+            times.sort_unstable();
+            times.get(need - zeros - 1).copied()
+        };
+        let Some(fired) = fired else {
             return;
         };
-        for &x in deps.targets.row(g as u32) {
-            let mut delay = deps.delay_ps[g];
-            if ack_host[g] == flows[x as usize].src {
+        for &x in deps.targets.row(g).iter().filter(|&&x| inside(x)) {
+            let mut delay = deps.delay_ps[g as usize];
+            if gates.ack_host[g as usize] == flows[x as usize].src {
                 delay = delay.max(t_ack);
             }
-            let s = &mut start[x as usize];
-            *s = (*s).max(at + delay);
-            waits[x as usize] -= 1;
-            if waits[x as usize] == 0 && inside(x) {
+            let s = &mut start[local(x)];
+            *s = (*s).max(fired + delay);
+            waits[local(x)] -= 1;
+            if waits[local(x)] == 0 {
                 ready.push(x);
             }
         }
     };
-    let idle: Vec<usize> = (0..gates).filter(|&g| pending[g] == 0).collect();
-    for g in idle {
-        fire(g, &mut times, &mut waits, &mut start, &mut ready);
+    // Gates with no signal from the subset fire at once.
+    for i in 0..touched.len() {
+        if all_in(i, &got) {
+            fire(i, &mut times, &mut waits, &mut start, &mut ready);
+        }
     }
-    let mut started: Vec<Option<Time>> = vec![None; flows.len()];
+    let mut started = vec![Time::MAX; subset.len()];
     while let Some(x) = ready.pop() {
         let fl = &flows[x as usize];
         let hops = f.hops(fl.src, fl.dst);
-        started[x as usize] = Some(start[x as usize]);
-        let more = extra.get(x as usize).copied().unwrap_or(Time::ZERO);
-        let recv = start[x as usize] + flow_time_ps(link, fl.bytes, hops) + more;
+        let from = start[local(x)];
+        started[local(x)] = from;
+        let more = extra.get(local(x)).copied().unwrap_or(Time::ZERO);
+        let recv = from + flow_time_ps(link, fl.bytes, hops) + more;
         let send = recv + ack_return_ps(link, hops);
         end = end.max(send);
         for (list, t) in [(&deps.send_done, send), (&deps.recv_done, recv)] {
             for &g in list.row(x) {
-                let g = g as usize;
-                times[g].push(t);
-                pending[g] -= 1;
-                if pending[g] == 0 {
-                    fire(g, &mut times, &mut waits, &mut start, &mut ready);
+                let i = at(g);
+                times[(off[i] + got[i]) as usize] = t;
+                got[i] += 1;
+                if all_in(i, &got) {
+                    fire(i, &mut times, &mut waits, &mut start, &mut ready);
                 }
             }
         }
@@ -181,8 +246,8 @@ pub(super) fn chain_schedule(
     (end, started)
 }
 
-/// Per flow of `subset`: the NIC time of the ACKs its sender owes, in the zero-queueing
-/// schedule `start`, for the data of the subset's other flows that reaches it while the flow
+/// Per flow of `subset`, in subset order: the NIC time of the ACKs its sender owes, in the
+/// zero-queueing schedule `start` (in subset order, `Time::MAX`: never started), for the data of the subset's other flows that reaches it while the flow
 /// is being sent (each incoming flow's packets arriving evenly between its first and last
 /// arrival, its ACKs the fewest its policy can send; rounded down). See
 /// [`critical_path_ps`].
@@ -192,27 +257,48 @@ pub(super) fn ack_charges(
     f: &Fabric,
     flows: &[FlowSpec],
     subset: std::ops::Range<u32>,
-    start: &[Option<Time>],
+    start: &[Time],
 ) -> Vec<Time> {
     // Per host: (first arrival, last arrival, ACKs) of each flow into it.
     let mut into: Vec<Vec<(Time, Time, u64)>> = vec![Vec::new(); f.hosts as usize];
+    let local = |x: u32| (x - subset.start) as usize;
     for y in subset.clone() {
-        let (fl, Some(at)) = (&flows[y as usize], start[y as usize]) else {
+        let (fl, at) = (&flows[y as usize], start[local(y)]);
+        if at == Time::MAX {
             continue;
-        };
+        }
         let (first, last) = arrival_span_ps(link, fl.bytes, f.hops(fl.src, fl.dst));
         let acks = link.min_acks(fl.bytes, ack_every_bytes);
         into[fl.dst as usize].push((at + first, at + last, acks));
     }
+    // Sorted by first arrival, with the latest last arrival up to each: a flow's window
+    // [from, to) meets the arrivals that start before `to`, back to the first whose
+    // running latest end falls before `from`.
+    let reach: Vec<Vec<Time>> = into
+        .iter_mut()
+        .map(|v| {
+            v.sort_unstable();
+            v.iter()
+                .scan(Time::ZERO, |m, &(_, last, _)| {
+                    *m = (*m).max(last);
+                    Some(*m)
+                })
+                .collect()
+        })
+        .collect();
     let t_ack = link.ack_ser_ps();
-    let mut extra = vec![Time::ZERO; flows.len()];
-    for x in subset {
-        let (fl, Some(from)) = (&flows[x as usize], start[x as usize]) else {
+    let mut extra = vec![Time::ZERO; subset.len()];
+    for x in subset.clone() {
+        let (fl, from) = (&flows[x as usize], start[local(x)]);
+        if from == Time::MAX {
             continue;
-        };
+        }
         let to = from + link.serialization_ps(fl.bytes);
+        let (arrivals, reach) = (&into[fl.src as usize], &reach[fl.src as usize]);
+        let before = arrivals.partition_point(|&(first, _, _)| first < to);
+        let after = reach[..before].partition_point(|&m| m < from);
         let mut acks = 0u64;
-        for &(first, last, n) in &into[fl.src as usize] {
+        for &(first, last, n) in &arrivals[after..before] {
             let (lo, hi) = (first.max(from), last.min(to));
             if last == first {
                 acks += u64::from(first >= from && first < to) * n;
@@ -221,7 +307,7 @@ pub(super) fn ack_charges(
                 acks += (n as f64 * share).floor() as u64;
             }
         }
-        extra[x as usize] = acks * t_ack;
+        extra[local(x)] = acks * t_ack;
     }
     extra
 }
@@ -306,16 +392,15 @@ pub fn collective_bound_ps(
     link: &LinkModel,
     ack_every_bytes: u32,
     f: &Fabric,
-    flows: &[FlowSpec],
-    deps: &Deps,
+    gates: &Gates,
     c: &Collective,
 ) -> Time {
     let all = c.flows();
-    let chain = critical_path_ps(link, ack_every_bytes, f, flows, deps, all.clone(), false);
+    let chain = critical_path_ps(link, ack_every_bytes, f, gates, all.clone(), false);
     chain.max(nic_bound_ps(
         link,
         ack_every_bytes,
         f,
-        &flows[all.start as usize..all.end as usize],
+        &gates.flows[all.start as usize..all.end as usize],
     ))
 }

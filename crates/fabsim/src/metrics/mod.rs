@@ -29,7 +29,7 @@ use crate::theory::{
 use crate::transport::CcKind;
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
-pub use bound::{collective_bound_ps, critical_path_ps, lower_bound_ps};
+pub use bound::{collective_bound_ps, critical_path_ps, lower_bound_ps, Gates};
 pub use flows::{flow_records, FlowRecord};
 use stats::{mean, quantile};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -195,9 +195,10 @@ fn flow_rates_gbps(o: &RunOutcome, from: Time, to: Time) -> Vec<f64> {
     o.flows
         .iter()
         .zip(o.fcts())
-        .zip(&o.acked_bytes)
+        .zip(&o.results)
         .filter(|((f, _), _)| f.start_ps >= from && f.start_ps < to.min(o.stop_ps))
-        .map(|((f, fct), &bytes)| {
+        .map(|((f, fct), r)| {
+            let bytes = r.acked_bytes;
             let span = fct.unwrap_or(o.stop_ps - f.start_ps).max(Time::from_ps(1));
             bytes as f64 * 8.0 / span.as_ps_f64() * 1e3
         })
@@ -377,16 +378,23 @@ fn deployment_counts(params: &SimParams, f: &Fabric) -> BTreeMap<String, u32> {
 }
 
 fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveReport> {
+    let gates = Gates::new(&o.flows, &o.deps);
     o.collectives
         .iter()
         .map(|c| {
             let ids = c.flows();
             let ids = ids.start as usize..ids.end as usize;
-            let first = o.first_tx_ps[ids.clone()].iter().flatten().min();
-            let done: Option<Vec<Time>> = o.finish_ps[ids.clone()].iter().copied().collect();
+            let first = o.results[ids.clone()]
+                .iter()
+                .filter_map(|r| r.first_tx_ps())
+                .min();
+            let done: Option<Vec<Time>> = o.results[ids.clone()]
+                .iter()
+                .map(|r| r.finish_ps())
+                .collect();
             let end = done.and_then(|d| d.into_iter().max());
             let cct = match (first, end) {
-                (Some(&a), Some(b)) => Some((b - a).as_us_f64()),
+                (Some(a), Some(b)) => Some((b - a).as_us_f64()),
                 _ => None,
             };
             CollectiveReport {
@@ -396,8 +404,7 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
                     &params.link,
                     params.host.transport.ack_every_bytes,
                     &o.fabric,
-                    &o.flows,
-                    &o.deps,
+                    &gates,
                     c,
                 )
                 .as_us_f64(),

@@ -1,7 +1,7 @@
 //! The flows' state, held while it is live: a flow's sender and receiver state machines
 //! are made when it becomes ready (or, in a partition that holds only its receiver, when its
 //! first packet arrives) and released once its sender has every byte acknowledged; what the
-//! reports need of it stays in a 40-byte [`FlowRecord`]. A run's memory then follows the
+//! reports need of it stays in a 40-byte [`FlowResult`]. A run's memory then follows the
 //! flows in progress, not every flow of its workload.
 //!
 //! After its release a flow's events and packets need no state: its timers find nothing to
@@ -19,19 +19,21 @@ const NEVER: u32 = u32::MAX;
 const RELEASED: u32 = u32::MAX - 1;
 
 /// What stays of a flow for the reports (`Time::MAX`: not happened).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct FlowRecord {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowResult {
     /// When it became ready (its start time, or when its gates released it).
     pub(super) ready: Time,
     pub(super) first_tx: Time,
     /// When its last ACK arrived.
     pub(super) finish: Time,
-    pub(super) acked_bytes: u64,
-    pub(super) retransmits: u32,
-    pub(super) timeouts: u32,
+    /// Payload bytes acknowledged.
+    pub acked_bytes: u64,
+    /// Data packets resent, and timeouts.
+    pub retransmits: u32,
+    pub timeouts: u32,
 }
 
-impl Default for FlowRecord {
+impl Default for FlowResult {
     fn default() -> Self {
         Self {
             ready: Time::MAX,
@@ -44,7 +46,7 @@ impl Default for FlowRecord {
     }
 }
 
-impl FlowRecord {
+impl FlowResult {
     /// Takes a sender's results.
     fn take(&mut self, tx: &Sender) {
         self.first_tx = tx.first_tx().unwrap_or(Time::MAX);
@@ -61,6 +63,27 @@ impl FlowRecord {
     pub(super) fn finished(&self) -> bool {
         self.finish < Time::MAX
     }
+
+    /// When it became ready to send: its start time, or when its gates released it
+    /// (`None`: it never started).
+    pub fn start_ps(&self) -> Option<Time> {
+        self.started().then_some(self.ready)
+    }
+
+    /// When its first packet left.
+    pub fn first_tx_ps(&self) -> Option<Time> {
+        (self.first_tx < Time::MAX).then_some(self.first_tx)
+    }
+
+    /// When its last ACK arrived.
+    pub fn finish_ps(&self) -> Option<Time> {
+        self.finished().then_some(self.finish)
+    }
+
+    /// Completion time: last ACK minus when it became ready.
+    pub fn fct_ps(&self) -> Option<Time> {
+        Some(self.finish_ps()? - self.start_ps()?)
+    }
 }
 
 /// The live flows in slots, by flow id.
@@ -70,7 +93,7 @@ pub(super) struct Flows {
     slot: Vec<u32>,
     free: Vec<u32>,
     /// Per flow: its record (kept up to date at release and by [`Flows::settle`]).
-    pub(super) records: Vec<FlowRecord>,
+    pub(super) records: Vec<FlowResult>,
 }
 
 impl Flows {
@@ -79,7 +102,7 @@ impl Flows {
             live: Vec::new(),
             slot: vec![NEVER; flows],
             free: Vec::new(),
-            records: vec![FlowRecord::default(); flows],
+            records: vec![FlowResult::default(); flows],
         }
     }
 
@@ -163,5 +186,24 @@ impl Flows {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// The cost estimate's per-flow sizes (`params`) are this module's layout.
+    #[test]
+    fn the_estimate_counts_a_flows_record_and_slot() {
+        let record = size_of::<u32>() + size_of::<FlowResult>();
+        assert_eq!(crate::params::FLOW_RECORD_BYTES as usize, record);
+        let live = 2 * size_of::<Option<Flow>>() + size_of::<u32>();
+        let counted = crate::params::live_flow_bytes() as usize;
+        assert!(
+            live <= counted && counted < live + 64,
+            "{live} held, {counted} counted"
+        );
     }
 }

@@ -195,7 +195,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
     /// start the flows whose last gate fired.
     fn signal(&mut self, list: fn(&Deps) -> &Csr, flow: u32) {
-        for &g in list(&self.deps).row(flow) {
+        for &g in list(self.deps).row(flow) {
             let left = &mut self.gate_left[g as usize];
             if *left == 0 {
                 // A gate fires once (htsim's multishot triggers restart nothing here).

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::multi_asic::Chassis;
+use super::FlowResult;
 use super::Sim;
 use crate::engine::Time;
 use crate::net::asic::AsicStats;
@@ -70,21 +71,14 @@ pub struct RunOutcome {
     /// The simulated time the run stopped at.
     pub stop_ps: Time,
     pub flows: Vec<FlowSpec>,
-    /// Per flow: when its first packet left, and when its last ACK arrived.
-    pub first_tx_ps: Vec<Option<Time>>,
-    pub finish_ps: Vec<Option<Time>>,
+    /// Per flow: when it became ready, its first packet left and its last ACK arrived, its
+    /// bytes acknowledged, packets resent and timeouts.
+    pub results: Vec<FlowResult>,
     /// The workload's collectives (flow ranges into `flows`) and dependencies.
     pub collectives: Vec<Collective>,
     pub deps: Deps,
     /// Combining-pipeline counts (Ofan/pOfan with `switch.combining = true`).
     pub combining: Option<crate::hw::CycleStats>,
-    /// Payload bytes acknowledged per flow.
-    pub acked_bytes: Vec<u64>,
-    /// Per flow: when it became ready to send (its start time, or when its gates released
-    /// it; `None`: it never started), the data packets it resent and its timeouts.
-    pub flow_start_ps: Vec<Option<Time>>,
-    pub retransmits: Vec<u32>,
-    pub timeouts: Vec<u32>,
     /// Multi-ASIC counters (`None` for the ideal switch).
     pub asic: Option<AsicStats>,
     /// With failures: the failed links and rho_max (see `net::failures`).
@@ -100,12 +94,12 @@ pub struct RunOutcome {
 impl RunOutcome {
     /// Completion time of flow `i` (last ACK minus when it became ready), if it completed.
     pub fn fct_ps(&self, i: usize) -> Option<Time> {
-        Some(self.finish_ps[i]? - self.flow_start_ps[i]?)
+        self.results[i].fct_ps()
     }
 
     /// Every flow's [`RunOutcome::fct_ps`], in flow order.
     pub fn fcts(&self) -> impl Iterator<Item = Option<Time>> + '_ {
-        (0..self.finish_ps.len()).map(|i| self.fct_ps(i))
+        self.results.iter().map(FlowResult::fct_ps)
     }
 }
 
@@ -138,7 +132,7 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The run's outcome once its event loop ended (`stalled`: why it ended early): closes
     /// the ports' statistics, checks packet conservation and collects every flow's results.
-    /// Its `flows` and `collectives` are left empty: the caller owns the workload.
+    /// Its `flows`, `collectives` and `deps` are left empty: the caller owns the workload.
     pub(super) fn into_outcome(self, stalled: Option<String>) -> RunOutcome {
         let mut sim = self;
         sim.settle();
@@ -165,7 +159,6 @@ impl<A: Chassis> Sim<'_, A> {
             c.delivered + c.trimmed_delivered + c.dropped + in_flight,
             "packet conservation violated: {c:?}, in flight {in_flight}"
         );
-        let when = |t: Time| (t < Time::MAX).then_some(t);
         let records = &sim.flows.records;
         RunOutcome {
             flows_total: records.len() as u64,
@@ -175,17 +168,12 @@ impl<A: Chassis> Sim<'_, A> {
             start_ps,
             end_ps,
             stop_ps,
-            first_tx_ps: records.iter().map(|r| when(r.first_tx)).collect(),
-            finish_ps: records.iter().map(|r| when(r.finish)).collect(),
             collectives: Vec::new(),
             flows: Vec::new(),
             combining: sim.lb.combining_stats(),
-            acked_bytes: records.iter().map(|r| r.acked_bytes).collect(),
-            flow_start_ps: records.iter().map(|r| when(r.ready)).collect(),
-            retransmits: records.iter().map(|r| r.retransmits).collect(),
-            timeouts: records.iter().map(|r| r.timeouts).collect(),
             partitions: sim.outbox.len() as u32,
-            deps: sim.deps,
+            results: std::mem::take(&mut sim.flows.records),
+            deps: Deps::default(),
             fabric: sim.fabric,
             ports: sim.ports,
             asic: sim.asic.into_stats(),

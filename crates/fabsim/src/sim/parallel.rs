@@ -151,6 +151,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     let mut outcome = sim.into_outcome(stalled);
     outcome.flows = traffic.flows;
     outcome.collectives = traffic.collectives;
+    outcome.deps = traffic.deps;
     outcome
 }
 

@@ -151,12 +151,6 @@ pub struct Ranks {
 }
 
 impl Ranks {
-    /// The most steps a collective of `n` members keeps: at most 2n (all-reduce: 2(n - 1)),
-    /// fewer if `workload.steps` says so.
-    pub fn max_steps(&self, n: u64) -> u64 {
-        self.steps.map_or(2 * n, |s| (s as u64).min(2 * n))
-    }
-
     /// Host order, every step: the collectives as built before either key existed.
     pub const HOST_ORDER: Ranks = Ranks {
         order: Order::Host,
@@ -184,6 +178,30 @@ impl Ranks {
 /// Shard `j` of `bytes` split `n` ways.
 pub fn shard(bytes: u64, n: usize, j: usize) -> u64 {
     bytes / n as u64 + u64::from((j as u64) < bytes % n as u64)
+}
+
+/// Flows of a collective of `kind` over `n` members keeping its first `kept` steps (all:
+/// `None`), and the largest of them in bytes, without building it: every algorithm sends
+/// `n(n - 1)` shards (all-reduce twice that), a ring's step carries `n` of them and a direct
+/// step all `n(n - 1)`.
+pub fn flow_count(
+    kind: CollectiveKind,
+    alg: Algorithm,
+    bytes: u64,
+    n: u64,
+    kept: Option<u32>,
+) -> (u64, u64) {
+    let rounds = if kind == CollectiveKind::AllReduce {
+        2
+    } else {
+        1
+    };
+    let (steps, per_step) = match alg {
+        Algorithm::Ring => (rounds * n.saturating_sub(1), n),
+        Algorithm::Direct => (rounds, n * n.saturating_sub(1)),
+    };
+    let steps = kept.map_or(steps, |k| steps.min(k as u64));
+    (steps * per_step, bytes.div_ceil(n.max(1)))
 }
 
 /// The steps of a collective as `(src index, dst index, bytes)` in group positions.
@@ -347,6 +365,30 @@ mod tests {
             out[f.src as usize] += f.bytes;
         }
         out
+    }
+
+    #[test]
+    fn the_flow_count_is_what_the_builder_makes() {
+        use CollectiveKind::*;
+        for kind in [AllGather, ReduceScatter, AllReduce, AllToAll] {
+            for alg in [Algorithm::Ring, Algorithm::Direct] {
+                for (n, kept) in [(2u32, None), (5, None), (6, Some(3)), (4, Some(1))] {
+                    let hosts: Vec<u32> = (0..n).collect();
+                    let mut b = TrafficBuilder {
+                        steps: kept,
+                        ..Default::default()
+                    };
+                    b.collective("c".into(), kind, alg, 1001, &hosts, &[]);
+                    let t = b.build();
+                    let largest = t.flows.iter().map(|f| f.bytes).max().unwrap_or(0);
+                    assert_eq!(
+                        flow_count(kind, alg, 1001, n as u64, kept),
+                        (t.flows.len() as u64, largest),
+                        "{kind:?} {alg:?} n = {n}, kept {kept:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -73,6 +73,15 @@ impl Deps {
     pub fn gated(&self) -> bool {
         !self.need.is_empty()
     }
+
+    /// Per flow: the gates it waits for (`targets` turned around).
+    pub fn waits_on(&self) -> Csr {
+        let flows = self.waits.len();
+        let pairs: Vec<(u32, u32)> = (0..self.need.len() as u32)
+            .flat_map(|g| self.targets.row(g).iter().map(move |&x| (x, g)))
+            .collect();
+        Csr::from_pairs(flows, &pairs)
+    }
 }
 
 /// Collects gates, signals and targets; [`DepsBuilder::build`] lays them out flat.
@@ -163,6 +172,11 @@ mod tests {
         b.release(g, 3);
         let d = b.build(4);
         assert_eq!(d.waits, vec![0, 0, 1, 2]);
+        let on = d.waits_on();
+        assert_eq!(
+            (on.row(1), on.row(2), on.row(3)),
+            (&[][..], &[0][..], &[0, 1][..])
+        );
         assert_eq!(d.need, vec![2, 1]);
         assert_eq!(d.send_done.row(0), &[0]);
         assert_eq!(d.recv_done.row(1), &[0]);

@@ -94,15 +94,36 @@ named_enum! {
 }
 
 impl Part {
-    /// Collectives per block simulated (the iteration: two all-gathers and a
-    /// reduce-scatter per block).
-    pub fn collectives(self, layers: u32) -> u64 {
+    /// Collectives of a block's size, and of the root unit's (the iteration: two
+    /// all-gathers and a reduce-scatter per block, and the root's two).
+    pub fn collectives(self, layers: u32) -> (u64, u64) {
         match self {
-            Part::Iteration => 3 * layers.max(1) as u64,
-            Part::ForwardBlock => 1,
-            Part::BackwardBlock => 2,
+            Part::Iteration => (3 * layers as u64, 2),
+            Part::ForwardBlock => (1, 0),
+            Part::BackwardBlock => (2, 0),
         }
     }
+
+    /// The most collectives with flows in progress at once: each starts once the flows of
+    /// the ones it follows all had their last ACK, so the iteration runs one all-gather
+    /// stream and one reduce-scatter stream.
+    pub fn concurrent(self) -> u64 {
+        match self {
+            Part::ForwardBlock => 1,
+            Part::Iteration | Part::BackwardBlock => 2,
+        }
+    }
+}
+
+/// The message of a block's collectives and of the root unit's: its parameter bytes times
+/// `scale`, at least one byte.
+pub fn unit_bytes(model: &ModelShape, scale: f64) -> (u64, u64) {
+    let bytes = |params: u64| {
+        ((params * model.bytes_per_param) as f64 * scale)
+            .round()
+            .max(1.0) as u64
+    };
+    (bytes(model.block_params()), bytes(model.root_params()))
 }
 
 /// Appends `part` of one iteration over `hosts` (the iteration: with its first `layers`
@@ -116,12 +137,7 @@ pub fn append(
     hosts: &[u32],
     alg: Algorithm,
 ) {
-    let bytes = |params: u64| {
-        ((params * model.bytes_per_param) as f64 * scale)
-            .round()
-            .max(1.0) as u64
-    };
-    let (block, root) = (bytes(model.block_params()), bytes(model.root_params()));
+    let (block, root) = unit_bytes(model, scale);
     let add = |b: &mut TrafficBuilder, name: String, kind, size, after: &[u32]| {
         b.collective(name, kind, alg, size, hosts, after)
     };
@@ -186,6 +202,7 @@ mod tests {
         let t = b.build();
         // Root AG, 3 forward AGs, 3 backward AGs, 3 RSs, root RS.
         assert_eq!(t.collectives.len(), 11);
+        assert_eq!(Part::Iteration.collectives(3), (9, 2));
         for c in &t.collectives {
             // Direct all-gather / reduce-scatter: each host sends 3 of its 4 shards.
             let sent: u64 = c.flows().map(|f| t.flows[f as usize].bytes).sum();
@@ -239,7 +256,7 @@ mod tests {
             let t = build(part);
             let got: Vec<&str> = t.collectives.iter().map(|c| c.name.as_str()).collect();
             assert_eq!(got, names);
-            assert_eq!(t.collectives.len() as u64, part.collectives(126));
+            assert_eq!(part.collectives(126), (t.collectives.len() as u64, 0));
             for c in &t.collectives {
                 assert!(c.after.is_empty(), "{} starts at once", c.name);
                 assert_eq!(c.steps.len(), 3, "a ring of 4");

@@ -25,13 +25,28 @@ pub use crate::flow::FlowSpec;
 
 use crate::engine::{Rng, Time};
 
-/// A workload's size: flows, the bytes of all its flows (their state is allocated up front),
-/// the bytes sent before the run stops, and its largest flow.
+/// A workload's size: its flows, the bytes sent before the run stops, its largest flow, and
+/// the most flows (and their bytes) in progress at once, whose sender and receiver state the
+/// simulator holds.
 pub struct WorkloadSize {
     pub flows: u64,
-    pub allocated_bytes: u64,
     pub sent_bytes: u64,
     pub max_flow_bytes: u64,
+    pub live_flows: u64,
+    pub live_bytes: u64,
+}
+
+impl WorkloadSize {
+    /// A workload whose flows may all be in progress at once.
+    pub fn all_live(flows: u64, bytes: u64, sent_bytes: u64, max_flow_bytes: u64) -> Self {
+        WorkloadSize {
+            flows,
+            sent_bytes,
+            max_flow_bytes,
+            live_flows: flows,
+            live_bytes: bytes,
+        }
+    }
 }
 
 /// Workload shapes of the foundation.
@@ -179,21 +194,23 @@ impl WorkloadSpec {
                 let flows = (*senders as u64).min(hosts - 1);
                 (flows, flows.saturating_mul(*message_bytes), *message_bytes)
             }
-            // Per step at most one shard from each member (the message over the members),
-            // in at most 2n steps (all-reduce: 2(n - 1)), unless `workload.steps` keeps fewer.
+            // One collective: all its flows may be in progress at once.
             WorkloadSpec::Collective {
+                kind,
+                algorithm,
                 message_bytes,
                 group: g,
                 ranks,
-                ..
             } => {
-                let n = group(g);
-                let steps = ranks.max_steps(n);
-                (
-                    steps * n,
-                    steps.saturating_mul(*message_bytes),
+                let (flows, shard) = collective::flow_count(
+                    *kind,
+                    *algorithm,
                     *message_bytes,
-                )
+                    group(g),
+                    ranks.steps,
+                );
+                let bytes = flows.saturating_mul(shard);
+                (flows, bytes, shard)
             }
             // At most two flows per pair of members, twice each member's message.
             WorkloadSpec::Moe {
@@ -208,24 +225,47 @@ impl WorkloadSpec {
                     *message_bytes,
                 )
             }
-            // Per collective as a collective of one block's bytes: per block of the
-            // iteration an all-gather forward, one backward, a reduce-scatter.
+            // Collectives of a block's and of the root's size (all-gathers and
+            // reduce-scatters send as many shards), of which `part.concurrent()` are in
+            // progress at once.
             WorkloadSpec::Fsdp {
+                model,
                 part,
                 layers,
+                size_scale,
+                algorithm,
                 group: g,
                 ranks,
-                ..
             } => {
                 let n = group(g);
-                let block = self.message_bytes();
-                let collectives = part.collectives(*layers);
-                let steps = ranks.max_steps(n);
-                (
-                    collectives * steps * n,
-                    (collectives * steps).saturating_mul(block),
-                    block,
-                )
+                let (block, root) = fsdp::unit_bytes(model, *size_scale);
+                let count = |bytes| {
+                    collective::flow_count(
+                        CollectiveKind::AllGather,
+                        *algorithm,
+                        bytes,
+                        n,
+                        ranks.steps,
+                    )
+                };
+                let ((per, block_shard), (_, root_shard)) = (count(block), count(root));
+                let (blocks, roots) = part.collectives(*layers);
+                let bytes = (blocks * per)
+                    .saturating_mul(block_shard)
+                    .saturating_add((roots * per).saturating_mul(root_shard));
+                let largest = if roots > 0 {
+                    block_shard.max(root_shard)
+                } else {
+                    block_shard
+                };
+                let live = part.concurrent() * per;
+                return WorkloadSize {
+                    flows: (blocks + roots) * per,
+                    sent_bytes: bytes,
+                    max_flow_bytes: largest,
+                    live_flows: live,
+                    live_bytes: live.saturating_mul(largest),
+                };
             }
             WorkloadSpec::Htsim { matrix, .. } => {
                 let (flows, max) = matrix.connections();
@@ -233,12 +273,7 @@ impl WorkloadSpec {
             }
             WorkloadSpec::Fastroute(w) => return w.size(hosts),
         };
-        WorkloadSize {
-            flows,
-            allocated_bytes: bytes,
-            sent_bytes: bytes,
-            max_flow_bytes,
-        }
+        WorkloadSize::all_live(flows, bytes, bytes, max_flow_bytes)
     }
 
     /// The flows, dependencies and collectives of this workload on `hosts` hosts.
