@@ -170,7 +170,7 @@ pub(super) fn chain_schedule(
     let mut times = vec![Time::ZERO; off[touched.len()] as usize];
     let mut got = vec![0u32; touched.len()];
     let all_in = |i: usize, got: &[u32]| off[i] + got[i] == off[i + 1];
-    let mut waits: Vec<u32> = deps.waits[local(subset.start)..][..subset.len()].to_vec();
+    let mut waits: Vec<u32> = deps.waits[subset.start as usize..subset.end as usize].to_vec();
     let mut start: Vec<Time> = subset
         .clone()
         .map(|x| {
