@@ -10,10 +10,22 @@ use crate::workload::BoundKind;
 /// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
 /// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
+    lower_bounds(params, outcome).0
+}
+
+/// [`lower_bound_ps`], and each collective's bound ([`collective_bound_ps`], in order), from
+/// one index of the gates.
+pub(super) fn lower_bounds(params: &SimParams, outcome: &RunOutcome) -> (Time, Vec<Time>) {
     let f = &outcome.fabric;
     let link = &params.link;
     let every = params.host.transport.ack_every_bytes;
-    match params.workload.bound_kind() {
+    let kind = params.workload.bound_kind();
+    let gates = (kind == BoundKind::Dependencies || !outcome.collectives.is_empty())
+        .then(|| Gates::new(&outcome.flows, &outcome.deps));
+    let collectives: Vec<Time> = (outcome.collectives.iter())
+        .map(|c| collective_bound_ps(link, every, f, gates.as_ref().expect("indexed"), c))
+        .collect();
+    let bound = match kind {
         BoundKind::Permutation { message_bytes } => {
             let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
             permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every)
@@ -24,19 +36,19 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
             // (collectives come in dependency order: `after` points to earlier ones), the
             // flow-level dependency chain, and the busiest NIC over the whole run (which
             // alone sees collectives that overlap share a NIC).
-            let gates = Gates::new(&outcome.flows, &outcome.deps);
             let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
-            for c in &outcome.collectives {
+            for (c, own) in outcome.collectives.iter().zip(&collectives) {
                 let before = c
                     .after
                     .iter()
                     .map(|&a| path[a as usize])
                     .max()
                     .unwrap_or(Time::ZERO);
-                path.push(before + collective_bound_ps(link, every, f, &gates, c));
+                path.push(before + *own);
             }
             let all = 0..outcome.flows.len() as u32;
-            let chain = critical_path_ps(link, every, f, &gates, all, true);
+            let gates = gates.as_ref().expect("indexed");
+            let chain = critical_path_ps(link, every, f, gates, all, true);
             // The CCT runs from the first start: the earliest flow waiting on nothing.
             let first = (outcome.flows.iter().zip(&outcome.deps.waits))
                 .filter(|(_, &w)| w == 0)
@@ -49,7 +61,8 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
                 .max(chain.saturating_sub(first))
                 .max(nic_bound_ps(link, every, f, &outcome.flows))
         }
-    }
+    };
+    (bound, collectives)
 }
 
 /// The dependency chain bound of the flows `subset`: the latest earliest completion (last
@@ -132,8 +145,8 @@ impl<'a> Gates<'a> {
 }
 
 /// [`critical_path_ps`]'s schedule: its end and each flow's start in subset order
-/// (`Time::MAX`: never started), each flow taking `extra[i]` (if given, in subset order) longer to send.
-/// It touches only the subset's flows and the gates they signal or wait for.
+/// (`Time::MAX`: never started), each flow taking `extra[i]` (if given, in subset order)
+/// longer to send. It touches only the subset's flows and the gates they signal or wait for.
 pub(super) fn chain_schedule(
     link: &LinkModel,
     f: &Fabric,
@@ -247,10 +260,10 @@ pub(super) fn chain_schedule(
 }
 
 /// Per flow of `subset`, in subset order: the NIC time of the ACKs its sender owes, in the
-/// zero-queueing schedule `start` (in subset order, `Time::MAX`: never started), for the data of the subset's other flows that reaches it while the flow
-/// is being sent (each incoming flow's packets arriving evenly between its first and last
-/// arrival, its ACKs the fewest its policy can send; rounded down). See
-/// [`critical_path_ps`].
+/// zero-queueing schedule `start` (in subset order, `Time::MAX`: never started), for the
+/// data of the subset's other flows that reaches it while the flow is being sent (each
+/// incoming flow's packets arriving evenly between its first and last arrival, its ACKs the
+/// fewest its policy can send; rounded down). See [`critical_path_ps`].
 pub(super) fn ack_charges(
     link: &LinkModel,
     ack_every_bytes: u32,

@@ -377,11 +377,12 @@ fn deployment_counts(params: &SimParams, f: &Fabric) -> BTreeMap<String, u32> {
     out
 }
 
-fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveReport> {
-    let gates = Gates::new(&o.flows, &o.deps);
+/// Each collective's CCT and bytes beside its lower bound (`bounds`, in order).
+fn collective_reports(o: &RunOutcome, bounds: &[Time]) -> Vec<CollectiveReport> {
     o.collectives
         .iter()
-        .map(|c| {
+        .zip(bounds)
+        .map(|(c, bound)| {
             let ids = c.flows();
             let ids = ids.start as usize..ids.end as usize;
             let first = o.results[ids.clone()]
@@ -400,14 +401,7 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
             CollectiveReport {
                 name: c.name.clone(),
                 cct_us: cct,
-                lower_bound_us: collective_bound_ps(
-                    &params.link,
-                    params.host.transport.ack_every_bytes,
-                    &o.fabric,
-                    &gates,
-                    c,
-                )
-                .as_us_f64(),
+                lower_bound_us: bound.as_us_f64(),
                 bytes: o.flows[ids].iter().map(|f| f.bytes).sum(),
             }
         })
@@ -415,7 +409,7 @@ fn collective_reports(params: &SimParams, o: &RunOutcome) -> Vec<CollectiveRepor
 }
 
 fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
-    let bound = lower_bound_ps(params, o);
+    let (bound, collective_bounds) = bound::lower_bounds(params, o);
     let cct = o.end_ps.map(|e| e - o.start_ps);
     let span = cct
         .unwrap_or(o.stop_ps - o.start_ps)
@@ -546,7 +540,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         flows_total: o.flows_total,
         events: c.events,
         packet_hops: c.packet_hops,
-        collectives: collective_reports(params, o),
+        collectives: collective_reports(o, &collective_bounds),
         rho_max: o.failures.as_ref().map(|f| f.1),
         deployment: deployment_counts(params, &o.fabric),
         failed_links: o
