@@ -60,9 +60,9 @@ pending_path = here / "pending"
 # Experiments that cannot run at full size on such a machine at all, and why.
 CANNOT_RUN = {
     "ofan-fsdp": "refused before it starts: one run (126 blocks, 432 hosts) is estimated at "
-                 "6.1e12 packet-hops and 242 GiB, over `run.max_memory_gib` (16) and over "
-                 "this machine's 24 GiB; at the 5-8 M packet-hops/s of a 432-host run that is "
-                 "9-14 days of CPU per run, and the experiment has 120",
+                 "3.1e12 packet-hops, over `run.max_packet_hops` (1e10), and 15.1 GiB; at the "
+                 "5-8 M packet-hops/s of a 432-host run that is 4-7 days of CPU per run, and "
+                 "the experiment has 120",
 }
 
 
