@@ -16,8 +16,6 @@
 //!   gates it waits for fired: see `workload::deps`).
 //! - `Timeout { flow }`: the flow's retransmission timer; `AckTimer { flow }`: its
 //!   receiver's delayed-ACK timer.
-//! - `Dequeue { port }`: with `switch.ecn_at = "dequeue"`, a data packet's last bit leaves
-//!   the serializer: its ECN mark is decided by the data queued behind it.
 //!
 //! Fastroute's controller and the trace's samples touch every switch or port at once: they
 //! are the run's global events, taken between windows (`parallel.rs`), before any event of
@@ -79,11 +77,6 @@ enum Event {
     AckTimer {
         flow: u32,
     },
-    /// `switch.ecn_at = "dequeue"`: the last bit of `port`'s next undecided data packet
-    /// leaves; its mark is decided by the data waiting behind it.
-    Dequeue {
-        port: u32,
-    },
 }
 
 /// One live flow: its ends, its sender and receiver state machines (`flows.rs`).
@@ -138,6 +131,8 @@ struct Sim<'a, A: Chassis> {
     coins: Vec<Rng>,
     /// Per fabric port, with `switch.ecn_at = "dequeue"` and ECN (empty otherwise).
     dequeue_marks: Vec<DequeueMarks>,
+    /// The key of those marks' coins (`engine::rng::keyed_below`).
+    mark_key: u64,
     queue: TimingWheel<Event>,
     /// The events' tie-breaking keys.
     tickets: Tickets,
@@ -332,6 +327,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             } else {
                 Vec::new()
             },
+            mark_key: crate::engine::rng::draw_key(p.run.seed, "dequeue-marks"),
             queue: TimingWheel::default(),
             me,
             owner,
@@ -434,7 +430,7 @@ impl<A: Chassis> Sim<'_, A> {
             match ev {
                 Event::Arrive { port } => {
                     if !self.dequeue_marks.is_empty() {
-                        self.dequeue_arrival(port);
+                        self.head_leaves(port);
                     }
                     let ring = &mut self.wire[port as usize];
                     let (_, _, pkt) = ring.slots.pop_front().expect("an arrival has a packet");
@@ -481,11 +477,6 @@ impl<A: Chassis> Sim<'_, A> {
                 Event::AckTimer { flow } => {
                     self.queue.pop();
                     self.ack_timer(flow);
-                }
-                Event::Dequeue { port } => {
-                    self.queue.pop();
-                    self.dequeue_marks[port as usize].armed = false;
-                    self.decide_dequeue_marks(port);
                 }
             }
         }

@@ -21,6 +21,27 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A uniform 64-bit `x` taken to `0..n` (Lemire's multiply-shift; the bias is below 2^-32
+/// for our n).
+#[inline]
+fn scale(x: u64, n: u64) -> u64 {
+    debug_assert!(n > 0);
+    ((x as u128 * n as u128) >> 64) as u64
+}
+
+/// A counter-based draw, uniform in `0..n`: a function of `(key, a, b)` alone, so it is the
+/// same whenever, and in whatever order with other draws, it is made (lazily decided ECN
+/// marks). `key` names the consumer (as [`Rng::stream`] does: seed and name).
+#[inline]
+pub fn keyed_below(key: u64, a: u64, b: u64, n: u64) -> u64 {
+    scale(splitmix64(splitmix64(key ^ a) ^ b), n)
+}
+
+/// The key of the consumer `name`'s counter-based draws under `seed` ([`keyed_below`]).
+pub fn draw_key(seed: u64, name: &str) -> u64 {
+    splitmix64(seed) ^ fnv1a64(name.as_bytes())
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Self {
         let mut x = seed;
@@ -34,7 +55,7 @@ impl Rng {
 
     /// An independent stream for the consumer `name` under `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
-        Self::new(splitmix64(seed) ^ fnv1a64(name.as_bytes()))
+        Self::new(draw_key(seed, name))
     }
 
     /// `n` independent streams for the consumer `name` under `seed`, one per node (switch,
@@ -59,11 +80,10 @@ impl Rng {
         result
     }
 
-    /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-32 for our n).
+    /// Uniform in `0..n`.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+        scale(self.next_u64(), n)
     }
 
     /// Uniform in [0, 1).
@@ -96,6 +116,24 @@ mod tests {
             Rng::stream(1, "lb").next_u64(),
             Rng::stream(2, "lb").next_u64()
         );
+    }
+
+    #[test]
+    fn keyed_draws_are_uniform_and_depend_on_every_input() {
+        let key = draw_key(1, "marks");
+        let mut counts = [0u32; 6];
+        for b in 0..60_000 {
+            counts[keyed_below(key, 7, b, 6) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
+        let draw = |key, a, b| keyed_below(key, a, b, 1 << 40);
+        assert_eq!(draw(key, 7, 3), draw(key, 7, 3));
+        assert_ne!(draw(key, 7, 3), draw(key, 8, 3));
+        assert_ne!(draw(key, 7, 3), draw(key, 7, 4));
+        assert_ne!(draw(key, 7, 3), draw(draw_key(2, "marks"), 7, 3));
     }
 
     #[test]

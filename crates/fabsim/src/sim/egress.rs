@@ -5,17 +5,17 @@
 use super::multi_asic::Chassis;
 use super::wire::{is_control, jump_queue, wire_bytes, Ring};
 use super::{Event, Sim};
+use crate::engine::rng::keyed_below;
 use crate::engine::{EventQueue, Time};
 use crate::net::{Enqueue, Overflow, Packet, PacketKind};
 
-/// `switch.ecn_at = "dequeue"`, per egress port: of the data packets in its ring (FIFO among
-/// themselves), the first `decided` have left the serializer and had their mark decided, the
-/// next `undecided` wait for it; `armed`: a `Dequeue` event is pending (at most one).
+/// `switch.ecn_at = "dequeue"`, per egress port: its last `undecided` data packets (FIFO
+/// among themselves; the first of them is the ring's slot `next`) still wait for their marks,
+/// which are decided once their last bit has left ([`Sim::settle_marks`]).
 #[derive(Clone, Copy, Default)]
 pub(super) struct DequeueMarks {
-    decided: u32,
+    next: u32,
     undecided: u32,
-    pub(super) armed: bool,
 }
 
 /// What an egress port does with a packet offered to it.
@@ -69,9 +69,14 @@ impl<A: Chassis> Sim<'_, A> {
             let (ports, link, flows) = (&mut self.ports, &self.p.link, self.specs);
             let ser = ports.serialization(wire_bytes(&pkt, link, flows));
             let delay = ports.delay_ps();
-            jump_queue(wire, fixed, slot, ser, now, delay, |q| {
+            let at = jump_queue(wire, fixed, slot, ser, now, delay, |q| {
                 ports.serialization(wire_bytes(q, link, flows))
             });
+            if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
+                if m.undecided > 0 && at <= m.next as usize {
+                    m.next += 1;
+                }
+            }
         } else {
             debug_assert!(
                 wire.back().is_none_or(|b| b.0 <= t),
@@ -80,13 +85,6 @@ impl<A: Chassis> Sim<'_, A> {
             );
             wire.push_back(slot);
         }
-    }
-
-    /// Schedules `port`'s `Dequeue` event at `at`, numbered by the port.
-    fn dequeue_at(&mut self, port: u32, at: Time) {
-        let ticket = self.wire[port as usize].take();
-        self.queue
-            .push_ticketed(at, self.tickets.port(ticket, port), Event::Dequeue { port });
     }
 
     /// A switch offers a routed packet to its egress port `port`.
@@ -115,6 +113,7 @@ impl<A: Chassis> Sim<'_, A> {
             // SAFETY: a prefetch is a hint that never faults, and SSE is x86_64 baseline.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((ring as *const Ring).cast()) };
         }
+        self.settle_marks(port);
         let control = self.priority(&pkt);
         let buffered = d == Discipline::Buffered;
         let limit = if buffered && !control {
@@ -136,13 +135,13 @@ impl<A: Chassis> Sim<'_, A> {
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
                 if at_dequeue {
+                    // Data goes to the ring's back.
+                    let back = self.wire[port as usize].slots.len() as u32 - 1;
                     let m = &mut self.dequeue_marks[port as usize];
-                    m.undecided += 1;
-                    if !m.armed {
-                        m.armed = true;
-                        let leaves = t - self.ports.delay_ps();
-                        self.dequeue_at(port, leaves);
+                    if m.undecided == 0 {
+                        m.next = back;
                     }
+                    m.undecided += 1;
                 }
             }
             Enqueue::Overflow => {
@@ -220,93 +219,126 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// `switch.ecn_at = "dequeue"`: decides the marks of `port`'s data packets whose last bit
-    /// has left by now, in ring order, each by the data waiting behind it (with trimming, the
-    /// priority class waiting right behind it is not data and is not counted); then waits for
-    /// the next one. Control packets that jumped ahead of waiting data delay it, so an event
-    /// may find its packet not done yet and wait again.
-    pub(super) fn decide_dequeue_marks(&mut self, port: u32) {
-        let delay = self.ports.delay_ps();
-        let priority = self.p.switch.overflow == Overflow::Trim;
-        loop {
-            let m = self.dequeue_marks[port as usize];
-            if m.undecided == 0 {
-                return;
+    /// has left by now, in ring order, each by the data that waited behind it when it left
+    /// (with trimming, the priority class right behind it is not data and is not counted).
+    ///
+    /// Lazily: this runs before anything changes the port's backlog or its ring behind those
+    /// packets (an offer to the port, its head's arrival or shipping, a PAUSE, the run's end),
+    /// so the backlog at a packet's leave time is still read from the port's state. The coin
+    /// on the ramp is keyed by the port and the packet's number ([`keyed_below`]): a decision
+    /// is the same whenever it is made.
+    #[inline]
+    pub(super) fn settle_marks(&mut self, port: u32) {
+        if let Some(&m) = self.dequeue_marks.get(port as usize) {
+            if m.undecided > 0 {
+                self.decide_marks(port, m, self.now);
             }
-            let wire = &self.wire[port as usize].slots;
-            let i = wire
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| !is_control(&e.2))
-                .nth(m.decided as usize)
-                .map(|(i, _)| i)
-                .expect("an undecided data packet is in the ring");
-            let leaves = wire[i].0 - delay;
-            if leaves > self.now {
-                let m = &mut self.dequeue_marks[port as usize];
-                if !m.armed {
-                    m.armed = true;
-                    self.dequeue_at(port, leaves);
-                }
-                return;
-            }
-            let behind: u64 = if priority {
-                wire.range(i + 1..)
-                    .take_while(|e| is_control(&e.2))
-                    .map(|e| self.wire_bytes(&e.2) as u64)
-                    .sum()
-            } else {
-                0
-            };
-            let waiting = self
-                .ports
-                .backlog_bytes(port, self.now)
-                .saturating_sub(behind);
-            let mut pkt = wire[i].2;
-            self.mark_ecn(self.from_node[port as usize], waiting, &mut pkt);
-            self.wire[port as usize].slots[i].2 = pkt;
-            let m = &mut self.dequeue_marks[port as usize];
-            m.decided += 1;
-            m.undecided -= 1;
         }
     }
 
-    /// Before `port`'s ring head arrives: its mark is decided (with zero propagation delay
-    /// the arrival may come before its `Dequeue` event), and it leaves the decided count.
-    #[inline]
-    pub(super) fn dequeue_arrival(&mut self, port: u32) {
-        let Some(&(_, _, head)) = self.wire[port as usize].slots.front() else {
-            return;
-        };
-        if is_control(&head) {
-            return;
+    /// The marks of `port`'s packets that left by `by`.
+    fn decide_marks(&mut self, port: u32, mut m: DequeueMarks, by: Time) {
+        let delay = self.ports.delay_ps();
+        let priority = self.p.switch.overflow == Overflow::Trim;
+        let ecn = self.p.switch.ecn.expect("dequeue marks need ECN");
+        while m.undecided > 0 {
+            let i = m.next as usize;
+            let ring = &self.wire[port as usize];
+            let (arrive, low, pkt) = ring.slots[i];
+            debug_assert!(!is_control(&pkt), "port {port}: slot {i} is not data");
+            let leaves = arrive - delay;
+            if leaves > by {
+                break;
+            }
+            debug_assert!(
+                self.ports.stats[port as usize].last_ps <= leaves,
+                "port {port} changed after its packet left, before its mark was decided"
+            );
+            let mut behind = 0u64;
+            let mut j = i + 1;
+            while let Some((_, _, q)) = ring.slots.get(j).filter(|e| is_control(&e.2)) {
+                if priority {
+                    behind += self.wire_bytes(q) as u64;
+                }
+                j += 1;
+            }
+            let waiting = self
+                .ports
+                .backlog_bytes(port, leaves)
+                .saturating_sub(behind);
+            let (key, ticket) = (self.mark_key, ring.ticket(low));
+            if ecn_mark(ecn, waiting, |n| keyed_below(key, port as u64, ticket, n)) {
+                let mut pkt = pkt;
+                self.set_ecn(&mut pkt);
+                self.wire[port as usize].slots[i].2 = pkt;
+            }
+            m.undecided -= 1;
+            m.next = j as u32;
         }
+        self.dequeue_marks[port as usize] = m;
+    }
+
+    /// Before `port`'s ring head arrives (or is shipped to another partition, which may be
+    /// before the partition's clock reaches its last bit): the marks decided up to the
+    /// head's last bit (its own among them, if it is data), and the head leaves the ring.
+    #[inline]
+    pub(super) fn head_leaves(&mut self, port: u32) {
         let Some(&m) = self.dequeue_marks.get(port as usize) else {
             return;
         };
-        if m.decided == 0 && m.undecided > 0 {
-            self.decide_dequeue_marks(port);
+        if m.undecided == 0 {
+            return;
         }
+        let left = self.wire[port as usize].slots[0].0 - self.ports.delay_ps();
+        self.decide_marks(port, m, left);
         let m = &mut self.dequeue_marks[port as usize];
-        m.decided = m.decided.saturating_sub(1);
+        if m.undecided > 0 {
+            debug_assert!(m.next > 0, "port {port}: its head leaves undecided");
+            m.next -= 1;
+        }
     }
 
-    /// ECN: mark a data packet by the `backlog` bytes it finds (RED-like ramp from kmin to
-    /// kmax) at node `node` (whose coin it tosses).
+    /// The run's end at `at`: the marks of the packets that left by then.
+    pub(super) fn settle_all_marks(&mut self, at: Time) {
+        for port in 0..self.dequeue_marks.len() {
+            let m = self.dequeue_marks[port];
+            if m.undecided > 0 {
+                self.decide_marks(port as u32, m, at);
+            }
+        }
+    }
+
+    /// ECN: mark a data packet by the `backlog` bytes it finds at node `node` (whose coin it
+    /// tosses on the ramp).
     #[inline]
     pub(super) fn mark_ecn(&mut self, node: u32, backlog: u64, pkt: &mut Packet) {
-        let Some((kmin, kmax)) = self.p.switch.ecn else {
+        let Some(ecn) = self.p.switch.ecn else {
             return;
         };
-        let mark = if backlog >= kmax {
-            true
-        } else if backlog > kmin {
-            self.coins[node as usize].below(kmax - kmin) < backlog - kmin
-        } else {
-            false
-        };
-        if mark && !pkt.ecn() {
+        let coin = &mut self.coins[node as usize];
+        if ecn_mark(ecn, backlog, |n| coin.below(n)) {
+            self.set_ecn(pkt);
+        }
+    }
+
+    #[inline]
+    fn set_ecn(&mut self, pkt: &mut Packet) {
+        if !pkt.ecn() {
             pkt.mark_ecn();
             self.c.ecn_marks += 1;
         }
+    }
+}
+
+/// Whether a data packet that finds `backlog` bytes is marked: a RED-like ramp from `kmin`
+/// to `kmax` (`coin(n)`: uniform in `0..n`).
+#[inline]
+fn ecn_mark((kmin, kmax): (u64, u64), backlog: u64, coin: impl FnOnce(u64) -> u64) -> bool {
+    if backlog >= kmax {
+        true
+    } else if backlog > kmin {
+        coin(kmax - kmin) < backlog - kmin
+    } else {
+        false
     }
 }

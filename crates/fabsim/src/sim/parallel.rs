@@ -137,6 +137,9 @@ pub(super) fn simulate_with<A: Chassis + Send>(
         // Packets shipped before the run stopped are still in flight.
         s.receive();
         s.settle();
+        if matches!(end, End::Stopped) {
+            s.settle_all_marks(p.run.stop_ps.expect("a stopped run has a stop time"));
+        }
     }
     let mut sims = sims.into_iter();
     let mut sim = sims.next().expect("one partition at least");
@@ -244,6 +247,8 @@ fn windows<A: Chassis + Send>(
                 }
                 for (feeder, resume) in pauses.drain(..) {
                     let s = &mut sims[owner[sims[0].from_node[feeder as usize] as usize] as usize];
+                    // The marks decided before the port's backlog jumps.
+                    s.settle_marks(feeder);
                     let b = &mut s.ports.stats[feeder as usize].busy_until;
                     *b = (*b).max(resume.saturating_sub(p.link.delay_ps));
                 }
@@ -479,21 +484,21 @@ impl<A: Chassis> Sim<'_, A> {
         while i < self.outgoing.len() {
             let port = self.outgoing[i];
             let to = self.owner[self.fabric.port_to_node[port as usize] as usize] as usize;
-            while let Some(&(arrive, low, pkt)) = self.wire[port as usize].slots.front() {
+            while let Some(&(arrive, _, _)) = self.wire[port as usize].slots.front() {
                 if arrive - delay >= until {
                     break;
-                }
-                if !self.dequeue_marks.is_empty() {
-                    // Decided (its last bit left): it leaves the port's decided count.
-                    self.dequeue_arrival(port);
                 }
                 debug_assert!(
                     arrive >= until,
                     "a packet left a crossing link before the window"
                 );
+                if !self.dequeue_marks.is_empty() {
+                    // Its mark may be decided only now.
+                    self.head_leaves(port);
+                }
                 let ring = &mut self.wire[port as usize];
+                let (_, low, pkt) = ring.slots.pop_front().expect("the head");
                 let ticket = ring.ticket(low);
-                ring.slots.pop_front();
                 ring.flying_until = arrive;
                 self.outbox[to].push(Mail {
                     port,

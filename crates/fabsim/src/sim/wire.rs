@@ -39,10 +39,10 @@ pub(super) type Slot = (Time, u32, Packet);
 
 /// One port's packets accepted and not yet arrived, in arrival order.
 ///
-/// The port numbers what it schedules (its packets and its `Dequeue` events) with a counter
-/// of its own: below the port's id, that is the events' tie-breaking key (`Tickets` in
-/// `sim.rs`), which depends on nothing but the port's own history (so it is the same
-/// whichever partition, thread or order simulates the fabric). `newest` is the last number
+/// The port numbers its packets with a counter of its own: below the port's id, that is
+/// the events' tie-breaking key (`Tickets` in `sim.rs`), which depends on nothing but the
+/// port's own history (so it is the same whichever partition, thread or order simulates
+/// the fabric). `newest` is the last number
 /// taken or pushed.
 ///
 /// Slots keep only the low half of their numbers; the full one is read against `newest`,
@@ -129,7 +129,7 @@ impl Ring {
 /// drain at the same rate), so only the ring is rearranged. The first `fixed` slots keep
 /// their place ([`Ring::fixed`]: the ring head, whose event is queued; it is in service or on
 /// the wire, or waits for a PAUSE to end (Fastroute's optical mode), which holds the control
-/// packet back too).
+/// packet back too). Returns the slot it took.
 pub(super) fn jump_queue(
     wire: &mut VecDeque<Slot>,
     fixed: usize,
@@ -138,7 +138,7 @@ pub(super) fn jump_queue(
     now: Time,
     delay_ps: Time,
     mut ser_of: impl FnMut(&Packet) -> Time,
-) {
+) -> usize {
     let mut slot = wire.len();
     while slot > fixed {
         let (arrive, _, p) = &wire[slot - 1];
@@ -157,6 +157,7 @@ pub(super) fn jump_queue(
         }
     }
     wire.insert(slot, entry);
+    slot
 }
 
 #[cfg(test)]
