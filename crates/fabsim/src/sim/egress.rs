@@ -10,12 +10,15 @@ use crate::engine::{EventQueue, Time};
 use crate::net::{Enqueue, Overflow, Packet, PacketKind};
 
 /// `switch.ecn_at = "dequeue"`, per egress port: its last `undecided` data packets (FIFO
-/// among themselves; the first of them is the ring's slot `next`) still wait for their marks,
-/// which are decided once their last bit has left ([`Sim::settle_marks`]).
+/// among themselves; the first of them is the ring's slot `next`, whose last bit leaves at
+/// `leaves`) still wait for their marks, which are decided once their last bit has left
+/// ([`Sim::settle_marks`]). `leaves` is kept here so that a port with nothing to decide is
+/// told without reading its ring (whose slot `next` was written long ago: a cache miss).
 #[derive(Clone, Copy, Default)]
 pub(super) struct DequeueMarks {
     next: u32,
     undecided: u32,
+    leaves: Time,
 }
 
 /// What an egress port does with a packet offered to it.
@@ -74,7 +77,9 @@ impl<A: Chassis> Sim<'_, A> {
             });
             if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
                 if m.undecided > 0 && at <= m.next as usize {
+                    // It went ahead of the first undecided packet, which leaves `ser` later.
                     m.next += 1;
+                    m.leaves += ser;
                 }
             }
         } else {
@@ -140,6 +145,7 @@ impl<A: Chassis> Sim<'_, A> {
                     let m = &mut self.dequeue_marks[port as usize];
                     if m.undecided == 0 {
                         m.next = back;
+                        m.leaves = t - self.ports.delay_ps();
                     }
                     m.undecided += 1;
                 }
@@ -230,7 +236,7 @@ impl<A: Chassis> Sim<'_, A> {
     #[inline]
     pub(super) fn settle_marks(&mut self, port: u32) {
         if let Some(&m) = self.dequeue_marks.get(port as usize) {
-            if m.undecided > 0 {
+            if m.undecided > 0 && m.leaves <= self.now {
                 self.decide_marks(port, m, self.now);
             }
         }
@@ -241,15 +247,13 @@ impl<A: Chassis> Sim<'_, A> {
         let delay = self.ports.delay_ps();
         let priority = self.p.switch.overflow == Overflow::Trim;
         let ecn = self.p.switch.ecn.expect("dequeue marks need ECN");
-        while m.undecided > 0 {
+        while m.undecided > 0 && m.leaves <= by {
             let i = m.next as usize;
             let ring = &self.wire[port as usize];
             let (arrive, low, pkt) = ring.slots[i];
             debug_assert!(!is_control(&pkt), "port {port}: slot {i} is not data");
             let leaves = arrive - delay;
-            if leaves > by {
-                break;
-            }
+            debug_assert_eq!(leaves, m.leaves, "port {port}: slot {i} moved");
             debug_assert!(
                 self.ports.stats[port as usize].last_ps <= leaves,
                 "port {port} changed after its packet left, before its mark was decided"
@@ -274,6 +278,9 @@ impl<A: Chassis> Sim<'_, A> {
             }
             m.undecided -= 1;
             m.next = j as u32;
+            if m.undecided > 0 {
+                m.leaves = self.wire[port as usize].slots[j].0 - delay;
+            }
         }
         self.dequeue_marks[port as usize] = m;
     }
@@ -290,7 +297,9 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         let left = self.wire[port as usize].slots[0].0 - self.ports.delay_ps();
-        self.decide_marks(port, m, left);
+        if m.leaves <= left {
+            self.decide_marks(port, m, left);
+        }
         let m = &mut self.dequeue_marks[port as usize];
         if m.undecided > 0 {
             debug_assert!(m.next > 0, "port {port}: its head leaves undecided");
@@ -302,7 +311,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn settle_all_marks(&mut self, at: Time) {
         for port in 0..self.dequeue_marks.len() {
             let m = self.dequeue_marks[port];
-            if m.undecided > 0 {
+            if m.undecided > 0 && m.leaves <= at {
                 self.decide_marks(port as u32, m, at);
             }
         }
