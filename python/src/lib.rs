@@ -206,7 +206,7 @@ fn run_interruptible(
     let cancel = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let worker =
-            scope.spawn(|| metrics::run_parallel(params, jobs, extras, &|| {}, Some(&cancel)));
+            scope.spawn(|| metrics::run_parallel(params, jobs, extras, &|_, _| {}, Some(&cancel)));
         loop {
             py.detach(|| {
                 for _ in 0..5 {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{Extras, RunReport};
+use fabsim::metrics::{Extras, RunReport, RunResult};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
 use fabsim::scenario::RunSpec;
@@ -96,7 +96,17 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         flows: args.flows.is_some(),
         trace: args.trace.is_some(),
     };
-    let results = run_all(&specs, args.jobs, extras)?;
+    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
+    let flows_csv = match &args.flows {
+        Some(path) => Some(report_csv::FlowsCsv::create(path, labels.clone())?),
+        None => None,
+    };
+    let each = |i: usize, r: &mut RunResult| {
+        if let Some(out) = &flows_csv {
+            out.add(i, r.flows.take().unwrap_or_default());
+        }
+    };
+    let results = run_all(&specs, args.jobs, extras, &each)?;
     let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
@@ -133,7 +143,6 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         eprintln!("warning: {w} ({n} of {} runs)", reports.len());
     }
     let table = table(&specs, &reports);
-    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
     let write_csv = |path: &PathBuf, csv: String| {
         // stdout gets the final newline from `write_output`.
         let csv = match path.as_os_str() == "-" {
@@ -142,12 +151,8 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         };
         write_output(path, csv)
     };
-    if let Some(path) = &args.flows {
-        let flows: Vec<_> = results
-            .iter()
-            .map(|r| r.flows.clone().unwrap_or_default())
-            .collect();
-        write_csv(path, report_csv::flows_csv(&labels, &flows))?;
+    if let (Some(out), Some(path)) = (flows_csv, &args.flows) {
+        out.finish(path)?;
     }
     if let Some(path) = &args.trace {
         let traces: Vec<_> = results

@@ -15,12 +15,16 @@ use crate::Error;
 pub fn stdout(args: fmt::Arguments) {
     let mut out = io::stdout().lock();
     if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: cannot write to stdout: {e}");
-        std::process::exit(1);
+        stdout_failed(e);
     }
+}
+
+fn stdout_failed(e: io::Error) -> ! {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: cannot write to stdout: {e}");
+    std::process::exit(1);
 }
 
 /// `print!` through [`stdout`].
@@ -168,19 +172,113 @@ pub fn check_output(path: &Path) -> Result<(), Error> {
 /// is replaced atomically (temporary file beside it, then a rename), so an interrupted run
 /// never leaves a partial file that looks complete.
 pub fn write_output(path: &Path, contents: &str) -> Result<(), Error> {
-    match dest(path)? {
-        Dest::Stdout => {
-            outln!("{contents}");
-            Ok(())
+    if let Dest::Stdout = dest(path)? {
+        outln!("{contents}");
+        return Ok(());
+    }
+    let mut out = OutputFile::create(path)?;
+    out.write_all(contents.as_bytes())
+        .map_err(|e| Error::io(path, "write", e))?;
+    out.finish()
+}
+
+/// An output written as it is produced, where [`write_output`] would write it: stdout for
+/// `-` (as is: no newline added), a symlink, FIFO or device in place, and anything else
+/// through a temporary file beside it that [`OutputFile::finish`] renames to it. Dropped
+/// unfinished (an error on the way) or interrupted by a signal, it leaves no file behind.
+pub struct OutputFile {
+    path: PathBuf,
+    sink: Option<Sink>,
+}
+
+enum Sink {
+    Stdout,
+    InPlace(io::BufWriter<std::fs::File>),
+    /// The temporary file, registered in [`WRITING`].
+    Temp(PathBuf, io::BufWriter<std::fs::File>),
+}
+
+impl OutputFile {
+    pub fn create(path: &Path) -> Result<Self, Error> {
+        let open = |p: &Path| {
+            OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(p)
+                .map(io::BufWriter::new)
+                .map_err(|e| Error::io(path, "write", e))
+        };
+        let sink = match dest(path)? {
+            Dest::Stdout => Sink::Stdout,
+            Dest::InPlace => Sink::InPlace(open(path)?),
+            Dest::Replace => {
+                let tmp = temp_beside(path);
+                writing().push(tmp.clone());
+                match open(&tmp) {
+                    Ok(f) => Sink::Temp(tmp, f),
+                    Err(e) => {
+                        writing().retain(|t| *t != tmp);
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            sink: Some(sink),
+        })
+    }
+
+    /// Flushes the output and, for a temporary file, renames it to the path.
+    pub fn finish(mut self) -> Result<(), Error> {
+        let fail = |e| Error::io(&self.path, "write", e);
+        match self.sink.take().expect("finished once") {
+            Sink::Stdout => io::stdout().flush().unwrap_or_else(|e| stdout_failed(e)),
+            Sink::InPlace(mut f) => f.flush().map_err(fail)?,
+            Sink::Temp(tmp, f) => {
+                let done = f
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .and_then(|_| std::fs::rename(&tmp, &self.path));
+                if done.is_err() {
+                    let _ = std::fs::remove_file(&tmp);
+                }
+                writing().retain(|t| *t != tmp);
+                done.map_err(fail)?
+            }
         }
-        Dest::Replace => write_atomic(path, &temp_beside(path), contents, false),
-        Dest::InPlace => OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)
-            .and_then(|mut f| f.write_all(contents.as_bytes()))
-            .map_err(|e| Error::io(path, "write", e)),
+        Ok(())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if let Some(Sink::Temp(tmp, _)) = self.sink.take() {
+            let _ = std::fs::remove_file(&tmp);
+            writing().retain(|t| *t != tmp);
+        }
+    }
+}
+
+impl io::Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.sink.as_mut().expect("not finished") {
+            Sink::Stdout => {
+                io::stdout()
+                    .write_all(buf)
+                    .unwrap_or_else(|e| stdout_failed(e));
+                Ok(buf.len())
+            }
+            Sink::InPlace(f) | Sink::Temp(_, f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.sink.as_mut().expect("not finished") {
+            Sink::Stdout => Ok(()),
+            Sink::InPlace(f) | Sink::Temp(_, f) => f.flush(),
+        }
     }
 }
 

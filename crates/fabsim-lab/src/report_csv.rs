@@ -4,6 +4,12 @@
 
 use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
 use fabsim::metrics::{FlowRecord, RunReport, TraceRecord};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::output::OutputFile;
+use crate::Error;
 
 /// The CSV of `reports`: `index`, the swept keys (`labels`, the same keys for every run),
 /// then [`COLUMNS`], per-stage families widened to every stage any report has.
@@ -13,12 +19,87 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
 
 /// The CSV of every run's flows, one file for a whole sweep: `run` (the run's index, as in
 /// `--json`'s `runs` and merged.csv's `index`), the swept keys, then [`FLOW_COLUMNS`].
-pub fn flows_csv(labels: &[Vec<(String, String)>], flows: &[Vec<FlowRecord>]) -> String {
-    let rows = flows
-        .iter()
-        .enumerate()
-        .flat_map(|(i, fs)| fs.iter().map(move |f| (i, f)));
-    write("run", FLOW_COLUMNS, labels, rows)
+///
+/// Written as the runs finish ([`FlowsCsv::add`], from any thread): a run's rows go out as
+/// soon as every run before it is out, so what is held is the rows of runs that finished
+/// ahead of an earlier one, never the whole table.
+pub struct FlowsCsv {
+    labels: Vec<Vec<(String, String)>>,
+    state: Mutex<FlowsState>,
+}
+
+struct FlowsState {
+    /// The next run to write.
+    next: usize,
+    waiting: BTreeMap<usize, Vec<FlowRecord>>,
+    out: csv::Writer<OutputFile>,
+    failed: Option<csv::Error>,
+}
+
+impl FlowsCsv {
+    /// Opens `path` for the flows of the runs labelled `labels`.
+    pub fn create(path: &Path, labels: Vec<Vec<(String, String)>>) -> Result<Self, Error> {
+        let out = csv::Writer::from_writer(OutputFile::create(path)?);
+        Ok(FlowsCsv {
+            labels,
+            state: Mutex::new(FlowsState {
+                next: 0,
+                waiting: BTreeMap::new(),
+                out,
+                failed: None,
+            }),
+        })
+    }
+
+    /// Run `run`'s flows.
+    pub fn add(&self, run: usize, flows: Vec<FlowRecord>) {
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let s = &mut *guard;
+        s.waiting.insert(run, flows);
+        while let Some(flows) = s.waiting.remove(&s.next) {
+            emit_flows(&self.labels, s, s.next, &flows);
+            s.next += 1;
+        }
+    }
+
+    /// Once every run was added: the whole file (its header alone if there were none).
+    pub fn finish(self, path: &Path) -> Result<(), Error> {
+        let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        debug_assert!(s.waiting.is_empty(), "a run's flows were never written");
+        if s.next == 0 {
+            emit_flows(&self.labels, &mut s, 0, &[]);
+        }
+        if let Some(e) = s.failed {
+            return Err(Error::Runtime(format!(
+                "{}: cannot write: {e}",
+                path.display()
+            )));
+        }
+        let out = s
+            .out
+            .into_inner()
+            .map_err(|e| Error::io(path, "write", e.into_error()))?;
+        out.finish()
+    }
+}
+
+/// Writes run `i`'s rows, after the header if it is the first run.
+fn emit_flows(
+    labels: &[Vec<(String, String)>],
+    s: &mut FlowsState,
+    i: usize,
+    flows: &[FlowRecord],
+) {
+    let mut header = true;
+    let rows = flows.iter().map(|f| (i, f));
+    table("run", FLOW_COLUMNS, labels, rows, |cells| {
+        if std::mem::take(&mut header) && i > 0 {
+            return;
+        }
+        if let Err(e) = s.out.write_record(cells) {
+            s.failed.get_or_insert(e);
+        }
+    });
 }
 
 /// The CSV of every run's trace (`fabsim run --trace`): `run`, the swept keys, then

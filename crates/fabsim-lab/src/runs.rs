@@ -84,15 +84,21 @@ pub fn runs_json(reports: &[RunReport]) -> Result<String, Error> {
 }
 
 /// Runs every spec, in parallel over cores, keeping the input order, with the `extras`
-/// asked for.
+/// asked for; `each` sees every run's index and result as it finishes (see
+/// [`metrics::run_parallel`]).
 pub fn run_all(
     specs: &[RunSpec],
     jobs: Option<usize>,
     extras: Extras,
+    each: &(dyn Fn(usize, &mut RunResult) + Sync),
 ) -> Result<Vec<RunResult>, Error> {
     let bar = progress_bar(specs.len());
     let params: Vec<_> = specs.iter().map(|s| &s.params).collect();
-    let done = metrics::run_parallel(&params, jobs, extras, &|| bar.inc(1), None)
+    let done = |i: usize, r: &mut RunResult| {
+        each(i, r);
+        bar.inc(1);
+    };
+    let done = metrics::run_parallel(&params, jobs, extras, &done, None)
         .map_err(Error::Runtime)?
         .expect("never cancelled");
     bar.finish_and_clear();

@@ -317,14 +317,16 @@ fn run_cancellable(params: &SimParams, extras: Extras, cancel: Option<&AtomicBoo
 }
 
 /// Runs every one of `runs` on a pool of `jobs` threads (`None`: one per core), keeping the
-/// input order (`fabsim run`, the Python package); `done` is called after each run. Once
+/// input order (`fabsim run`, the Python package); `done` is called after each run with its
+/// index and result, on the thread that ran it (it may take the result's extras, e.g. to
+/// write a run's flows as soon as it finishes rather than hold every run's). Once
 /// `cancel` is set, runs in progress stop within a few milliseconds, no other starts, and the
 /// result is `Ok(None)`.
 pub fn run_parallel(
     runs: &[&SimParams],
     jobs: Option<usize>,
     extras: Extras,
-    done: &(dyn Fn() + Sync),
+    done: &(dyn Fn(usize, &mut RunResult) + Sync),
     cancel: Option<&AtomicBool>,
 ) -> Result<Option<Vec<RunResult>>, String> {
     use rayon::prelude::*;
@@ -335,12 +337,13 @@ pub fn run_parallel(
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     Ok(pool.install(|| {
         runs.par_iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 if cancelled() {
                     return None;
                 }
-                let r = run_cancellable(p, extras, cancel);
-                done();
+                let mut r = run_cancellable(p, extras, cancel);
+                done(i, &mut r);
                 (!cancelled()).then_some(r)
             })
             .collect()
