@@ -231,6 +231,86 @@ fn htsim_errors_name_file_line_and_field() {
     assert_eq!(s.expand().unwrap_err().key, "workload.group");
 }
 
+/// A message split over more flows than it has bytes would give a flow 0 bytes, which never
+/// completes: the scenario refuses it, naming the file, the key, the value and the smallest
+/// value allowed; the simulator refuses a 0-byte flow from a caller that builds its own.
+#[test]
+fn messages_too_small_for_a_byte_per_flow_are_refused() {
+    let expand = |text: &str| {
+        let text = format!("[topology]\nk = 4\n[switch]\nlb = \"ecmp\"\n[workload]\n{text}");
+        Scenario::parse(&text, "small.toml").unwrap().expand()
+    };
+    // All-to-all: each host's message over its 15 peers; a sweep point too small fails the
+    // sweep.
+    for (text, value, floor) in [
+        ("kind = \"all-to-all\"\nmessage_bytes = 14", 14, 15),
+        (
+            "kind = \"all-to-all\"\nmessage_bytes = [1048576, 10]",
+            10,
+            15,
+        ),
+        ("kind = \"all-reduce\"\nmessage_bytes = 15", 15, 16),
+        (
+            "kind = \"all-gather\"\ngroup = \"0-7\"\nmessage_bytes = 1",
+            1,
+            8,
+        ),
+    ] {
+        let e = expand(text).unwrap_err();
+        assert_eq!(e.key, "workload.message_bytes", "{text}");
+        let says = format!(
+            "small.toml: `workload.message_bytes`: invalid value {value}; allowed: at least {floor} bytes"
+        );
+        assert!(e.to_string().starts_with(&says), "{text}: {e}");
+        assert!(e.to_string().contains("0 bytes never completes"), "{e}");
+    }
+    // Exactly the floor runs, every flow complete.
+    for text in [
+        "kind = \"all-to-all\"\nmessage_bytes = 15",
+        "kind = \"all-reduce\"\nmessage_bytes = 16",
+    ] {
+        let p = &expand(text).unwrap()[0].params;
+        let r = run(p);
+        assert_eq!(r.flows_completed, r.flows_total, "{text}");
+    }
+    // A size per flow splits nothing.
+    assert!(expand("kind = \"all-to-all\"\nmessage_bytes = 1\nflow_bytes = 1").is_ok());
+    // FSDP: the scale's smallest unit (a block) shards over the group's 16 hosts.
+    let e = expand("kind = \"fsdp\"\nlayers = 1\nsize_scale = 1e-12")
+        .unwrap_err()
+        .to_string();
+    let floor = fabsim::workload::fsdp::min_scale(
+        &fabsim::workload::fsdp::LLAMA3_405B,
+        fabsim::workload::FsdpPart::Iteration,
+        1,
+        16,
+    );
+    assert!(floor > 2.4e-9 && floor < 2.5e-9, "{floor}");
+    assert!(
+        e.starts_with(&format!(
+            "small.toml: `workload.size_scale`: invalid value 1e-12; allowed: at least {floor:e}:"
+        )),
+        "{e}"
+    );
+    assert!(expand(&format!(
+        "kind = \"fsdp\"\nlayers = 1\nsize_scale = {floor:e}"
+    ))
+    .is_ok());
+}
+
+/// A library caller that builds a workload past the scenario gets a panic, not a run that
+/// never ends.
+#[test]
+#[should_panic(expected = "has 0 bytes and would never complete")]
+fn a_flow_of_zero_bytes_is_refused_by_the_simulator() {
+    let mut p = params(&["switch.lb=ecmp"]).remove(0);
+    p.workload = fabsim::workload::WorkloadSpec::AllToAll {
+        message_bytes: 14,
+        flow_bytes: None,
+    };
+    simulate(&p);
+}
+
 /// Link failures: no scheme ever sends on a dead link, every flow completes, and paced
 /// hosts stay within rho_max.
 #[test]

@@ -230,7 +230,8 @@ fn fmt_int(x: u64) -> String {
     }
 }
 
-fn fmt_num(x: f64) -> String {
+/// A number as errors write it: very large or small ones in exponent form.
+pub fn fmt_num(x: f64) -> String {
     if x != 0.0 && !(1e-3..1e7).contains(&x.abs()) {
         format!("{x:e}")
     } else {

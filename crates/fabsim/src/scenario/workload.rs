@@ -1,14 +1,14 @@
 //! `workload.*`: who sends what to whom.
 
 use super::keys::{
-    int, keys, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+    fmt_num, int, keys, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
 };
 use super::run;
 use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
 use crate::workload::fastroute::PatternKind;
-use crate::workload::fsdp::LLAMA3_405B;
+use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
     Pattern, Ranks, SizeCdf, WorkloadSpec,
@@ -294,7 +294,7 @@ pub fn parse(
             )),
         }
     };
-    Ok(match k.choice::<WorkloadKind>(KIND) {
+    let spec = match k.choice::<WorkloadKind>(KIND) {
         WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
         WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
         WorkloadKind::Incast => WorkloadSpec::Incast {
@@ -357,7 +357,57 @@ pub fn parse(
             stop_ps,
             cdf,
         )?),
-    })
+    };
+    nonempty_flows(k, &spec, hosts)?;
+    Ok(spec)
+}
+
+/// Refuses a message split over more flows than it has bytes: a flow of 0 bytes never
+/// completes (its empty packet's ACK acknowledges no new byte, see docs/decisions.md). Names
+/// the key that sizes the message (`workload.size_scale` for FSDP, else
+/// `workload.message_bytes`) and its smallest allowed value
+/// ([`WorkloadSpec::min_flow_bytes`]).
+fn nonempty_flows(k: &Keys, spec: &WorkloadSpec, hosts: u64) -> Result<(), ScenarioError> {
+    let Some(floor) = spec.min_flow_bytes(hosts) else {
+        return Ok(());
+    };
+    let never = "a flow of 0 bytes never completes";
+    match *spec {
+        WorkloadSpec::Fsdp {
+            ref model,
+            part,
+            layers,
+            size_scale,
+            ..
+        } => {
+            let unit = fsdp::smallest_unit_bytes(model, part, layers, size_scale);
+            if unit >= floor {
+                return Ok(());
+            }
+            let bytes = if unit == 1 { "byte" } else { "bytes" };
+            Err(k.invalid(
+                SIZE_SCALE,
+                &format!(
+                    "at least {}: FSDP splits each unit's message into a shard per member of its {floor}-host group, and its smallest unit has {unit} {bytes} at this scale; {never}",
+                    fmt_num(fsdp::min_scale(model, part, layers, floor))
+                ),
+            ))
+        }
+        _ if spec.message_bytes() >= floor => Ok(()),
+        WorkloadSpec::AllToAll { .. } => Err(k.invalid(
+            MESSAGE_BYTES,
+            &format!(
+                "at least {floor} bytes: all-to-all splits each host's message over its {floor} peers, and {never} (workload.flow_bytes sets a size per flow instead)"
+            ),
+        )),
+        _ => Err(k.invalid(
+            MESSAGE_BYTES,
+            &format!(
+                "at least {floor} bytes: {} splits the message into a shard per member of its {floor}-host group, and {never}",
+                spec.kind_name()
+            ),
+        )),
+    }
 }
 
 fn collective(
@@ -527,4 +577,140 @@ fn htsim(
             .to_string(),
         matrix,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Scenario;
+    use super::*;
+
+    /// The workload of the default scenario on a k = 4 fat tree (16 hosts) with `sets`.
+    fn workload(sets: &[&str]) -> Result<WorkloadSpec, ScenarioError> {
+        let mut s = Scenario::default_scenario();
+        s.set("topology.k=4").unwrap();
+        s.set("switch.lb=ecmp").unwrap();
+        for set in sets {
+            s.set(set).unwrap();
+        }
+        Ok(s.expand()?.remove(0).params.workload)
+    }
+
+    fn smallest_flow(w: &WorkloadSpec) -> u64 {
+        w.flows(16, 1).iter().map(|f| f.bytes).min().unwrap()
+    }
+
+    #[test]
+    fn the_flow_floor_is_the_smallest_flow_where_messages_split() {
+        // Messages split over the peers (15 of 16 hosts) or a group's members.
+        let split: [(&[&str], u64); 6] = [
+            (&["workload.kind=all-to-all"], 15),
+            (
+                &["workload.kind=all-to-all", "workload.algorithm=direct"],
+                16,
+            ),
+            (&["workload.kind=all-gather", "workload.group=0-7"], 8),
+            (
+                &[
+                    "workload.kind=reduce-scatter",
+                    "workload.algorithm=direct",
+                    "workload.group=0-15:3",
+                ],
+                6,
+            ),
+            (&["workload.kind=all-reduce", "workload.steps=1"], 16),
+            (&["workload.kind=all-to-all", "workload.group=4"], 4),
+        ];
+        for (sets, floor) in split {
+            let at = |bytes: u64| {
+                let m = format!("workload.message_bytes={bytes}");
+                workload(&[sets, &[m.as_str()]].concat())
+            };
+            let w = at(floor).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+            assert_eq!(w.min_flow_bytes(16), Some(floor), "{sets:?}");
+            assert_eq!(
+                smallest_flow(&w),
+                1,
+                "{sets:?}: one byte in the smallest flow"
+            );
+            let e = at(floor - 1).unwrap_err();
+            assert_eq!(e.key, "workload.message_bytes", "{sets:?}");
+            let says = format!(
+                "invalid value {}; allowed: at least {floor} bytes",
+                floor - 1
+            );
+            assert!(e.to_string().contains(&says), "{sets:?}: {e}");
+            // One byte less would have made a flow of 0 bytes.
+            let mut less = w.clone();
+            match &mut less {
+                WorkloadSpec::AllToAll { message_bytes, .. }
+                | WorkloadSpec::Collective { message_bytes, .. } => *message_bytes -= 1,
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(smallest_flow(&less), 0, "{sets:?}");
+        }
+        // FSDP: the smallest unit (a block; the root, larger, without blocks) splits into a
+        // shard per member of the group.
+        let mut floors = Vec::new();
+        for (part, layers) in [
+            ("iteration", 1),
+            ("iteration", 0),
+            ("forward-block", 1),
+            ("backward-block", 1),
+        ] {
+            let sets = [
+                "workload.kind=fsdp",
+                &format!("workload.layers={layers}"),
+                "workload.group=0-7",
+                &format!("workload.fsdp_part={part}"),
+            ];
+            let at = |scale: f64| {
+                let s = format!("workload.size_scale={scale:e}");
+                workload(&[&sets[..], &[s.as_str()]].concat())
+            };
+            let w = at(1e-6).unwrap();
+            assert_eq!(w.min_flow_bytes(16), Some(8));
+            let WorkloadSpec::Fsdp {
+                model,
+                part: p,
+                layers,
+                ..
+            } = w
+            else {
+                panic!("{w:?}")
+            };
+            let floor = fsdp::min_scale(&model, p, layers, 8);
+            assert_eq!(fsdp::smallest_unit_bytes(&model, p, layers, floor), 8);
+            let below = floor.next_down();
+            assert_eq!(fsdp::smallest_unit_bytes(&model, p, layers, below), 7);
+            let w = at(floor).unwrap_or_else(|e| panic!("{part}: {e}"));
+            assert_eq!(smallest_flow(&w), 1, "{part}");
+            let e = at(below).unwrap_err();
+            assert_eq!(e.key, "workload.size_scale", "{part}");
+            let says = format!("allowed: at least {}:", fmt_num(floor));
+            assert!(e.to_string().contains(&says), "{part}: {e}");
+            let mut less = w.clone();
+            if let WorkloadSpec::Fsdp { size_scale, .. } = &mut less {
+                *size_scale = below;
+            }
+            assert_eq!(smallest_flow(&less), 0, "{part}");
+            floors.push(floor);
+        }
+        assert!(floors[1] < floors[0], "the root is larger than a block");
+        assert_eq!((floors[2], floors[3]), (floors[0], floors[0]));
+        // Workloads that send a message whole, or give each flow a byte at least, take one
+        // byte.
+        for kind in ["permutation", "bipartite", "incast", "moe", "stride"] {
+            let w = workload(&[&format!("workload.kind={kind}"), "workload.message_bytes=1"])
+                .unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(w.min_flow_bytes(16), None, "{kind}");
+            assert_eq!(smallest_flow(&w), 1, "{kind}");
+        }
+        let w = workload(&[
+            "workload.kind=all-to-all",
+            "workload.message_bytes=1",
+            "workload.flow_bytes=1",
+        ])
+        .unwrap();
+        assert_eq!((w.min_flow_bytes(16), smallest_flow(&w)), (None, 1));
+    }
 }

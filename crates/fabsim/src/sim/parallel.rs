@@ -109,6 +109,17 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     cancel: Option<&AtomicBool>,
 ) -> RunOutcome {
     let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
+    // A flow of 0 bytes never completes (its empty packet's ACK acknowledges no new byte):
+    // the scenario refuses workloads that make one; a caller that builds its own must not.
+    if let Some(i) = traffic.flows.iter().position(|f| f.bytes == 0) {
+        let f = &traffic.flows[i];
+        panic!(
+            "{} workload: flow {i} (host {} -> {}) has 0 bytes and would never complete; every flow needs at least one byte (WorkloadSpec::min_flow_bytes gives the smallest message that splits into such flows)",
+            p.workload.kind_name(),
+            f.src,
+            f.dst
+        );
+    }
     let parts = partitions(p, &fabric, &traffic, trace.is_some());
     let owner = owners(&fabric, parts);
     // Each partition builds its own state (its flows' senders and receivers are most of

@@ -126,6 +126,36 @@ pub fn unit_bytes(model: &ModelShape, scale: f64) -> (u64, u64) {
     (bytes(model.block_params()), bytes(model.root_params()))
 }
 
+/// The smallest message `part` of an iteration of `layers` blocks splits into shards at
+/// `scale`: a block's or the root unit's, of those it has. A collective over N hosts gives
+/// every flow a byte from N bytes on ([`super::WorkloadSpec::min_flow_bytes`]).
+pub fn smallest_unit_bytes(model: &ModelShape, part: Part, layers: u32, scale: f64) -> u64 {
+    let (block, root) = unit_bytes(model, scale);
+    let (blocks, roots) = part.collectives(layers);
+    let has = |n: u64, bytes: u64| if n > 0 { bytes } else { u64::MAX };
+    has(blocks, block).min(has(roots, root))
+}
+
+/// The smallest scale at which [`smallest_unit_bytes`] is at least `bytes`, exactly: the
+/// float just below it gives fewer. Any scale gives one byte, so 0 for `bytes` <= 1.
+pub fn min_scale(model: &ModelShape, part: Part, layers: u32, bytes: u64) -> f64 {
+    if bytes <= 1 {
+        return 0.0;
+    }
+    let reaches = |s: f64| smallest_unit_bytes(model, part, layers, s) >= bytes;
+    // A unit of u bytes at scale 1 rounds to at least `bytes` from u x s = bytes - 1/2 on;
+    // the float arithmetic may put the first scale that does an ulp or two away.
+    let unit = smallest_unit_bytes(model, part, layers, 1.0) as f64;
+    let mut s = (bytes as f64 - 0.5) / unit;
+    while !reaches(s) {
+        s = s.next_up();
+    }
+    while reaches(s.next_down()) {
+        s = s.next_down();
+    }
+    s
+}
+
 /// Appends `part` of one iteration over `hosts` (the iteration: with its first `layers`
 /// blocks); sizes times `scale`.
 pub fn append(

@@ -161,6 +161,37 @@ impl WorkloadSpec {
         }
     }
 
+    /// The smallest message for which every flow of a workload that splits one carries at
+    /// least one byte on `hosts` hosts: all-to-all's per-host message (without `flow_bytes`)
+    /// goes to its `hosts - 1` peers; a collective's message, and FSDP's smallest unit
+    /// ([`fsdp::smallest_unit_bytes`]), split into a shard per member of the group, every
+    /// shard sent by some flow (in every step kept). `None` where no flow can be empty: the
+    /// other workloads send a message whole, MoE's dispatch gives every flow a byte at least,
+    /// Web and Hadoop draw at least one, and htsim files refuse a size of 0. A flow of 0
+    /// bytes would never complete (its empty packet's ACK acknowledges nothing new): the
+    /// scenario refuses smaller messages, and the simulator any flow of 0 bytes.
+    pub fn min_flow_bytes(&self, hosts: u64) -> Option<u64> {
+        let group = |g: &Group| {
+            g.hosts(hosts.min(u32::MAX as u64) as u32)
+                .map_or(hosts, |h| h.len() as u64)
+        };
+        match self {
+            WorkloadSpec::AllToAll {
+                flow_bytes: None, ..
+            } => Some(hosts.saturating_sub(1)),
+            WorkloadSpec::Collective { group: g, .. } | WorkloadSpec::Fsdp { group: g, .. } => {
+                Some(group(g))
+            }
+            WorkloadSpec::Permutation { .. }
+            | WorkloadSpec::Bipartite { .. }
+            | WorkloadSpec::AllToAll { .. }
+            | WorkloadSpec::Incast { .. }
+            | WorkloadSpec::Fastroute(_)
+            | WorkloadSpec::Moe { .. }
+            | WorkloadSpec::Htsim { .. } => None,
+        }
+    }
+
     /// The workload's size on `hosts` hosts, from closed forms (for the up-front cost
     /// estimate: upper-ish, never off by orders of magnitude).
     pub fn size(&self, hosts: u64) -> WorkloadSize {
