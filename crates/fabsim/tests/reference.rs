@@ -170,6 +170,9 @@ fn htsim_spraying_with_nscc_on_1mib_permutations() {
             assert_within(&name, htsim_case(&name, k, lb, file, &[]));
         }
     }
+    // 1,024 hosts (5 Dec 2026), spraying only.
+    let name = "k16_perm1MiB_reps";
+    assert_within(name, htsim_case(name, 16, "reps", "perm1024_1MiB.cm", &[]));
 }
 
 #[test]
