@@ -429,9 +429,7 @@ impl<A: Chassis> Sim<'_, A> {
             }
             match ev {
                 Event::Arrive { port } => {
-                    if !self.dequeue_marks.is_empty() {
-                        self.head_leaves(port);
-                    }
+                    self.head_leaves(port);
                     let ring = &mut self.wire[port as usize];
                     let (_, _, pkt) = ring.slots.pop_front().expect("an arrival has a packet");
                     // The link's next packet takes the event's place in the queue.

@@ -148,9 +148,12 @@ pub(super) fn simulate_with<A: Chassis + Send>(
         // Packets shipped before the run stopped are still in flight.
         s.receive();
         s.settle();
-        if matches!(end, End::Stopped) {
-            s.settle_all_marks(p.run.stop_ps.expect("a stopped run has a stop time"));
-        }
+        // The marks of packets that left before the run ended (none once events drained).
+        let ended = match end {
+            End::Stopped => p.run.stop_ps.expect("a stopped run has a stop time"),
+            _ => s.now,
+        };
+        s.settle_all_marks(ended);
     }
     let mut sims = sims.into_iter();
     let mut sim = sims.next().expect("one partition at least");
@@ -503,10 +506,8 @@ impl<A: Chassis> Sim<'_, A> {
                     arrive >= until,
                     "a packet left a crossing link before the window"
                 );
-                if !self.dequeue_marks.is_empty() {
-                    // Its mark may be decided only now.
-                    self.head_leaves(port);
-                }
+                // Its mark may be decided only now.
+                self.head_leaves(port);
                 let ring = &mut self.wire[port as usize];
                 let (_, low, pkt) = ring.slots.pop_front().expect("the head");
                 let ticket = ring.ticket(low);

@@ -42,8 +42,7 @@ pub(super) type Slot = (Time, u32, Packet);
 /// The port numbers its packets with a counter of its own: below the port's id, that is
 /// the events' tie-breaking key (`Tickets` in `sim.rs`), which depends on nothing but the
 /// port's own history (so it is the same whichever partition, thread or order simulates
-/// the fabric). `newest` is the last number
-/// taken or pushed.
+/// the fabric). `newest` is the last number taken or pushed.
 ///
 /// Slots keep only the low half of their numbers; the full one is read against `newest`,
 /// exact while every slot's number is within 2^32 of it. `since` is a number no slot is
