@@ -151,8 +151,8 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         };
         write_output(path, csv)
     };
-    if let (Some(out), Some(path)) = (flows_csv, &args.flows) {
-        out.finish(path)?;
+    if let Some(out) = flows_csv {
+        out.finish()?;
     }
     if let Some(path) = &args.trace {
         let traces: Vec<_> = results

@@ -176,10 +176,7 @@ pub fn write_output(path: &Path, contents: &str) -> Result<(), Error> {
         outln!("{contents}");
         return Ok(());
     }
-    let mut out = OutputFile::create(path)?;
-    out.write_all(contents.as_bytes())
-        .map_err(|e| Error::io(path, "write", e))?;
-    out.finish()
+    OutputFile::create(path)?.write_whole(contents, false)
 }
 
 /// An output written as it is produced, where [`write_output`] would write it: stdout for
@@ -198,31 +195,22 @@ enum Sink {
     Temp(PathBuf, io::BufWriter<std::fs::File>),
 }
 
+/// `p` opened for writing from its start.
+fn open(p: &Path) -> io::Result<io::BufWriter<std::fs::File>> {
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(p)
+        .map(io::BufWriter::new)
+}
+
 impl OutputFile {
     pub fn create(path: &Path) -> Result<Self, Error> {
-        let open = |p: &Path| {
-            OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(p)
-                .map(io::BufWriter::new)
-                .map_err(|e| Error::io(path, "write", e))
-        };
         let sink = match dest(path)? {
             Dest::Stdout => Sink::Stdout,
-            Dest::InPlace => Sink::InPlace(open(path)?),
-            Dest::Replace => {
-                let tmp = temp_beside(path);
-                writing().push(tmp.clone());
-                match open(&tmp) {
-                    Ok(f) => Sink::Temp(tmp, f),
-                    Err(e) => {
-                        writing().retain(|t| *t != tmp);
-                        return Err(e);
-                    }
-                }
-            }
+            Dest::InPlace => Sink::InPlace(open(path).map_err(|e| Error::io(path, "write", e))?),
+            Dest::Replace => return Self::through(path, temp_beside(path)),
         };
         Ok(OutputFile {
             path: path.to_path_buf(),
@@ -230,8 +218,42 @@ impl OutputFile {
         })
     }
 
+    /// Written to `tmp` (on `path`'s file system; its directory is made if missing), which
+    /// the finish renames to `path`.
+    fn through(path: &Path, tmp: PathBuf) -> Result<Self, Error> {
+        writing().push(tmp.clone());
+        let opened = match tmp.parent() {
+            Some(dir) => std::fs::create_dir_all(dir),
+            None => Ok(()),
+        }
+        .and_then(|()| open(&tmp));
+        match opened {
+            Ok(f) => Ok(OutputFile {
+                path: path.to_path_buf(),
+                sink: Some(Sink::Temp(tmp, f)),
+            }),
+            Err(e) => {
+                writing().retain(|t| *t != tmp);
+                Err(Error::io(path, "write", e))
+            }
+        }
+    }
+
+    /// `contents`, then [`OutputFile::close`].
+    fn write_whole(mut self, contents: &str, durable: bool) -> Result<(), Error> {
+        self.write_all(contents.as_bytes())
+            .map_err(|e| Error::io(&self.path, "write", e))?;
+        self.close(durable)
+    }
+
     /// Flushes the output and, for a temporary file, renames it to the path.
-    pub fn finish(mut self) -> Result<(), Error> {
+    pub fn finish(self) -> Result<(), Error> {
+        self.close(false)
+    }
+
+    /// [`OutputFile::finish`]; `durable`: a temporary file is synced to disk before the
+    /// rename.
+    fn close(mut self, durable: bool) -> Result<(), Error> {
         let fail = |e| Error::io(&self.path, "write", e);
         match self.sink.take().expect("finished once") {
             Sink::Stdout => io::stdout().flush().unwrap_or_else(|e| stdout_failed(e)),
@@ -240,7 +262,8 @@ impl OutputFile {
                 let done = f
                     .into_inner()
                     .map_err(|e| e.into_error())
-                    .and_then(|_| std::fs::rename(&tmp, &self.path));
+                    .and_then(|f| if durable { f.sync_all() } else { Ok(()) })
+                    .and_then(|()| std::fs::rename(&tmp, &self.path));
                 if done.is_err() {
                     let _ = std::fs::remove_file(&tmp);
                 }
@@ -303,34 +326,12 @@ pub fn remove_temps_on_signals() {
 /// readers see either no file or the whole file; `tmp` is removed on failure or on a signal.
 /// `durable`: fsync before the rename.
 pub fn write_atomic(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), Error> {
-    writing().push(tmp.to_path_buf());
-    let result = write_registered(path, tmp, contents, durable);
-    writing().retain(|t| t != tmp);
-    result
+    OutputFile::through(path, tmp.to_path_buf())?.write_whole(contents, durable)
 }
 
 fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     // A panic while holding the list cannot leave it inconsistent: use it as it is.
     WRITING.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn write_registered(path: &Path, tmp: &Path, contents: &str, durable: bool) -> Result<(), Error> {
-    let write = || -> io::Result<()> {
-        if let Some(parent) = tmp.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        let mut f = std::fs::File::create(tmp)?;
-        f.write_all(contents.as_bytes())?;
-        if durable {
-            f.sync_all()?;
-        }
-        drop(f);
-        std::fs::rename(tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(tmp);
-        Error::io(path, "write", e)
-    })
 }
 
 fn hostname() -> String {

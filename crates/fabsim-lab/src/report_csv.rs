@@ -5,7 +5,7 @@
 use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
 use fabsim::metrics::{FlowRecord, RunReport, TraceRecord};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::output::OutputFile;
@@ -24,6 +24,7 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
 /// soon as every run before it is out, so what is held is the rows of runs that finished
 /// ahead of an earlier one, never the whole table.
 pub struct FlowsCsv {
+    path: PathBuf,
     labels: Vec<Vec<(String, String)>>,
     state: Mutex<FlowsState>,
 }
@@ -41,6 +42,7 @@ impl FlowsCsv {
     pub fn create(path: &Path, labels: Vec<Vec<(String, String)>>) -> Result<Self, Error> {
         let out = csv::Writer::from_writer(OutputFile::create(path)?);
         Ok(FlowsCsv {
+            path: path.to_path_buf(),
             labels,
             state: Mutex::new(FlowsState {
                 next: 0,
@@ -63,7 +65,8 @@ impl FlowsCsv {
     }
 
     /// Once every run was added: the whole file (its header alone if there were none).
-    pub fn finish(self, path: &Path) -> Result<(), Error> {
+    pub fn finish(self) -> Result<(), Error> {
+        let path = &self.path;
         let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
         debug_assert!(s.waiting.is_empty(), "a run's flows were never written");
         if s.next == 0 {
