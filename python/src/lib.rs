@@ -262,8 +262,9 @@ fn run<'py>(
     let json =
         serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
-    let (flow_rows, trace_rows): (Vec<_>, Vec<_>) =
-        results.into_iter().map(|r| (r.flows, r.trace)).unzip();
+    let (flow_rows, trace_rows): (Vec<_>, Vec<_>) = (results.into_iter())
+        .map(|r| (r.flows.map(|t| t.records().collect::<Vec<_>>()), r.trace))
+        .unzip();
     // Every run has the table or none does (the same extras for all).
     let flows = tables(py, FLOW_COLUMNS, &labels, flow_rows.into_iter().collect())?;
     let trace = tables(py, TRACE_COLUMNS, &labels, trace_rows.into_iter().collect())?;

@@ -103,7 +103,10 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
     };
     let each = |i: usize, r: &mut RunResult| {
         if let Some(out) = &flows_csv {
-            out.add(i, r.flows.take().unwrap_or_default());
+            out.add(
+                i,
+                r.flows.take().expect("every run has its flows when asked"),
+            );
         }
     };
     let results = run_all(&specs, args.jobs, extras, &each)?;

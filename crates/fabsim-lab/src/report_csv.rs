@@ -3,7 +3,7 @@
 //! `fabsim::metrics::columns::table` and written with the `csv` crate.
 
 use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
-use fabsim::metrics::{FlowRecord, RunReport, TraceRecord};
+use fabsim::metrics::{FlowTable, RunReport, TraceRecord};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -32,7 +32,7 @@ pub struct FlowsCsv {
 struct FlowsState {
     /// The next run to write.
     next: usize,
-    waiting: BTreeMap<usize, Vec<FlowRecord>>,
+    waiting: BTreeMap<usize, FlowTable>,
     out: csv::Writer<OutputFile>,
     failed: Option<csv::Error>,
 }
@@ -54,12 +54,12 @@ impl FlowsCsv {
     }
 
     /// Run `run`'s flows.
-    pub fn add(&self, run: usize, flows: Vec<FlowRecord>) {
+    pub fn add(&self, run: usize, flows: FlowTable) {
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let s = &mut *guard;
         s.waiting.insert(run, flows);
         while let Some(flows) = s.waiting.remove(&s.next) {
-            emit_flows(&self.labels, s, s.next, &flows);
+            emit_flows(&self.labels, s, s.next, Some(&flows));
             s.next += 1;
         }
     }
@@ -70,7 +70,7 @@ impl FlowsCsv {
         let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
         debug_assert!(s.waiting.is_empty(), "a run's flows were never written");
         if s.next == 0 {
-            emit_flows(&self.labels, &mut s, 0, &[]);
+            emit_flows(&self.labels, &mut s, 0, None);
         }
         if let Some(e) = s.failed {
             return Err(Error::Runtime(format!(
@@ -86,15 +86,16 @@ impl FlowsCsv {
     }
 }
 
-/// Writes run `i`'s rows, after the header if it is the first run.
+/// Writes run `i`'s rows, each made as it is written, after the header if it is the first
+/// run (`None`: the header alone).
 fn emit_flows(
     labels: &[Vec<(String, String)>],
     s: &mut FlowsState,
     i: usize,
-    flows: &[FlowRecord],
+    flows: Option<&FlowTable>,
 ) {
     let mut header = true;
-    let rows = flows.iter().map(|f| (i, f));
+    let rows = flows.into_iter().flat_map(|t| t.records()).map(|f| (i, f));
     table("run", FLOW_COLUMNS, labels, rows, |cells| {
         if std::mem::take(&mut header) && i > 0 {
             return;

@@ -473,7 +473,7 @@ fn warmup_leaves_early_flows_out_of_the_statistics() {
             trace: false,
         },
     );
-    let flows = out.flows.unwrap();
+    let flows: Vec<_> = out.flows.unwrap().records().collect();
     // Scheduled starts: a flow's record starts when it became ready, at or after that.
     let specs = p.workload.flows(p.topology.hosts() as u32, p.run.seed);
     let mut fcts: Vec<f64> = flows

@@ -354,7 +354,7 @@ fn netbench_websearch() {
                         trace: false,
                     },
                 );
-                let flows = out.flows.unwrap();
+                let flows: Vec<_> = out.flows.unwrap().records().collect();
                 assert!(flows.iter().all(|f| f.fct_us.is_some()), "{run}");
                 flows
                     .iter()

@@ -8,6 +8,8 @@
 //! `metrics::report`, and add one row to `columns!` below (new columns go last, so existing
 //! CSV columns keep their positions).
 
+use std::borrow::Borrow;
+
 use super::{FlowRecord, RunReport, TraceRecord};
 
 /// A column, by name. Report columns are the constants of this module; [`Col::stage`] names
@@ -241,12 +243,13 @@ const fn flow_col(
 /// column is `index` (each row's run index), then the swept keys (`labels[run]`, the same
 /// keys for every run), then `columns`, per-stage families widened to every stage any row
 /// has (an empty cell where a row lacks one). `emit` receives the header first, then each
-/// row; the CSV writers and the Python package's tables are built on it.
-pub fn table<'r, R: 'r>(
+/// row; the CSV writers and the Python package's tables are built on it. Rows may be
+/// borrowed or made as they are read (a [`super::FlowTable`]'s).
+pub fn table<R, B: Borrow<R>>(
     index: &str,
     columns: &[Column<R>],
     labels: &[Vec<(String, String)>],
-    rows: impl Iterator<Item = (usize, &'r R)> + Clone,
+    rows: impl Iterator<Item = (usize, B)> + Clone,
     mut emit: impl FnMut(&[String]),
 ) {
     let families: Vec<Vec<String>> = columns
@@ -255,10 +258,10 @@ pub fn table<'r, R: 'r>(
             let Getter::PerStage(get) = c.get else {
                 return vec![];
             };
-            let set: std::collections::BTreeSet<String> = rows
-                .clone()
-                .flat_map(|(_, r)| get(r).into_iter().map(|x| x.0.to_string()))
-                .collect();
+            let mut set = std::collections::BTreeSet::new();
+            for (_, r) in rows.clone() {
+                set.extend(get(r.borrow()).into_iter().map(|x| x.0.to_string()));
+            }
             set.into_iter().collect()
         })
         .collect();
@@ -272,6 +275,7 @@ pub fn table<'r, R: 'r>(
     }
     emit(&cells);
     for (i, r) in rows {
+        let r = r.borrow();
         cells.clear();
         cells.push(i.to_string());
         cells.extend(labels[i].iter().map(|(_, v)| v.clone()));

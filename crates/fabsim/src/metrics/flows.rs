@@ -11,8 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::params::SimParams;
-use crate::sim::RunOutcome;
-use crate::theory::{ack_return_ps, flow_time_ps};
+use crate::sim::{FlowResult, RunOutcome};
+use crate::theory::{ack_return_ps, flow_time_ps, LinkModel};
+use crate::workload::FlowSpec;
 
 /// One flow of one run. Times are µs from the run's time 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,40 +40,86 @@ pub struct FlowRecord {
     pub step: Option<u32>,
 }
 
-/// The flows of a finished run, in workload order.
-pub fn flow_records(params: &SimParams, o: &RunOutcome) -> Vec<FlowRecord> {
-    let mut place: Vec<Option<(u32, u32)>> = vec![None; o.flows.len()];
-    for (c, coll) in o.collectives.iter().enumerate() {
-        for (s, step) in coll.steps.iter().enumerate() {
-            for f in step.clone() {
-                place[f as usize] = Some((c as u32, s as u32));
+/// The flows of a finished run, in workload order, as the run left them: each row is made
+/// when it is read ([`FlowTable::records`]), so a run's table holds no more than its
+/// outcome's per-flow results (a 4.75 M-flow run's rows would be 650 MiB, its table is
+/// what the run already held).
+#[derive(Clone, Debug)]
+pub struct FlowTable {
+    seed: u64,
+    link: LinkModel,
+    flows: Vec<FlowSpec>,
+    results: Vec<FlowResult>,
+    /// Links on each flow's path.
+    hops: Vec<u8>,
+    /// Each flow's collective and step in it (empty without collectives).
+    place: Vec<Option<(u32, u32)>>,
+    collectives: Vec<String>,
+}
+
+impl FlowTable {
+    /// The table of a finished run (which it takes its flows and results from).
+    pub fn new(params: &SimParams, o: RunOutcome) -> Self {
+        let mut place: Vec<Option<(u32, u32)>> = vec![];
+        if !o.collectives.is_empty() {
+            place = vec![None; o.flows.len()];
+            for (c, coll) in o.collectives.iter().enumerate() {
+                for (s, step) in coll.steps.iter().enumerate() {
+                    for f in step.clone() {
+                        place[f as usize] = Some((c as u32, s as u32));
+                    }
+                }
             }
         }
+        let hops = (o.flows.iter())
+            .map(|f| u8::try_from(o.fabric.hops(f.src, f.dst)).expect("paths under 256 links"))
+            .collect();
+        FlowTable {
+            seed: params.run.seed,
+            link: params.link,
+            hops,
+            place,
+            collectives: o.collectives.into_iter().map(|c| c.name).collect(),
+            flows: o.flows,
+            results: o.results,
+        }
     }
-    o.flows
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let hops = o.fabric.hops(f.src, f.dst);
-            let ideal =
-                flow_time_ps(&params.link, f.bytes, hops) + ack_return_ps(&params.link, hops);
-            let fct = o.fct_ps(i);
-            FlowRecord {
-                seed: params.run.seed,
-                flow: i as u32,
-                src: f.src,
-                dst: f.dst,
-                size_bytes: f.bytes,
-                start_us: o.results[i].start_ps().map(|t| t.as_us_f64()),
-                finish_us: o.results[i].finish_ps().map(|t| t.as_us_f64()),
-                fct_us: fct.map(|t| t.as_us_f64()),
-                ideal_fct_us: ideal.as_us_f64(),
-                slowdown: fct.map(|t| t.as_ps_f64() / ideal.as_ps_f64()),
-                retransmits: o.results[i].retransmits,
-                timeouts: o.results[i].timeouts,
-                collective: place[i].map(|(c, _)| o.collectives[c as usize].name.clone()),
-                step: place[i].map(|(_, s)| s),
-            }
-        })
-        .collect()
+
+    pub fn len(&self) -> usize {
+        self.flows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.flows.is_empty()
+    }
+
+    /// Flow `i`'s row.
+    pub fn record(&self, i: usize) -> FlowRecord {
+        let (f, r) = (&self.flows[i], &self.results[i]);
+        let hops = u32::from(self.hops[i]);
+        let ideal = flow_time_ps(&self.link, f.bytes, hops) + ack_return_ps(&self.link, hops);
+        let fct = r.fct_ps();
+        let place = self.place.get(i).copied().flatten();
+        FlowRecord {
+            seed: self.seed,
+            flow: i as u32,
+            src: f.src,
+            dst: f.dst,
+            size_bytes: f.bytes,
+            start_us: r.start_ps().map(|t| t.as_us_f64()),
+            finish_us: r.finish_ps().map(|t| t.as_us_f64()),
+            fct_us: fct.map(|t| t.as_us_f64()),
+            ideal_fct_us: ideal.as_us_f64(),
+            slowdown: fct.map(|t| t.as_ps_f64() / ideal.as_ps_f64()),
+            retransmits: r.retransmits,
+            timeouts: r.timeouts,
+            collective: place.map(|(c, _)| self.collectives[c as usize].clone()),
+            step: place.map(|(_, s)| s),
+        }
+    }
+
+    /// Every row, in workload order.
+    pub fn records(&self) -> impl Iterator<Item = FlowRecord> + Clone + '_ {
+        (0..self.len()).map(|i| self.record(i))
+    }
 }

@@ -30,7 +30,7 @@ use crate::transport::CcKind;
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use bound::{collective_bound_ps, critical_path_ps, lower_bound_ps, Gates};
-pub use flows::{flow_records, FlowRecord};
+pub use flows::{FlowRecord, FlowTable};
 use stats::{mean, quantile};
 use std::sync::atomic::{AtomicBool, Ordering};
 pub use trace::{trace_records, TraceRecord};
@@ -277,7 +277,7 @@ pub fn run(params: &SimParams) -> RunReport {
 /// What a run returns besides its report, when asked for.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Extras {
-    /// Per-flow rows ([`FlowRecord`]).
+    /// Per-flow rows ([`FlowTable`]).
     pub flows: bool,
     /// Per-port samples every `trace_interval_ps` ([`TraceRecord`]).
     pub trace: bool,
@@ -287,7 +287,7 @@ pub struct Extras {
 #[derive(Clone, Debug)]
 pub struct RunResult {
     pub report: RunReport,
-    pub flows: Option<Vec<FlowRecord>>,
+    pub flows: Option<FlowTable>,
     pub trace: Option<Vec<TraceRecord>>,
 }
 
@@ -309,10 +309,11 @@ fn run_cancellable(params: &SimParams, extras: Extras, cancel: Option<&AtomicBoo
         packet_hops_per_s: outcome.counters.packet_hops as f64 / wall_s.max(1e-9),
         partitions: outcome.partitions,
     };
+    let trace = extras.trace.then(|| trace_records(params, &outcome));
     RunResult {
         report,
-        flows: extras.flows.then(|| flow_records(params, &outcome)),
-        trace: extras.trace.then(|| trace_records(params, &outcome)),
+        flows: extras.flows.then(|| FlowTable::new(params, outcome)),
+        trace,
     }
 }
 
