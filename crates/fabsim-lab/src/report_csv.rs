@@ -21,8 +21,9 @@ pub fn csv(labels: &[Vec<(String, String)>], reports: &[RunReport]) -> String {
 /// `--json`'s `runs` and merged.csv's `index`), the swept keys, then [`FLOW_COLUMNS`].
 ///
 /// Written as the runs finish ([`FlowsCsv::add`], from any thread): a run's rows go out as
-/// soon as every run before it is out, so what is held is the rows of runs that finished
-/// ahead of an earlier one, never the whole table.
+/// soon as every run before it is out, each row made from the run's [`FlowTable`] as it is
+/// written, so what is held is the tables of runs that finished ahead of an earlier one,
+/// never rows.
 pub struct FlowsCsv {
     path: PathBuf,
     labels: Vec<Vec<(String, String)>>,
