@@ -126,6 +126,36 @@ fn ofan_is_close_to_the_bound_at_k4() {
     }
 }
 
+/// Appendix A's measured minimum, as fabsim finds it (issue 46, docs/decisions.md): OFAN's
+/// excess over the bound is a fixed start-up cost (its first, randomly started pointer
+/// round collides, and at load 1 the backlog never drains), so the least excess over 10
+/// seeds is held to what was measured (k = 4: 77 ns; k = 8: 291 ns, where the paper's OFAN
+/// is 85 ns above fabsim's bound) and, at k = 8, is the same for 64 and 1,024 packets. A
+/// change to Ofan, the ports or the bound that moves these fails here and must say why.
+#[test]
+fn ofan_excess_over_the_bound_is_a_fixed_start_up_cost() {
+    let least_excess_ns = |k: u32, message_bytes: u64| {
+        run_all(&[
+            &format!("topology.k={k}"),
+            "switch.lb=ofan",
+            &format!("workload.message_bytes={message_bytes}"),
+            "run.seeds=10",
+        ])
+        .iter()
+        .map(|r| (r.cct_us.unwrap() - r.lower_bound_us.unwrap()) * 1e3)
+        .fold(f64::INFINITY, f64::min)
+    };
+    let k4 = least_excess_ns(4, 1 << 20);
+    assert!((60.0..95.0).contains(&k4), "k = 4: {k4} ns");
+    let k8 = least_excess_ns(8, 1 << 20);
+    assert!((250.0..320.0).contains(&k8), "k = 8: {k8} ns");
+    let (short, long) = (least_excess_ns(8, 1 << 18), least_excess_ns(8, 1 << 22));
+    assert!(
+        (short / long - 1.0).abs() < 0.2,
+        "k = 8: {short} ns at 64 packets, {long} ns at 1,024"
+    );
+}
+
 /// Sections 3.3-3.5: max queue growth with message size m (k = 8, m = 64 .. 4096 packets).
 /// SIMPLE RR and JSQ: flat uplinks, linear downlinks; RSQ and AR: about sqrt(m); Ofan and
 /// pOfan: flat.
