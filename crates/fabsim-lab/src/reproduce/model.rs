@@ -147,8 +147,12 @@ the exponent: classes 0.5 apart keep a gap of 0.2 in which neither holds. Printe
 multiples ('3x', '15x') are ± 0.5. 'Within', 'at least' and bounds are one-sided limits, \
 allowing only the rounding of the printed limit; 'up to X' where X is a peak the paper \
 reaches (a range's end, a best case) is two-sided: X / 2 <= fabsim <= X + its rounding, \
-so a number far below the peak does not hold. 'Under', 'over', 'more than' and stated \
-directions ('grows', 'beats': a difference > 0 or < 0) are strict. 'Versus A and B' \
+so a number far below the peak does not hold. 'Under', 'below', 'over', 'more than' and \
+'exceed' a number the paper prints are one-sided limits too, allowing its rounding ('over \
+11%': at least 10.5), never a strict limit at the paper's own value; stated directions \
+('grows', 'beats': a difference > 0 or < 0), comparisons of two measured numbers (a ratio \
+> 1) and limits that are fabsim's reading of a word ('more than half', 'mostly') are \
+strict. 'Versus A and B' \
 checks both (the worse of the two). Absolute solver runtimes (another machine, another \
 implementation) are within a factor 2, measured as medians of repeated solves; a solver's \
 scaling and runtime ratios are computed on its count of elementary operations (inner-loop \

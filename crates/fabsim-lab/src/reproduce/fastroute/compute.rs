@@ -548,7 +548,7 @@ pub fn experiments() -> Vec<Experiment> {
                            traffic on average (8 ASICs, all port counts)",
                     paper: 1.0,
                     unit: "%",
-                    tol: Tol::Below,
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| {
                         t.mean(
                             &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],

@@ -250,7 +250,7 @@ pub fn experiments() -> Vec<Experiment> {
                            throughput)",
                     paper: 1.0,
                     unit: "pp",
-                    tol: Tol::Below,
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| {
                         Ok(100.0
                             - norm(

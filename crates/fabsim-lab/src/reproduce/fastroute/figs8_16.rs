@@ -39,7 +39,7 @@ pub fn experiments() -> Vec<Experiment> {
                            the Ideal",
                     paper: 99.5,
                     unit: "%",
-                    tol: Tol::Above,
+                    tol: Tol::AtLeast(0.05),
                     fabsim: |t| {
                         let ring = [(col::WORKLOAD, "ring")];
                         ideal_phases(t, &ring, norm(t, "fastroute", &ring))
@@ -369,7 +369,7 @@ pub fn experiments() -> Vec<Experiment> {
                            switches is < 1% (Web; max - min of normalized throughput)",
                     paper: 1.0,
                     unit: "pp",
-                    tol: Tol::Below,
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| {
                         spread(
                             t,
@@ -386,7 +386,7 @@ pub fn experiments() -> Vec<Experiment> {
                            switches is < 1% (ML)",
                     paper: 1.0,
                     unit: "pp",
-                    tol: Tol::Below,
+                    tol: Tol::AtMost(INT_LIMIT),
                     fabsim: |t| {
                         let ring = [(col::WORKLOAD, "ring")];
                         ideal_phases(t, &ring, spread(t, "fastroute", key::CIRCUIT_SWITCHES, &ring))

@@ -206,7 +206,7 @@ fn dctcp_escape<const MIB: u64, const RULE: usize, const S: usize>() -> Claim {
         )),
         paper: 1.0,
         unit: "%",
-        tol: Tol::Below,
+        tol: Tol::AtMost(INT_LIMIT),
         fabsim: |t| {
             let t = reading::<MIB, RULE>(t);
             cc_acts(&t, "dctcp")?;

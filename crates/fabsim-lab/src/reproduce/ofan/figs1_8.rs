@@ -652,7 +652,7 @@ fn saturates_below_95<const S: usize>() -> Claim {
         )),
         paper: 95.0,
         unit: "%",
-        tol: Tol::Below,
+        tol: Tol::AtMost(INT_LIMIT),
         fabsim: |t| t.mean(&[(col::SCHEME, cc::THROTTLED[S])], utilization_pct),
         differs: "",
         contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, cc::THROTTLED[S])], 1.0)),

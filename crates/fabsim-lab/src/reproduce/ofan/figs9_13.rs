@@ -340,7 +340,7 @@ pub fn experiments() -> Vec<Experiment> {
                            queue, MB)",
                     paper: 100.0,
                     unit: "MB",
-                    tol: Tol::Above,
+                    tol: Tol::AtLeast(INT_LIMIT),
                     fabsim: |t| {
                         t.values(&[(col::CC, "none")], max_queue_kb)
                             .map(|v| v.into_iter().fold(0.0, f64::max) / 1e3)
@@ -441,7 +441,7 @@ fn cut_over_11<const A: usize, const B: usize>() -> Claim {
         )),
         paper: 11.0,
         unit: "%",
-        tol: Tol::Above,
+        tol: Tol::AtLeast(INT_LIMIT),
         fabsim: |t| cct_cut_pct(t, OURS[A], OTHERS[B]),
         differs: match OTHERS[B] {
             "reps" => {
