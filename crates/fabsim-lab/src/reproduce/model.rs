@@ -123,8 +123,9 @@ pub const ABOUT_PCT: Tol = Tol::Abs(1.0);
 pub const ROUGHLY_HALF: Tol = Tol::Abs(5.0);
 /// 'Around N orders of magnitude', on log10 values: ± 0.5 (the value rounds to N).
 pub const DECADES: Tol = Tol::Abs(0.5);
-/// An asymptotic class (Θ(m^a), on a fitted log-log slope): ± 0.15 of the exponent a.
-pub const SLOPE: Tol = Tol::Abs(0.15);
+/// An asymptotic class (Θ(m^a), on a growth exponent fitted with an offset): ± 0.25 of the
+/// exponent a, the nearest of classes 0.5 apart.
+pub const SLOPE: Tol = Tol::Abs(0.25);
 /// A printed whole number ('3x', '15x', '4 ASICs'): ± 0.5, its rounding.
 pub const PRINTED_INT: Tol = Tol::Abs(0.5);
 /// A one-sided limit printed as a whole number ('up to 64x', 'at least 16x'): its rounding.
@@ -142,8 +143,12 @@ within half a unit of its last printed digit (its rounding). 'About', 'around', 
 and 'within about' X% of a percentage: ± 1 pp (the paper rounds to whole percent, and one \
 more point allows for seeds; 'within about 1% of Ideal' is 99 ± 1, i.e. 98-100%). 'Roughly \
 half': ± 5 pp. 'Around N orders of magnitude': log10 within ± 0.5 (the value rounds to N). \
-Asymptotic classes (Θ(1), Θ(√m), Θ(m), Θ(p^3)) are fitted log-log slopes within ± 0.15 of \
-the exponent: classes 0.5 apart keep a gap of 0.2 in which neither holds. Printed whole \
+Asymptotic classes (Θ(1), Θ(√m), Θ(m), Θ(p^3)) are growth exponents s of the least-squares \
+fit y = a + b x^s (a, b >= 0: a constant part, as a standing backlog or a solver's set-up, \
+plus a growing one; a plain log-log slope bends towards 0 under a constant part) within \
+± 0.25 of the class's exponent: the paper names classes 0.5 apart (Θ(1), Θ(√m), Θ(m)) and \
+a fitted exponent is read as the class it is nearest to; a gap in which neither holds would \
+turn a four-point fit's noise into a difference. Printed whole \
 multiples ('3x', '15x') are ± 0.5. 'Within', 'at least' and bounds are one-sided limits, \
 allowing only the rounding of the printed limit; 'up to X' where X is a peak the paper \
 reaches (a range's end, a best case) is two-sided: X / 2 <= fabsim <= X + its rounding, \

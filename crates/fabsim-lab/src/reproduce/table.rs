@@ -237,10 +237,10 @@ impl Table {
         Ok(pts)
     }
 
-    /// The least-squares slope of log(mean metric) against log(x) over the rows matching
-    /// `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
-    pub fn loglog_slope(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
-        loglog_fit(filter, self.mean_by(filter, x, metric)?)
+    /// The growth exponent ([`growth_fit`]) of the mean metric against x over the rows
+    /// matching `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
+    pub fn growth_exponent(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
+        growth_fit(filter, self.mean_by(filter, x, metric)?)
     }
 
     /// The median of `metric` per value of column `x` (timings: robust to a slow outlier).
@@ -265,23 +265,51 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-/// The least-squares slope of log y against log x of `pts` (`filter`: what they are, for
-/// the error).
-pub fn loglog_fit(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> {
-    {
-        if pts.len() < 2 || pts.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
-            return Err(format!(
-                "{}: a log-log slope needs two or more points with positive values",
-                show_filter(filter)
-            ));
-        }
-        let l: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
-        let (xs, ys): (Vec<f64>, Vec<f64>) = l.iter().copied().unzip();
-        let (mx, my) = (mean_sd(&xs).0, mean_sd(&ys).0);
-        let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-        let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
-        Ok(sxy / sxx)
+/// The exponent `s` of the least-squares fit `y = a + b x^s` (a, b >= 0) to `pts`
+/// (`filter`: what they are, for the error), searched on a grid of 0.005 over 0..=4 (x
+/// taken relative to its smallest value). The offset `a` matters: a queue that holds a
+/// constant backlog plus a part growing like m reads as linear growth, where the log-log
+/// slope of the sum bends towards 0 (issue 46: SIMPLE RR's downlinks, slope 0.66, exponent
+/// 0.9). A series that never grows fits best with b = 0, and reads 0.
+pub fn growth_fit(filter: &Filter, pts: Vec<(f64, f64)>) -> Result<f64, String> {
+    if pts.len() < 3 || pts.iter().any(|&(x, y)| x <= 0.0 || y < 0.0) {
+        return Err(format!(
+            "{}: a growth exponent needs three or more points, x positive and y not negative",
+            show_filter(filter)
+        ));
     }
+    let x0 = pts[0].0;
+    let ys: Vec<f64> = pts.iter().map(|p| p.1).collect();
+    let my = mean_sd(&ys).0;
+    // The flat fit (b = 0) is the baseline every growing fit must beat.
+    let mut best = (ys.iter().map(|y| (y - my).powi(2)).sum::<f64>(), 0.0);
+    for i in 1..=800 {
+        let e = i as f64 * 0.005;
+        let z: Vec<f64> = pts.iter().map(|p| (p.0 / x0).powf(e)).collect();
+        let mz = mean_sd(&z).0;
+        let szz: f64 = z.iter().map(|v| (v - mz).powi(2)).sum();
+        let szy: f64 = z.iter().zip(&ys).map(|(v, y)| (v - mz) * (y - my)).sum();
+        let mut b = szy / szz;
+        if b <= 0.0 {
+            continue;
+        }
+        let mut a = my - b * mz;
+        if a < 0.0 {
+            // The best fit through the origin instead.
+            a = 0.0;
+            b = z.iter().zip(&ys).map(|(v, y)| v * y).sum::<f64>()
+                / z.iter().map(|v| v * v).sum::<f64>();
+        }
+        let sse: f64 = z
+            .iter()
+            .zip(&ys)
+            .map(|(v, y)| (y - a - b * v).powi(2))
+            .sum();
+        if sse < best.0 * (1.0 - 1e-12) {
+            best = (sse, e);
+        }
+    }
+    Ok(best.1)
 }
 
 /// The index of the row's `c` cell among `values` (for per-point synthetic numbers).
@@ -382,23 +410,38 @@ mod tests {
     }
 
     fn t() -> Table {
-        Table::from_csv("lb,m,q\nofan,1,2\nofan,4,2\nar,1,1\nar,4,2\nar,16,4\nx,\"a,b\",\n")
+        Table::from_csv(
+            "lb,m,q\nofan,1,2\nofan,4,2\nofan,16,2\nar,1,1\nar,4,2\nar,16,4\nx,\"a,b\",\n",
+        )
     }
 
     #[test]
     fn csv_round_trips_and_reads_quoted_fields() {
         let t = t();
-        assert_eq!(t.rows[5][1], "a,b");
+        assert_eq!(t.rows[6][1], "a,b");
         assert_eq!(Table::from_csv(&t.to_csv()), t);
     }
 
     #[test]
-    fn slopes_recognize_flat_and_square_root_growth() {
+    fn growth_exponents_recognize_flat_square_root_and_offset_linear_growth() {
         let q: Metric = |r| r.num(Col::derived("q"));
         let (t, m) = (t(), Col::derived("m"));
-        assert!(t.loglog_slope(&[(col::LB, "ofan")], m, q).unwrap().abs() < 1e-12);
-        assert!((t.loglog_slope(&[(col::LB, "ar")], m, q).unwrap() - 0.5).abs() < 1e-12);
-        assert!(t.loglog_slope(&[(col::LB, "none")], m, q).is_err());
+        assert_eq!(t.growth_exponent(&[(col::LB, "ofan")], m, q), Ok(0.0));
+        assert!((t.growth_exponent(&[(col::LB, "ar")], m, q).unwrap() - 0.5).abs() < 1e-9);
+        assert!(t.growth_exponent(&[(col::LB, "none")], m, q).is_err());
+        // A constant backlog plus linear growth is linear; its log-log slope is not.
+        let pts: Vec<(f64, f64)> = [64.0, 256.0, 1024.0, 4096.0]
+            .iter()
+            .map(|&x| (x, 500.0 + 2.0 * x))
+            .collect();
+        assert!((growth_fit(&[], pts).unwrap() - 1.0).abs() < 1e-9);
+        // A queue that saturates reads flat, a cubic cost with a constant part cubic.
+        let sat = vec![(1.0, 20.0), (4.0, 26.0), (16.0, 26.0), (64.0, 26.0)];
+        assert!(growth_fit(&[], sat).unwrap() < 0.1);
+        let cubic: Vec<(f64, f64)> = (1..6)
+            .map(|p| (p as f64 * 16.0, 1e3 + (p as f64).powi(3)))
+            .collect();
+        assert!((growth_fit(&[], cubic).unwrap() - 3.0).abs() < 1e-9);
     }
 
     #[test]

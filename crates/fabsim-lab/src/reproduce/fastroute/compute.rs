@@ -521,7 +521,7 @@ pub fn experiments() -> Vec<Experiment> {
                     contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 3.0)),
                 },
                 Claim {
-                    text: "the heuristic scales almost linearly with ports (log-log slope of \
+                    text: "the heuristic scales almost linearly with ports (growth exponent of \
                            the median count of elementary operations, 64 to 512 ports, 8 ASICs)",
                     paper: 1.0,
                     unit: "",
@@ -531,7 +531,7 @@ pub fn experiments() -> Vec<Experiment> {
                     contra: Contra::Table(|t| more_ops(t, "greedy", "8", "512", 4.0)),
                 },
                 Claim {
-                    text: "the optimal algorithm is Θ(p^3) (log-log slope of the median count \
+                    text: "the optimal algorithm is Θ(p^3) (growth exponent of the median count \
                            of elementary operations, 64 to 512 ports, 8 ASICs)",
                     paper: 3.0,
                     unit: "",

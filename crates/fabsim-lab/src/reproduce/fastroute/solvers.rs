@@ -225,13 +225,13 @@ pub(super) fn median_runtime(
     median_at(t, runtime, solver, asics, ports)
 }
 
-/// The least-squares log-log slope of `solver`'s median operation count against the port
-/// count at 8 ASICs: the scaling of the work, the same on every machine and run (a
+/// The growth exponent (`table::growth_fit`) of `solver`'s median operation count against
+/// the port count at 8 ASICs: the scaling of the work, the same on every machine and run (a
 /// wall-clock fit of few-microsecond solves moves with the machine's load).
 pub(super) fn ops_slope(t: &Table, solver: &str) -> Result<f64, String> {
     let f = [(computed::SOLVER, solver), (computed::ASICS, "8")];
     let pts = t.median_by(&f, computed::PORTS, ops)?;
-    super::super::table::loglog_fit(&f, pts)
+    super::super::table::growth_fit(&f, pts)
 }
 
 /// log10 of RDC's median operation count over the greedy's at (`asics`, 512 ports).

@@ -54,10 +54,11 @@ pub fn experiments() -> Vec<Experiment> {
             figure: "Sec. 3.5",
             title: "max queue against message size",
             varies: "message size (64 to 4,096 packets) x scheme; reported per link stage",
-            setup: "k = 8 fat tree (128 hosts), random permutation, messages of 64, 256, 1,024 \
-                    and 4,096 packets, 3 seeds. fabsim's number for a claim is the least-squares \
-                    slope of log(max queue) against log(message size): 1 = linear (Θ(m)), 0.5 = \
-                    square root, 0 = flat (O(1)); tolerance ± 0.15 (see the tolerance rules). SIMPLE RR \
+            setup: "k = 8 fat tree (128 hosts), random permutation, messages of 64 to 4,096 \
+                    packets (7 sizes, doubling), 10 seeds. fabsim's number for a claim is the growth exponent s \
+                    of the least-squares fit max queue = a + b m^s (a, b >= 0: a constant backlog \
+                    plus a growing part): 1 = linear (Θ(m)), 0.5 = square root, 0 = flat (O(1)); \
+                    tolerance ± 0.25, the nearest of those classes (see the tolerance rules). SIMPLE RR \
                     and JSQ also run a bipartite workload (a random half of the hosts each \
                     send to one host of the other half: senders never receive, so no ACK \
                     shares a sender's uplink and flows that start together stay in lockstep, \
@@ -66,7 +67,9 @@ pub fn experiments() -> Vec<Experiment> {
                     the edge-, agg- and core-down stages, 'uplink' = edge- and agg-up. CONGA is \
                     left out (fabsim runs it on leaf-spine only). --quick: 1 seed.",
             source: Source::Sim({
-                let base = base().set("topology.k", 8).set("workload.message_bytes", MESSAGES).set("run.seeds", 3);
+                // Seven sizes: the growth fit (three parameters) keeps four degrees of freedom.
+                let sizes = "[262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216]";
+                let base = base().set("topology.k", 8).set("workload.message_bytes", sizes).set("run.seeds", 10);
                 let mut v = by_scheme(
                     &base,
                     &["rr", "jsq", "rsq", "ar", "pofan", "ofan", "rps", "reps", "drb", "ethereal"],
@@ -92,41 +95,44 @@ pub fn experiments() -> Vec<Experiment> {
             readings: vec![],
             claims: vec![
                 Claim {
-                    differs: "at 64 packets SIMPLE RR's aggregation downlinks already hold several \
-                              whole messages (synchronized flows converge), so the slope fitted \
-                              over 64..4,096 packets stays below 1; the edge downlink alone grows \
-                              about linearly (see results.csv)",
-                    ..slope_claim!("SIMPLE RR: Θ(m) downlink queues (slope 1)", 1.0, "rr", max_queue_down_kb, DOWN)
+                    differs: "in a permutation every host also receives, and the ACKs it sends \
+                              share its uplink with its data, which breaks the lockstep of the \
+                              paper's Sec. 3.3: SIMPLE RR's downlink max queue grows about as \
+                              m^0.6 over 64..4,096 packets (agg-down 101 -> 1,553 packets, mean \
+                              of 10 seeds), already far above every other scheme's; in the \
+                              bipartite setting, where senders never receive, it is linear \
+                              (exponent 1.01, the claim after the next)",
+                    ..slope_claim!("SIMPLE RR: Θ(m) downlink queues (growth exponent 1)", 1.0, "rr", max_queue_down_kb, DOWN)
                 },
-                slope_claim!("SIMPLE RR: Θ(1) uplink queues (slope 0)", 0.0, "rr", max_queue_up_kb, UP),
+                slope_claim!("SIMPLE RR: Θ(1) uplink queues (growth exponent 0)", 0.0, "rr", max_queue_up_kb, UP),
                 slope_claim!(
-                    "SIMPLE RR, bipartite traffic (senders never receive: the lockstep of Sec. 3.3): Θ(m) downlink queues (slope 1)",
+                    "SIMPLE RR, bipartite traffic (senders never receive: the lockstep of Sec. 3.3): Θ(m) downlink queues (growth exponent 1)",
                     1.0, "rr", max_queue_down_kb, DOWN, "bipartite"
                 ),
                 slope_claim!(
-                    "SIMPLE RR, bipartite traffic: Θ(1) uplink queues (slope 0)",
+                    "SIMPLE RR, bipartite traffic: Θ(1) uplink queues (growth exponent 0)",
                     0.0, "rr", max_queue_up_kb, UP, "bipartite"
                 ),
-                slope_claim!("JSQ: Θ(m) downlink queues (slope 1)", 1.0, "jsq", max_queue_down_kb, DOWN),
+                slope_claim!("JSQ: Θ(m) downlink queues (growth exponent 1)", 1.0, "jsq", max_queue_down_kb, DOWN),
                 Claim {
-                    differs: "JSQ's uplink max queue grows slightly with the message size over \
-                              64..4,096 packets, at the tolerance's edge (one seed at the --quick \
-                              size)",
-                    ..slope_claim!("JSQ: Θ(1) uplink queues (slope 0)", 0.0, "jsq", max_queue_up_kb, UP)
+                    differs: "JSQ's uplink max queue grows slightly with the message size: \
+                              1.1 to 2.3 packets over 64..4,096 packets (mean of 10 seeds), \
+                              rising ever more slowly",
+                    ..slope_claim!("JSQ: Θ(1) uplink queues (growth exponent 0)", 0.0, "jsq", max_queue_up_kb, UP)
                 },
-                slope_claim!("RSQ: Θ(√m) max queue (slope 0.5)", 0.5, "rsq", max_queue_kb, ALL),
-                slope_claim!("AR: near square-root max-queue growth (slope 0.5)", 0.5, "ar", max_queue_kb, ALL),
-                slope_claim!("RPS: Θ(√m) max queue (slope 0.5)", 0.5, "rps", max_queue_kb, ALL),
+                slope_claim!("RSQ: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rsq", max_queue_kb, ALL),
+                slope_claim!("AR: near square-root max-queue growth (growth exponent 0.5)", 0.5, "ar", max_queue_kb, ALL),
+                slope_claim!("RPS: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rps", max_queue_kb, ALL),
                 Claim {
                     differs: "REPS's max queue grows slower than the square root of the message \
-                              over 64..4,096 packets (one seed at the --quick size); the paper \
-                              says 'near' square-root growth and does not state REPS's settings",
-                    ..slope_claim!("REPS: near square-root max-queue growth (slope 0.5)", 0.5, "reps", max_queue_kb, ALL)
+                              over 64..4,096 packets; the paper says 'near' square-root growth \
+                              and does not state REPS's settings",
+                    ..slope_claim!("REPS: near square-root max-queue growth (growth exponent 0.5)", 0.5, "reps", max_queue_kb, ALL)
                 },
-                slope_claim!("DRB: O(1) max queue (slope 0)", 0.0, "drb", max_queue_kb, ALL),
-                slope_claim!("ETHEREAL: O(1) max queue (slope 0)", 0.0, "ethereal", max_queue_kb, ALL),
-                slope_claim!("4OFAN: O(1) max queue (slope 0)", 0.0, "4ofan", max_queue_kb, ALL),
-                slope_claim!("OFAN: O(1) max queue (slope 0)", 0.0, "ofan", max_queue_kb, ALL),
+                slope_claim!("DRB: O(1) max queue (growth exponent 0)", 0.0, "drb", max_queue_kb, ALL),
+                slope_claim!("ETHEREAL: O(1) max queue (growth exponent 0)", 0.0, "ethereal", max_queue_kb, ALL),
+                slope_claim!("4OFAN: O(1) max queue (growth exponent 0)", 0.0, "4ofan", max_queue_kb, ALL),
+                slope_claim!("OFAN: O(1) max queue (growth exponent 0)", 0.0, "ofan", max_queue_kb, ALL),
             ],
         },
         Experiment {

@@ -174,10 +174,10 @@ fn fig5_gap(t: &Table, hosts: &str) -> Result<f64, String> {
     )
 }
 
-/// A log-log slope of `metric` against message size for `scheme` on workload `wl`.
+/// The growth exponent of `metric` against message size for `scheme` on workload `wl`.
 fn slope(t: &Table, scheme: &str, wl: &str, metric: super::Metric) -> Result<f64, String> {
     let f = [(col::SCHEME, scheme), (col::WORKLOAD, wl)];
-    t.loglog_slope(&f, col::MESSAGE_BYTES, metric)
+    t.growth_exponent(&f, col::MESSAGE_BYTES, metric)
 }
 
 /// How much lower `of`'s mean CCT is than `vs`'s, in percent of `vs`'s.
@@ -422,7 +422,7 @@ const DOWN: &[col::StageName] = &[
 const UP: &[col::StageName] = &[col::stage::EDGE_UP, col::stage::AGG_UP];
 const ALL: &[col::StageName] = &[col::stage::ALL];
 
-/// A claimed asymptotic class: the log-log slope of `metric` (over the `stages` columns)
+/// A claimed asymptotic class: the growth exponent of `metric` (over the `stages` columns)
 /// against the message size for `scheme`; contradicted by growing those columns by another
 /// half power of the message size.
 macro_rules! slope_claim {
