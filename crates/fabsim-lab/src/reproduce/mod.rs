@@ -405,6 +405,32 @@ mod tests {
         assert!(tested > 100 && theory >= 1, "{tested} {theory}");
     }
 
+    /// A control names one of its experiment's claims (a renamed claim cannot lose its
+    /// control unnoticed), a claim has at most one, and on a table where the control's rows
+    /// equal the subject's the control gives the claim's own verdict (the stand-in keeps
+    /// every other row).
+    #[test]
+    fn controls_name_their_claims_and_stand_in_for_the_subject() {
+        let mut n = 0;
+        for e in registry() {
+            for k in &e.controls {
+                let same = e.controls.iter().filter(|o| o.claim == k.claim).count();
+                assert_eq!(same, 1, "{}: {} has {same} controls", e.id, k.claim);
+                assert!(
+                    e.claims.iter().any(|c| c.text == k.claim),
+                    "{}: no claim {:?}",
+                    e.id,
+                    k.claim
+                );
+                n += 1;
+            }
+        }
+        assert!(n >= 20, "{n} controls");
+        let t = Table::from_csv("scheme,x\nofan,1\nrsq,2\nar,3\n");
+        let s = t.stand_in(cols::SCHEME, "ofan", "rsq");
+        assert_eq!(s.to_csv(), "scheme,x\nofan,2\nar,3\n");
+    }
+
     #[test]
     fn claims_are_evaluated_from_the_table() {
         let t = Table::from_csv("lb,x\nofan,3\nofan,5\n");

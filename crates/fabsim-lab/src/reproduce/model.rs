@@ -265,6 +265,19 @@ pub struct Claim {
     pub contra: Contra,
 }
 
+/// A control of a claim: a scheme or setting of the experiment's own runs that must fail
+/// it. `table` rewrites the results so that the control stands where the claim reads its
+/// subject (e.g. [`Table::stand_in`]: RSQ's rows as OFAN's), and the claim is evaluated
+/// on that. A claim that holds while its control holds too does not discriminate: a wrong
+/// simulator would pass it as well.
+pub struct Control {
+    /// The claim's text ([`Claim::text`]).
+    pub claim: &'static str,
+    /// The control, as the report names it ("RSQ (destination-oblivious) as OFAN").
+    pub what: &'static str,
+    pub table: fn(&Table) -> Table,
+}
+
 /// Another reading of an experiment's setup (a choice the paper leaves open, or a modelling
 /// variant such as another host stack): every sweep runs again with `set` added, as sweep
 /// `PREFIX-NAME`; the claims are judged on those rows apart, and the report shows where a
@@ -291,6 +304,8 @@ pub struct Experiment {
     /// panels).
     pub panels: Vec<Plot>,
     pub claims: Vec<Claim>,
+    /// Controls of comparative claims (at most one per claim), judged on the same rows.
+    pub controls: Vec<Control>,
     /// Other readings of the setup, each run and judged beside the primary one.
     pub readings: Vec<Reading>,
     /// A synthetic results table (the columns the claims read, at the `--quick` points)

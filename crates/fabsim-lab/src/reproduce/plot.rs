@@ -357,6 +357,7 @@ mod tests {
             claims: vec![],
             panels: vec![],
             synthetic: Table::default,
+            controls: vec![],
             readings: vec![],
         }
     }

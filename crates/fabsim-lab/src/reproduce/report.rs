@@ -39,6 +39,41 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
     }
 }
 
+/// The claims that have a control: what the control gave, and whether the claim
+/// discriminates (its control fails it).
+fn controls_table(out: &mut String, claims: &[ClaimResult]) {
+    let with: Vec<(&ClaimResult, &ControlResult)> = claims
+        .iter()
+        .filter_map(|c| Some((c, c.control.as_ref()?)))
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### Controls\n\nEach control is a scheme or setting of these runs that must fail \
+         the claim, put where the claim reads its subject; a claim whose control does not \
+         differ does not discriminate (a wrong simulator would pass it too).\n\n\
+         | claim | control | control's fabsim | control's verdict | the claim discriminates |\n\
+         |---|---|---|---|---|"
+    );
+    for (c, k) in with {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            c.claim.replace('|', "\\|"),
+            k.what,
+            k.fabsim.map_or("-".into(), fmt_num),
+            k.verdict,
+            match k.discriminates {
+                Some(true) => "yes",
+                Some(false) => "**no**",
+                None => "not known",
+            }
+        );
+    }
+}
+
 /// What a simulation's runs took, summed over their rows (`perf.wall_s`, one core each):
 /// the wall time of a `reproduce` that reused finished runs says nothing about them.
 pub(super) fn runs_took(table: &Table) -> String {
@@ -89,6 +124,7 @@ pub(super) fn report(exp: &Experiment, provenance: &str, scored: &Scored) -> Str
     }
     let _ = writeln!(s, "## Plot\n\n![{}](plot.svg)\n\n## Claims\n", exp.id);
     claims_table(&mut s, claims, None);
+    controls_table(&mut s, claims);
     for r in &scored.readings {
         readings_section(&mut s, &r.reading, &r.about, claims, &r.claims);
     }

@@ -150,6 +150,20 @@ impl Table {
         }
     }
 
+    /// The rows as they would read with `control` standing where `subject` was in column
+    /// `c`: `subject`'s rows dropped, `control`'s relabelled `subject` (a claim's control,
+    /// [`super::Control`]).
+    pub fn stand_in(&self, c: impl ColumnName, subject: &str, control: &str) -> Table {
+        let name = c.column();
+        let mut t = self.filtered(|r| r.cell(&name) != Some(subject));
+        if let Some(i) = t.header.iter().position(|h| *h == name) {
+            for r in t.rows.iter_mut().filter(|r| r[i] == control) {
+                r[i] = subject.into();
+            }
+        }
+        t
+    }
+
     /// The distinct non-empty values of column `c`, in order of appearance (`None` when the
     /// table has no such column).
     pub fn distinct(&self, c: impl ColumnName) -> Option<Vec<String>> {

@@ -32,6 +32,19 @@ pub struct ClaimResult {
     /// was not estimated, if it was not.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// The claim evaluated with its control in the subject's place ([`Control`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control: Option<ControlResult>,
+}
+
+/// What a claim's control gave: the claim discriminates when the control `differs`, does
+/// not when it `holds`, and is not known to otherwise (`None`: inconclusive, not comparable).
+#[derive(Clone, Debug, Serialize)]
+pub struct ControlResult {
+    pub what: String,
+    pub fabsim: Option<f64>,
+    pub verdict: String,
+    pub discriminates: Option<bool>,
 }
 
 /// A premise of a claim, as measured on the results (see [`premise`]).
@@ -213,6 +226,7 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         margin: None,
         se: None,
         note: String::new(),
+        control: None,
     };
     match value {
         Ok(v) if v.is_finite() => {
@@ -299,9 +313,40 @@ pub fn basis(exp: &Experiment, claim: &Claim) -> &'static str {
 pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
     exp.claims
         .iter()
-        .map(|c| ClaimResult {
-            basis: basis(exp, c).into(),
-            ..evaluate(c, table)
+        .map(|c| {
+            let mut r = ClaimResult {
+                basis: basis(exp, c).into(),
+                ..evaluate(c, table)
+            };
+            if let Some(k) = exp.controls.iter().find(|k| k.claim == c.text) {
+                let by = evaluate(c, &(k.table)(table));
+                let discriminates = match by.verdict.as_str() {
+                    "differs" => Some(true),
+                    "holds" => Some(false),
+                    _ => None,
+                };
+                if r.verdict == "holds" && discriminates != Some(true) {
+                    let sep = if r.note.is_empty() { "" } else { "; " };
+                    r.note = match discriminates {
+                        Some(_) => format!(
+                            "{}{sep}not discriminating: its control ({}) holds too",
+                            r.note, k.what
+                        ),
+                        None => format!(
+                            "{}{sep}its control ({}) is {}: whether the claim discriminates \
+                             is not known",
+                            r.note, k.what, by.verdict
+                        ),
+                    };
+                }
+                r.control = Some(ControlResult {
+                    what: k.what.into(),
+                    fabsim: by.fabsim,
+                    verdict: by.verdict,
+                    discriminates,
+                });
+            }
+            r
         })
         .collect()
 }

@@ -141,6 +141,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig2,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -259,6 +260,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table2,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -372,6 +374,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table3,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -442,6 +445,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21_runtime,
+            controls: vec![],
             readings: vec![],
             claims: vec![Claim {
                 text: "bundling four ports lowers the optimal algorithm's runtime by up to 64x \
@@ -487,6 +491,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -604,6 +609,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {

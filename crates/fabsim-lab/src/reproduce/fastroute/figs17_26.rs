@@ -25,6 +25,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::PHASE_US, "traffic phase interval [µs]", by_arch),
             panels: vec![],
             synthetic: synth::fig17,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -95,6 +96,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig18,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -182,6 +184,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig19,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -242,6 +245,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -312,6 +316,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::HOST_COUNT, "host count", by_arch),
             panels: vec![],
             synthetic: synth::fig23,
+            controls: vec![],
             readings: vec![],
             claims: vec![Claim {
                 text: "adapting the host count to each architecture's radix hurts \
@@ -353,6 +358,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::SKEW, "skewness", by_arch_and_workload),
             panels: vec![],
             synthetic: synth::fig25,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -438,6 +444,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig9,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -542,6 +549,7 @@ pub fn experiments() -> Vec<Experiment> {
                 })
             }],
             synthetic: synth::fig24,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -678,6 +686,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(col::SWEEP, "topology and core oversubscription", by_arch),
             panels: vec![],
             synthetic: synth::fig26,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {

@@ -30,6 +30,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
             panels: vec![],
             synthetic: synth::fig8,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 near_single_asic::<0>(),
@@ -89,6 +90,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig10,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -138,6 +140,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig11,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -212,6 +215,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
             panels: vec![],
             synthetic: synth::fig12,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -270,6 +274,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig13,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -362,6 +367,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig16,
+            controls: vec![],
             readings: vec![],
             claims: vec![
                 Claim {
@@ -519,6 +525,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         claims,
         panels: vec![],
         synthetic: synth::n_asics,
+        controls: vec![],
         readings: vec![],
     }
 }

@@ -331,6 +331,7 @@ pub fn fig12() -> Experiment {
             series: |r| format!("{}, ECN at {} B", scheme(r), ecn(r).unwrap_or("?")),
         }],
         synthetic: synth::fig12,
+        controls: vec![],
         readings: vec![],
         claims,
     }
@@ -462,6 +463,7 @@ pub fn fsdp_block() -> Experiment {
         plot: cc_plot(|r| format!("{}, {}", scheme(r), r.get(key::FSDP_PART).unwrap_or("?"))),
         panels: vec![],
         synthetic: synth::fsdp_block,
+        controls: vec![],
         readings: vec![],
         claims: {
             let backward = "the backward block runs two collectives at once, and the \
