@@ -250,6 +250,7 @@ pub enum Contra {
 }
 
 /// A claim of the paper and how fabsim's number for it is computed.
+#[derive(Clone, Copy)]
 pub struct Claim {
     /// The claim as the paper states it.
     pub text: &'static str,
@@ -263,6 +264,18 @@ pub struct Claim {
     pub differs: &'static str,
     /// What would contradict it (see [`Contra`]).
     pub contra: Contra,
+}
+
+/// Another reading of one claim: the paper's sentence judged on the runs of a setup it
+/// leaves open (another message size, DCTCP rule), with the claim's paper number and
+/// tolerance. The claim itself is the primary reading, fixed from the paper's words before
+/// any verdict; the others are shown beside it and not tallied.
+pub struct ClaimReading {
+    /// The claim's text ([`Claim::text`]).
+    pub of: &'static str,
+    /// What this reading sets ("4 MiB, DCTCP as RFC 8257").
+    pub reading: &'static str,
+    pub fabsim: fn(&Table) -> Result<f64, String>,
 }
 
 /// A control of a claim: a scheme or setting of the experiment's own runs that must fail
@@ -306,6 +319,8 @@ pub struct Experiment {
     pub claims: Vec<Claim>,
     /// Controls of comparative claims (at most one per claim), judged on the same rows.
     pub controls: Vec<Control>,
+    /// Other readings of single claims, judged on the same rows beside them.
+    pub claim_readings: Vec<ClaimReading>,
     /// Other readings of the setup, each run and judged beside the primary one.
     pub readings: Vec<Reading>,
     /// A synthetic results table (the columns the claims read, at the `--quick` points)

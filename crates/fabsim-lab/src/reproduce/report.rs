@@ -39,6 +39,46 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
     }
 }
 
+/// The claims judged under other readings too: each reading's number and verdict, below
+/// the primary one's (the one the claims table shows and the tally counts).
+fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
+    if claims.iter().all(|c| c.readings.is_empty()) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### Other readings of a claim\n\nWhere the paper leaves a claim's setup open, the \
+         claim above is its primary reading (fixed from the paper's words) and these are the \
+         others, judged on the same runs with the same tolerance and not tallied.\n\n\
+         | claim | reading | fabsim | margin (SE) | verdict |\n|---|---|---|---|---|"
+    );
+    for c in claims.iter().filter(|c| !c.readings.is_empty()) {
+        let margin = |m: Option<f64>, se: Option<f64>| match (m, se) {
+            (Some(m), Some(se)) => format!("{} ({})", fmt_signed(m), fmt_sig(se)),
+            (Some(m), None) => fmt_signed(m),
+            (None, _) => "-".into(),
+        };
+        let claim = c.claim.replace('|', "\\|");
+        let _ = writeln!(
+            out,
+            "| {claim} | primary | {} | {} | **{}** |",
+            c.fabsim.map_or("-".into(), fmt_num),
+            margin(c.margin, c.se),
+            c.verdict
+        );
+        for r in &c.readings {
+            let _ = writeln!(
+                out,
+                "| {claim} | {} | {} | {} | {} |",
+                r.reading,
+                r.fabsim.map_or("-".into(), fmt_num),
+                margin(r.margin, r.se),
+                r.verdict
+            );
+        }
+    }
+}
+
 /// The claims that have a control: what the control gave, and whether the claim
 /// discriminates (its control fails it).
 fn controls_table(out: &mut String, claims: &[ClaimResult]) {
@@ -124,6 +164,7 @@ pub(super) fn report(exp: &Experiment, provenance: &str, scored: &Scored) -> Str
     }
     let _ = writeln!(s, "## Plot\n\n![{}](plot.svg)\n\n## Claims\n", exp.id);
     claims_table(&mut s, claims, None);
+    claim_readings_table(&mut s, claims);
     controls_table(&mut s, claims);
     for r in &scored.readings {
         readings_section(&mut s, &r.reading, &r.about, claims, &r.claims);

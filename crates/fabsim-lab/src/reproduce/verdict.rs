@@ -35,6 +35,19 @@ pub struct ClaimResult {
     /// The claim evaluated with its control in the subject's place ([`Control`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control: Option<ControlResult>,
+    /// The claim under its other readings ([`ClaimReading`]), not tallied.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<ReadingResult>,
+}
+
+/// A claim under another reading.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReadingResult {
+    pub reading: String,
+    pub fabsim: Option<f64>,
+    pub verdict: String,
+    pub margin: Option<f64>,
+    pub se: Option<f64>,
 }
 
 /// What a claim's control gave: the claim discriminates when the control `differs`, does
@@ -227,6 +240,7 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         se: None,
         note: String::new(),
         control: None,
+        readings: vec![],
     };
     match value {
         Ok(v) if v.is_finite() => {
@@ -344,6 +358,22 @@ pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
                     fabsim: by.fabsim,
                     verdict: by.verdict,
                     discriminates,
+                });
+            }
+            for a in exp.claim_readings.iter().filter(|a| a.of == c.text) {
+                let on = evaluate(
+                    &Claim {
+                        fabsim: a.fabsim,
+                        ..*c
+                    },
+                    table,
+                );
+                r.readings.push(ReadingResult {
+                    reading: a.reading.into(),
+                    fabsim: on.fabsim,
+                    verdict: on.verdict,
+                    margin: on.margin,
+                    se: on.se,
                 });
             }
             r

@@ -141,6 +141,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig2,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -260,6 +261,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table2,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -374,6 +376,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::table3,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -445,6 +448,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21_runtime,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![Claim {
@@ -491,6 +495,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -609,6 +614,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: runtime_plot,
             panels: vec![ops_plot],
             synthetic: synth::runtimes,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![

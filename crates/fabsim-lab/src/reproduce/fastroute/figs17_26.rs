@@ -25,6 +25,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::PHASE_US, "traffic phase interval [µs]", by_arch),
             panels: vec![],
             synthetic: synth::fig17,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -96,6 +97,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig18,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -184,6 +186,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig19,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -245,6 +248,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -316,6 +320,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::HOST_COUNT, "host count", by_arch),
             panels: vec![],
             synthetic: synth::fig23,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![Claim {
@@ -358,6 +363,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::SKEW, "skewness", by_arch_and_workload),
             panels: vec![],
             synthetic: synth::fig25,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -444,6 +450,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig9,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -549,6 +556,7 @@ pub fn experiments() -> Vec<Experiment> {
                 })
             }],
             synthetic: synth::fig24,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -686,6 +694,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(col::SWEEP, "topology and core oversubscription", by_arch),
             panels: vec![],
             synthetic: synth::fig26,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![

@@ -30,6 +30,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(col::WORKLOAD, "traffic pattern", by_arch),
             panels: vec![],
             synthetic: synth::fig8,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -90,6 +91,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig10,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -140,6 +142,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig11,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -215,6 +218,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::INTRA_RACK, "intra-rack traffic fraction", by_arch),
             panels: vec![],
             synthetic: synth::fig12,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -274,6 +278,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig13,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -367,6 +372,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig16,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -525,6 +531,7 @@ fn n_asics(id: &'static str, figure: &'static str, web: bool) -> Experiment {
         claims,
         panels: vec![],
         synthetic: synth::n_asics,
+        claim_readings: vec![],
         controls: vec![],
         readings: vec![],
     }

@@ -29,6 +29,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig1_panels(),
             synthetic: synth::fig1,
+            claim_readings: vec![],
             controls: vec![
                 stand_in!("Ofan reaches about 99% utilization at load 1", "AR as Ofan", "ofan", "ar"),
                 stand_in!("AR's utilization saturates below 95% at load 1", "Ofan as AR", "ar", "ofan"),
@@ -100,6 +101,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::queue_scaling,
+            claim_readings: vec![],
             controls: vec![
                 // A flat scheme for the growing classes, a square-root one for the flat.
                 stand_in!("SIMPLE RR: Θ(m) downlink queues (growth exponent 1)", "OFAN as SIMPLE RR", "rr", "ofan"),
@@ -186,6 +188,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::bound,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -284,6 +287,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig5,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -366,6 +370,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig6,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -430,6 +435,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::f3,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -507,6 +513,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig18_panels(),
             synthetic: synth::fig18,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -562,6 +569,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig7,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -634,6 +642,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig8,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![

@@ -36,6 +36,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig9,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -93,6 +94,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig10,
+            claim_readings: vec![],
             controls: vec![
                 // A destination-oblivious scheme in the OFAN variant's place.
                 stand_in!(
@@ -166,6 +168,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig11,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -287,6 +290,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig13,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: vec![
@@ -452,6 +456,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: cc_plot(scheme),
             panels: vec![],
             synthetic: synth::fsdp,
+            claim_readings: vec![],
             controls: vec![],
             readings: vec![],
             claims: cc::fsdp_claims::<2>("", FSDP_DIFFERS),

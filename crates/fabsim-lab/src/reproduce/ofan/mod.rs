@@ -5,8 +5,8 @@ use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
 use super::table::{grid, index, Filter};
 use super::{
-    leak, premise, Claim, Contra, Control, Experiment, Paper, Plot, Row, Source, Table, Tol,
-    ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
+    leak, premise, Claim, ClaimReading, Contra, Control, Experiment, Paper, Plot, Row, Source,
+    Table, Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
 };
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
