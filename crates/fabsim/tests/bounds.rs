@@ -83,6 +83,39 @@ fn no_permutation_or_fsdp_beats_its_bound() {
     }
 }
 
+/// FSDP's block parts as `ofan-fsdp-block` runs them (the backward block: two rings at
+/// once on every NIC), small: 16 hosts in a random rank order, 4 ring steps, with shards of
+/// 10 packets (a path outlasts a shard: the release-time NIC bound binds) and of 98 (the
+/// NIC's bytes bind), under its schemes (ECMP, OFAN, AR, REPS at the hosts), without and
+/// with congestion control, on fabsim's and htsim's host stacks (per-packet and coalesced
+/// ACKs).
+#[test]
+fn no_fsdp_block_beats_its_bound() {
+    let block = [
+        "topology.k=4",
+        "host.profile=fabsim,htsim",
+        "host.cc=none,mswift",
+        "workload.kind=fsdp",
+        "workload.fsdp_part=forward-block,backward-block",
+        "workload.order=random",
+        "workload.steps=4",
+        "workload.size_scale=0.0001,0.001",
+        "switch.buffer_bytes=800000",
+        "switch.overflow=trim",
+        "switch.ecn_kmin_bytes=30000",
+        "switch.ecn_kmax_bytes=30000",
+    ];
+    for schemes in [
+        &["switch.lb=ecmp,ofan,ar"][..],
+        &["switch.lb=ecmp", "host.lb=reps"],
+    ] {
+        let sets: Vec<&str> = block.iter().chain(schemes).copied().collect();
+        for p in params(&sets) {
+            check(&p);
+        }
+    }
+}
+
 #[test]
 fn congestion_control_does_not_beat_the_bound() {
     for p in params(&[
