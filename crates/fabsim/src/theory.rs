@@ -132,7 +132,7 @@ impl LinkModel {
     }
 
     /// Time from the end of serialization at the first link to full arrival after `hops` links.
-    fn latency_after_send(&self, bytes: u32, hops: u32) -> Time {
+    pub fn latency_after_send(&self, bytes: u32, hops: u32) -> Time {
         self.delay_ps + (hops as u64 - 1) * (self.ser(bytes) + self.delay_ps)
     }
 }
@@ -221,41 +221,86 @@ pub struct NicLoad {
 /// The ACKs a host owes may leave after its data, and may arrive after the data it receives:
 /// no reading puts data last behind ACKs.
 pub fn naive_bound_ps(link: &LinkModel, load: NicLoad, min_data_bytes: u32, min_hops: u32) -> Time {
+    let first = link.ack_bytes.min(min_data_bytes);
+    let ends = NicEnds {
+        data_last: link.latency_after_send(min_data_bytes, min_hops)
+            + ack_return_ps(link, min_hops),
+        ack_last: link.latency_after_send(link.ack_bytes, min_hops),
+        before: link.latency_after_send(first, min_hops) - link.delay_ps,
+        ack_back: ack_return_ps(link, min_hops),
+    };
+    nic_readings_ps(link, load, ends)
+}
+
+/// The shortest latencies [`nic_readings_ps`] puts before or after a NIC's bytes. A field
+/// only counts where its packets are in the load (`Time::MAX`: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NicEnds {
+    /// Out: from a data packet's last bit on the NIC until its flow's ACK can be back: its
+    /// path ([`LinkModel::latency_after_send`]) and the ACK's return ([`ack_return_ps`]).
+    pub data_last: Time,
+    /// Out: from an ACK's last bit on the NIC until it reaches the data's sender.
+    pub ack_last: Time,
+    /// In: from a packet's creation until the last link can start sending it: its `H - 1`
+    /// serializations and delays, `(H-1)(T + d)` (its latency after the first
+    /// serialization but the last link's `d`).
+    pub before: Time,
+    /// In: from a data packet's arrival until its ACK is back at the sender.
+    pub ack_back: Time,
+}
+
+impl NicEnds {
+    /// Nothing yet: every field `Time::MAX`.
+    pub const NONE: NicEnds = NicEnds {
+        data_last: Time::MAX,
+        ack_last: Time::MAX,
+        before: Time::MAX,
+        ack_back: Time::MAX,
+    };
+
+    /// The shorter of each field.
+    pub fn min(self, o: NicEnds) -> NicEnds {
+        NicEnds {
+            data_last: self.data_last.min(o.data_last),
+            ack_last: self.ack_last.min(o.ack_last),
+            before: self.before.min(o.before),
+            ack_back: self.ack_back.min(o.ack_back),
+        }
+    }
+}
+
+/// [`naive_bound_ps`]'s four readings of one NIC's `load`, from the moment its packets can
+/// first be created, with the shortest latencies `ends` (of the packets in the load) before
+/// and after them; the last link of the path into the NIC then adds its delay `d` after the
+/// last bit it sends. Where the last packet out may be an ACK or a data packet, the shorter
+/// of their ends counts.
+pub fn nic_readings_ps(link: &LinkModel, load: NicLoad, ends: NicEnds) -> Time {
     let wire = |bytes: u64| {
         let ps = (bytes as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
         Time::from_ps(ps as u64)
     };
-    let ack_back = ack_return_ps(link, min_hops);
-    let data_last = link.latency_after_send(min_data_bytes, min_hops) + ack_back;
-    let ack_last = link.latency_after_send(link.ack_bytes, min_hops);
     let (out_all, into_all) = (
         load.out_data + load.out_acks,
         load.into_data + load.into_acks,
     );
-    let out_data = (load.out_data > 0).then(|| wire(load.out_data) + data_last);
+    let out_data = (load.out_data > 0).then(|| wire(load.out_data) + ends.data_last);
     let out_all = (out_all > 0).then(|| {
         wire(out_all)
             + match load.out_acks > 0 {
-                true => ack_last,
-                false => data_last,
+                true => ends.ack_last.min(ends.data_last),
+                false => ends.data_last,
             }
     });
-    let first = link.ack_bytes.min(min_data_bytes);
-    // Before the last link starts on the first packet: its H-1 serializations and delays,
-    // `(H-1)(T + d)` (its latency after the first serialization but the last link's `d`);
-    // after the last link sent the last byte: that `d`.
-    let (before, after) = (
-        link.latency_after_send(first, min_hops) - link.delay_ps,
-        link.delay_ps,
-    );
-    let into_data = (load.into_data > 0).then(|| before + wire(load.into_data) + after + ack_back);
+    let after = link.delay_ps;
+    let into_data =
+        (load.into_data > 0).then(|| ends.before + wire(load.into_data) + after + ends.ack_back);
     let into_all = (into_all > 0).then(|| {
-        before
+        ends.before
             + wire(into_all)
             + after
             + match load.into_acks > 0 {
                 true => Time::ZERO,
-                false => ack_back,
+                false => ends.ack_back,
             }
     });
     [out_data, out_all, into_data, into_all]

@@ -8,7 +8,8 @@ use crate::workload::BoundKind;
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
 /// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
 /// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
-/// dependency chain ([`critical_path_ps`]) and the naive NIC bound.
+/// dependency chain ([`critical_path_ps`]), the naive NIC bound and the release-time NIC
+/// bound ([`release_nic_bound_ps`]).
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     lower_bounds(params, outcome).0
 }
@@ -16,53 +17,122 @@ pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
 /// [`lower_bound_ps`], and each collective's bound ([`collective_bound_ps`], in order), from
 /// one index of the gates.
 pub(super) fn lower_bounds(params: &SimParams, outcome: &RunOutcome) -> (Time, Vec<Time>) {
-    let f = &outcome.fabric;
+    let o = outcome;
+    let (bound, own, _) = workload_bounds(params, &o.fabric, &o.flows, &o.deps, &o.collectives);
+    (bound, own)
+}
+
+/// The terms of a workload with dependencies' bound, each from the run's first start; the
+/// bound is the largest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DependencyTerms {
+    /// The longest chain of collective bounds.
+    pub collectives: Time,
+    /// The flow dependency chain ([`critical_path_ps`]).
+    pub chain: Time,
+    /// The busiest NIC over the whole run ([`nic_bound_ps`]).
+    pub nic: Time,
+    /// The busiest NIC after a release time ([`release_nic_bound_ps`]).
+    pub release: Time,
+}
+
+impl DependencyTerms {
+    /// The bound: the largest term.
+    pub fn bound(&self) -> Time {
+        self.collectives
+            .max(self.chain)
+            .max(self.nic)
+            .max(self.release)
+    }
+}
+
+/// The terms of the bound of `params`' workload ([`DependencyTerms`]) computed from its
+/// flows and dependencies alone, without simulating it (the bound depends on nothing else):
+/// `None` if the workload is not judged by its dependencies.
+pub fn dependency_terms(params: &SimParams) -> Option<DependencyTerms> {
+    let p = params;
+    let f = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
+    let t = p.workload.traffic(f.hosts, p.run.seed);
+    workload_bounds(p, &f, &t.flows, &t.deps, &t.collectives).2
+}
+
+/// [`lower_bounds`] of a workload given as its fabric, flows, dependencies and collectives,
+/// with the terms of its bound if it is judged by its dependencies.
+fn workload_bounds(
+    params: &SimParams,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    deps: &Deps,
+    collectives: &[Collective],
+) -> (Time, Vec<Time>, Option<DependencyTerms>) {
     let link = &params.link;
     let every = params.host.transport.ack_every_bytes;
     let kind = params.workload.bound_kind();
-    let gates = (kind == BoundKind::Dependencies || !outcome.collectives.is_empty())
-        .then(|| Gates::new(&outcome.flows, &outcome.deps));
-    let collectives: Vec<Time> = (outcome.collectives.iter())
+    let gates = (kind == BoundKind::Dependencies || !collectives.is_empty())
+        .then(|| Gates::new(flows, deps));
+    let own: Vec<Time> = (collectives.iter())
         .map(|c| collective_bound_ps(link, every, f, gates.as_ref().expect("indexed"), c))
         .collect();
-    let bound = match kind {
+    let (bound, terms) = match kind {
         BoundKind::Permutation { message_bytes } => {
-            let hops = outcome.flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
-            permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every)
+            let hops = flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
+            let bound = permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every);
+            (bound, None)
         }
-        BoundKind::Nic => nic_bound_ps(link, every, f, &outcome.flows),
+        BoundKind::Nic => (nic_bound_ps(link, every, f, flows), None),
         BoundKind::Dependencies => {
-            // Three lower bounds, the largest wins: the longest chain of collective bounds
-            // (collectives come in dependency order: `after` points to earlier ones), the
-            // flow-level dependency chain, and the busiest NIC over the whole run (which
-            // alone sees collectives that overlap share a NIC).
-            let mut path: Vec<Time> = Vec::with_capacity(outcome.collectives.len());
-            for (c, own) in outcome.collectives.iter().zip(&collectives) {
-                let before = c
-                    .after
-                    .iter()
-                    .map(|&a| path[a as usize])
-                    .max()
-                    .unwrap_or(Time::ZERO);
-                path.push(before + *own);
-            }
-            let all = 0..outcome.flows.len() as u32;
             let gates = gates.as_ref().expect("indexed");
-            let chain = critical_path_ps(link, every, f, gates, all, true);
-            // The CCT runs from the first start: the earliest flow waiting on nothing.
-            let first = (outcome.flows.iter().zip(&outcome.deps.waits))
-                .filter(|(_, &w)| w == 0)
-                .map(|(fl, _)| fl.start_ps)
-                .min()
-                .unwrap_or(Time::ZERO);
-            path.into_iter()
-                .max()
-                .unwrap_or(Time::ZERO)
-                .max(chain.saturating_sub(first))
-                .max(nic_bound_ps(link, every, f, &outcome.flows))
+            let terms = dependency_bound(link, every, f, gates, collectives, &own);
+            (terms.bound(), Some(terms))
         }
     };
-    (bound, collectives)
+    (bound, own, terms)
+}
+
+/// The terms of a workload with dependencies' bound ([`DependencyTerms`]), from its
+/// collectives' own bounds `own` (in order).
+fn dependency_bound(
+    link: &LinkModel,
+    every: u32,
+    f: &Fabric,
+    gates: &Gates,
+    collectives: &[Collective],
+    own: &[Time],
+) -> DependencyTerms {
+    // Four lower bounds, the largest wins: the longest chain of collective bounds
+    // (collectives come in dependency order: `after` points to earlier ones), the
+    // flow-level dependency chain, the busiest NIC over the whole run (which alone sees
+    // collectives that overlap share a NIC), and the busiest NIC after each of its flows'
+    // earliest starts (which sees both).
+    let mut path: Vec<Time> = Vec::with_capacity(collectives.len());
+    for (c, own) in collectives.iter().zip(own) {
+        let before = c
+            .after
+            .iter()
+            .map(|&a| path[a as usize])
+            .max()
+            .unwrap_or(Time::ZERO);
+        path.push(before + *own);
+    }
+    let flows = gates.flows;
+    let all = 0..flows.len() as u32;
+    let mut release = Time::ZERO;
+    let chain = critical_path_with(link, every, f, gates, all, true, |start| {
+        release = release_nic_bound_ps(link, every, f, flows, start);
+    });
+    // The CCT runs from the first start: the earliest flow waiting on nothing (the run's
+    // origin is the earliest time a flow became ready, never later).
+    let first = (flows.iter().zip(&gates.deps.waits))
+        .filter(|(_, &w)| w == 0)
+        .map(|(fl, _)| fl.start_ps)
+        .min()
+        .unwrap_or(Time::ZERO);
+    DependencyTerms {
+        collectives: path.into_iter().max().unwrap_or(Time::ZERO),
+        chain: chain.saturating_sub(first),
+        nic: nic_bound_ps(link, every, f, flows),
+        release: release.saturating_sub(first),
+    }
 }
 
 /// The dependency chain bound of the flows `subset`: the latest earliest completion (last
@@ -98,7 +168,23 @@ pub fn critical_path_ps(
     subset: std::ops::Range<u32>,
     absolute: bool,
 ) -> Time {
+    critical_path_with(link, ack_every_bytes, f, gates, subset, absolute, |_| {})
+}
+
+/// [`critical_path_ps`], handing `plain` the earliest starts of the subset's flows (in subset
+/// order, `Time::MAX`: never started) in the schedule without the ACK charges: each flow's
+/// first data bit can leave no earlier in any run.
+fn critical_path_with(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    gates: &Gates,
+    subset: std::ops::Range<u32>,
+    absolute: bool,
+    on_plain: impl FnOnce(&[Time]),
+) -> Time {
     let (_, plain) = chain_schedule(link, f, gates, subset.clone(), absolute, &[]);
+    on_plain(&plain);
     let extra = ack_charges(
         link,
         ack_every_bytes,
@@ -371,13 +457,7 @@ pub(super) fn nic_bound_ps(
     let mut load = vec![NicLoad::default(); f.hosts as usize];
     let mut min_data = u32::MAX;
     for fl in flows {
-        // Closed forms over the flow's packets (a Fastroute run schedules flows for far
-        // longer than it simulates: a loop over every packet cost a fifth of a slice).
-        let n = link.packets(fl.bytes);
-        let (wire, acks) = (
-            fl.bytes + n * link.header_bytes as u64,
-            link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
-        );
+        let (wire, acks) = wire_bytes(link, ack_every_bytes, fl);
         let src = &mut load[fl.src as usize];
         src.out_data += wire;
         src.into_acks += acks;
@@ -395,6 +475,96 @@ pub(super) fn nic_bound_ps(
         .map(|l| naive_bound_ps(link, l, min_data, min_hops))
         .max()
         .unwrap_or(Time::ZERO)
+}
+
+/// A flow's wire bytes: its data packets (headers included), and the fewest ACKs its
+/// receiver can send ([`LinkModel::min_acks`]). Closed forms over the flow's packets (a
+/// Fastroute run schedules flows for far longer than it simulates: a loop over every packet
+/// cost a fifth of a slice).
+fn wire_bytes(link: &LinkModel, ack_every_bytes: u32, fl: &FlowSpec) -> (u64, u64) {
+    let n = link.packets(fl.bytes);
+    (
+        fl.bytes + n * link.header_bytes as u64,
+        link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
+    )
+}
+
+/// The release-time NIC bound: the latest end of [`nic_readings_ps`] over every host `h` and
+/// every time `T` among the earliest starts of `h`'s flows, counting from `T` what `h`'s
+/// NIC and link in must still carry. `start` holds each flow's earliest start, absolute
+/// (`Time::MAX`: never started); so is the result.
+///
+/// Validity. A flow `x` puts no data bit on its sender's NIC before `start[x]`: the plain
+/// schedule of [`critical_path_ps`] starts it when its gates can first fire, each flow
+/// taking its least [`flow_time_ps`] and the ACK a gate's host owes going first, which holds
+/// under every profile, controller, load balancer and ACK policy. Its receiver ACKs only
+/// data that arrived, so after `start[x]` too. Of the flows of `h` (in or out) with
+/// `start[x] >= T`, then, every data packet out of `h` and every ACK `h` owes for the data
+/// into it (the fewest its policy sends) leaves `h`'s NIC after `T`, and every data packet
+/// into `h` and ACK of `h`'s own data is created after `T`: that load is
+/// [`naive_bound_ps`]'s, from `T` on, and its four readings hold with the shortest ends of
+/// those flows (each flow's own path and smallest packet). At `h`'s earliest `T` this is
+/// the naive bound with each host's own paths; at a later `T` the bytes before `T` are
+/// traded for the chain's latency up to it: a host running two rings at once must still
+/// send both rings' last steps after the steps that feed them, which neither the chain
+/// (one flow per NIC) nor the whole-run NIC bound (no latency between steps) sees. Beyond
+/// the plain schedule's starts nothing here assumes zero queueing.
+///
+/// Cost: two entries per flow, sorted by host and start, then one sweep per host, latest
+/// start first.
+pub(super) fn release_nic_bound_ps(
+    link: &LinkModel,
+    ack_every_bytes: u32,
+    f: &Fabric,
+    flows: &[FlowSpec],
+    start: &[Time],
+) -> Time {
+    // (host, earliest start, flow << 1 | whether the host is the flow's receiver).
+    let mut at: Vec<(u32, Time, u32)> = Vec::with_capacity(2 * flows.len());
+    for (x, (fl, &s)) in flows.iter().zip(start).enumerate() {
+        if s != Time::MAX {
+            at.push((fl.src, s, (x as u32) << 1));
+            at.push((fl.dst, s, (x as u32) << 1 | 1));
+        }
+    }
+    at.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let ack = link.ack_bytes;
+    let mut best = Time::ZERO;
+    for host in at.chunk_by(|a, b| a.0 == b.0) {
+        let (mut load, mut ends) = (NicLoad::default(), NicEnds::NONE);
+        for same in host.chunk_by(|a, b| a.1 == b.1) {
+            for &(_, _, e) in same {
+                let fl = &flows[(e >> 1) as usize];
+                let hops = f.hops(fl.src, fl.dst);
+                let (wire, acks) = wire_bytes(link, ack_every_bytes, fl);
+                let smallest = link.last_packet_bytes(fl.bytes);
+                let before = |bytes| link.latency_after_send(bytes, hops) - link.delay_ps;
+                let back = ack_return_ps(link, hops);
+                ends = ends.min(if e & 1 == 0 {
+                    // `h` sends the data and receives its ACKs.
+                    load.out_data += wire;
+                    load.into_acks += acks;
+                    NicEnds {
+                        data_last: link.latency_after_send(smallest, hops) + back,
+                        before: before(ack),
+                        ..NicEnds::NONE
+                    }
+                } else {
+                    // `h` receives the data and sends its ACKs.
+                    load.into_data += wire;
+                    load.out_acks += acks;
+                    NicEnds {
+                        ack_last: link.latency_after_send(ack, hops),
+                        before: before(smallest),
+                        ack_back: back,
+                        ..NicEnds::NONE
+                    }
+                });
+            }
+            best = best.max(same[0].1 + nic_readings_ps(link, load, ends));
+        }
+    }
+    best
 }
 
 /// A collective's CCT lower bound, from its first packet: the larger of the naive NIC bound

@@ -23,13 +23,15 @@ use crate::net::Stage;
 use crate::params::SimParams;
 use crate::sim::{simulate_traced, RunOutcome};
 use crate::theory::{
-    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, permutation_bound_ps, LinkModel,
-    NicLoad,
+    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
+    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
 };
 use crate::transport::CcKind;
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec, WorkloadSpec};
-pub use bound::{collective_bound_ps, critical_path_ps, lower_bound_ps, Gates};
+pub use bound::{
+    collective_bound_ps, critical_path_ps, dependency_terms, lower_bound_ps, DependencyTerms, Gates,
+};
 pub use flows::{FlowRecord, FlowTable};
 use stats::{mean, quantile};
 use std::sync::atomic::{AtomicBool, Ordering};
