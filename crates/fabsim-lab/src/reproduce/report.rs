@@ -17,11 +17,7 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
     );
     for c in claims {
         let cell = |s: &str| s.replace('|', "\\|");
-        let margin = match (c.margin, c.se) {
-            (Some(m), Some(se)) => format!("{} ({})", fmt_signed(m), fmt_sig(se)),
-            (Some(m), None) => fmt_signed(m),
-            (None, _) => "-".into(),
-        };
+        let margin = fmt_margin(c.margin, c.se);
         let _ = writeln!(
             out,
             "{}| {} | {} {} | {} | {} | {margin} | **{}**{} | {} | {} |",
@@ -39,6 +35,15 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
     }
 }
 
+/// A margin and, when the noise was estimated, its standard error: `+0.5 (0.1)`.
+fn fmt_margin(margin: Option<f64>, se: Option<f64>) -> String {
+    match (margin, se) {
+        (Some(m), Some(se)) => format!("{} ({})", fmt_signed(m), fmt_sig(se)),
+        (Some(m), None) => fmt_signed(m),
+        (None, _) => "-".into(),
+    }
+}
+
 /// The claims judged under other readings too: each reading's number and verdict, below
 /// the primary one's (the one the claims table shows and the tally counts).
 fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
@@ -53,17 +58,12 @@ fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
          | claim | reading | fabsim | margin (SE) | verdict |\n|---|---|---|---|---|"
     );
     for c in claims.iter().filter(|c| !c.readings.is_empty()) {
-        let margin = |m: Option<f64>, se: Option<f64>| match (m, se) {
-            (Some(m), Some(se)) => format!("{} ({})", fmt_signed(m), fmt_sig(se)),
-            (Some(m), None) => fmt_signed(m),
-            (None, _) => "-".into(),
-        };
         let claim = c.claim.replace('|', "\\|");
         let _ = writeln!(
             out,
             "| {claim} | primary | {} | {} | **{}** |",
             c.fabsim.map_or("-".into(), fmt_num),
-            margin(c.margin, c.se),
+            fmt_margin(c.margin, c.se),
             c.verdict
         );
         for r in &c.readings {
@@ -72,7 +72,7 @@ fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
                 "| {claim} | {} | {} | {} | {} |",
                 r.reading,
                 r.fabsim.map_or("-".into(), fmt_num),
-                margin(r.margin, r.se),
+                fmt_margin(r.margin, r.se),
                 r.verdict
             );
         }
