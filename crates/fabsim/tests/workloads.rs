@@ -389,6 +389,28 @@ fn new_keys_validate_and_round_trip() {
         assert_eq!(e.key, set.split('=').next().unwrap());
         assert!(e.to_string().contains(says), "{e}");
     }
+    // Valid uplinks are a 64-bit mask: failures on a wider leaf are refused, naming why,
+    // and a leaf with 1,024 uplinks and no failures runs (it once shifted past the mask).
+    let wide = |extra: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for set in [
+            &["topology.tiers=2", "topology.k=4", "topology.uplinks=100"][..],
+            extra,
+        ]
+        .concat()
+        {
+            s.set(set).unwrap();
+        }
+        s.expand()
+    };
+    let e = wide(&["failures.links=2"]).unwrap_err();
+    assert_eq!(e.key, "failures.links");
+    assert!(e.to_string().contains("at most 64 uplinks"), "{e}");
+    let runs = wide(&["switch.lb=ecmp,rsq,rr,jsq,ar,ofan", "topology.uplinks=1024"]).unwrap();
+    for r in &runs {
+        let report = fabsim::metrics::run(&r.params);
+        assert_eq!(report.flows_completed, report.flows_total, "{}", report.lb);
+    }
     let mut s = Scenario::default_scenario();
     for set in [
         "topology.k=4",

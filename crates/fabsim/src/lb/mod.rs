@@ -283,7 +283,8 @@ impl SwitchLb {
             (d.valid, d.valid.count_ones())
         };
         debug_assert!(count > 0, "no valid uplink");
-        let ok = |u: u32| valid >> u & 1 == 1;
+        // The mask has 64 bits: a switch with more uplinks has no failed ones (`all`).
+        let ok = |u: u32| all || valid.checked_shr(u).is_some_and(|v| v & 1 == 1);
         let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
         let rng = &mut self.rng[d.sw as usize];
         match &mut self.schemes[self.scheme_of[d.sw as usize] as usize] {

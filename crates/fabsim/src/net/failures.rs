@@ -45,6 +45,19 @@ impl FailureSpec {
     /// most the fabric's switch-to-switch links, names that exist and do not disconnect it.
     pub fn check(&self, topology: &TopologySpec) -> Result<(), String> {
         let fabric = Fabric::new(topology, 1, crate::engine::Time::from_ps(1));
+        // Valid uplinks are a 64-bit mask per (switch, key).
+        let most = fabric
+            .switches
+            .iter()
+            .map(|s| s.uplinks())
+            .max()
+            .unwrap_or(0);
+        if most > u64::BITS {
+            return Err(format!(
+                "failures need at most {} uplinks per switch; this fabric has {most}",
+                u64::BITS
+            ));
+        }
         match self {
             FailureSpec::Count(n) => {
                 let links = links(&fabric).len();
