@@ -428,7 +428,7 @@ mod tests {
         assert!(n >= 20, "{n} controls");
         let t = Table::from_csv("scheme,x\nofan,1\nrsq,2\nar,3\n");
         let s = t.stand_in(cols::SCHEME, "ofan", "rsq");
-        assert_eq!(s.to_csv(), "scheme,x\nofan,2\nar,3\n");
+        assert_eq!(s.to_csv(), "scheme,x\nrsq,2\nar,3\nofan,2\n");
     }
 
     #[test]

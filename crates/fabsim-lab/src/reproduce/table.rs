@@ -151,15 +151,21 @@ impl Table {
     }
 
     /// The rows as they would read with `control` standing where `subject` was in column
-    /// `c`: `subject`'s rows dropped, `control`'s relabelled `subject` (a claim's control,
+    /// `c`: `subject`'s rows dropped and a copy of `control`'s, labelled `subject`, added
+    /// (`control`'s own rows stay, for claims that compare with it; a claim's control,
     /// [`super::Control`]).
     pub fn stand_in(&self, c: impl ColumnName, subject: &str, control: &str) -> Table {
         let name = c.column();
         let mut t = self.filtered(|r| r.cell(&name) != Some(subject));
         if let Some(i) = t.header.iter().position(|h| *h == name) {
-            for r in t.rows.iter_mut().filter(|r| r[i] == control) {
-                r[i] = subject.into();
-            }
+            let copies: Vec<Vec<String>> = (t.rows.iter().filter(|r| r[i] == control))
+                .map(|r| {
+                    let mut r = r.clone();
+                    r[i] = subject.into();
+                    r
+                })
+                .collect();
+            t.rows.extend(copies);
         }
         t
     }

@@ -512,7 +512,13 @@ pub fn fsdp_block() -> Experiment {
         panels: vec![],
         synthetic: synth::fsdp_block,
         claim_readings: vec![],
-        controls: vec![],
+        controls: vec![
+            // A destination-oblivious scheme in OFAN's place cuts nothing.
+            stand_in!("forward block: with NSCC, OFAN cuts the CCT increase beyond the lower bound by at least 16x versus AR and REPS", "AR as OFAN", "ofan", "ar"),
+            stand_in!("forward block: with MSwift, OFAN cuts the CCT increase beyond the lower bound by at least 39x versus AR and REPS", "AR as OFAN", "ofan", "ar"),
+            stand_in!("backward block: with NSCC, OFAN cuts the CCT increase beyond the lower bound by at least 16x versus AR and REPS", "AR as OFAN", "ofan", "ar"),
+            stand_in!("backward block: with MSwift, OFAN cuts the CCT increase beyond the lower bound by at least 39x versus AR and REPS", "AR as OFAN", "ofan", "ar"),
+        ],
         readings: vec![],
         claims: {
             let backward = "the backward block runs two rings at once on every NIC; the \
