@@ -6,22 +6,34 @@ use fabsim::metrics::dependency_terms;
 use fabsim::scenario::Scenario;
 
 fn main() {
+    if let Err(e) = terms() {
+        eprintln!("bound_terms: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn terms() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut s = Scenario::default_scenario();
     let mut sets = Vec::new();
     while let Some(a) = args.next() {
         if a == "--set" {
-            sets.push(args.next().expect("--set KEY=VALUE"));
+            sets.push(args.next().ok_or("--set needs KEY=VALUE")?);
         } else {
-            let text = std::fs::read_to_string(&a).expect("a scenario file");
-            s = Scenario::parse(&text, &a).expect("a scenario");
+            let text = std::fs::read_to_string(&a).map_err(|e| format!("{a}: {e}"))?;
+            s = Scenario::parse(&text, &a).map_err(|e| e.to_string())?;
         }
     }
     for a in &sets {
-        s.set(a).expect("a scenario key");
+        s.set(a).map_err(|e| e.to_string())?;
     }
     println!("run\tcollectives_us\tchain_us\tnic_us\trelease_us\tbound_us");
-    for (i, r) in s.expand().expect("a sweep").into_iter().enumerate() {
+    for (i, r) in s
+        .expand()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .enumerate()
+    {
         let Some(t) = dependency_terms(&r.params) else {
             println!("{i}\tnot a workload with dependencies");
             continue;
@@ -36,4 +48,5 @@ fn main() {
             us(t.bound())
         );
     }
+    Ok(())
 }
