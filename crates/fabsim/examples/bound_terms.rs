@@ -27,13 +27,9 @@ fn terms() -> Result<(), String> {
     for a in &sets {
         s.set(a).map_err(|e| e.to_string())?;
     }
+    let runs = s.expand().map_err(|e| e.to_string())?;
     println!("run\tcollectives_us\tchain_us\tnic_us\trelease_us\tbound_us");
-    for (i, r) in s
-        .expand()
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .enumerate()
-    {
+    for (i, r) in runs.into_iter().enumerate() {
         let Some(t) = dependency_terms(&r.params) else {
             println!("{i}\tnot a workload with dependencies");
             continue;
