@@ -523,14 +523,12 @@ pub fn fsdp_block() -> Experiment {
         claims: {
             let backward = "the backward block runs two rings at once on every NIC; the \
                             bound charges the shared NIC from each flow's earliest start (the \
-                            release-time NIC term: 1218.5 -> 1220.5 µs at full size, OFAN's \
-                            MSwift factor 12.4x -> 13.2x with these CCTs, recomputed by \
-                            examples/bound_terms.rs), but OFAN still runs about 14 µs (one \
-                            path latency per ring step) above it: the NIC's round robin keeps \
-                            the two rings in lockstep, a schedule no bound valid for every \
-                            controller can charge (a NIC that sends one ring's step, then the \
-                            other's, would not pay it), and that excess shrinks every factor \
-                            alike; 39x would need a bound of 1229.96 µs";
+                            release-time NIC term: 1218.5 -> 1220.5 µs at full size), but \
+                            OFAN still runs 13.9 µs (1.14%, about one path latency per ring \
+                            step) above it: the NIC's round robin keeps the two rings in \
+                            lockstep, a schedule no bound valid for every controller can \
+                            charge (a NIC that sends one ring's step, then the other's, would \
+                            not pay it), and that excess shrinks every factor alike";
             let mut v = fsdp_claims::<0>("forward block: ", "");
             v.extend(fsdp_claims::<1>("backward block: ", backward));
             v
