@@ -92,8 +92,9 @@ fn controls_table(out: &mut String, claims: &[ClaimResult]) {
     let _ = writeln!(
         out,
         "\n### Controls\n\nEach control is a scheme or setting of these runs that must fail \
-         the claim, put where the claim reads its subject; a claim whose control does not \
-         differ does not discriminate (a wrong simulator would pass it too).\n\n\
+         the claim, put where the claim reads its subject; a claim whose control holds too \
+         does not discriminate (a wrong simulator would pass it too), and where the control \
+         is inconclusive or not comparable that is not known.\n\n\
          | claim | control | control's fabsim | control's verdict | the claim discriminates |\n\
          |---|---|---|---|---|"
     );
