@@ -13,6 +13,22 @@
 //! simulator differs never reuses a run, while one that changed only the claims, plots or
 //! reports does. A computation is keyed by the whole build ([`code_id`]).
 
+/// The control of claim `$claim`: `$control`'s runs standing as `$subject`'s in the scheme
+/// column (or in column `$col`: `stand_in!(col::ARCH; ...)`), named `$what` in the report
+/// ([`Table::stand_in`]).
+macro_rules! stand_in {
+    ($claim:expr, $what:expr, $subject:expr, $control:expr) => {
+        stand_in!(crate::reproduce::cols::SCHEME; $claim, $what, $subject, $control)
+    };
+    ($col:expr; $claim:expr, $what:expr, $subject:expr, $control:expr) => {
+        crate::reproduce::Control {
+            claim: $claim,
+            what: $what,
+            table: |t| t.stand_in($col, $subject, $control),
+        }
+    };
+}
+
 mod cols;
 mod fastroute;
 mod identity;

@@ -5,8 +5,8 @@ use super::cols::{self as col, key, Col};
 use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
 use super::table::{grid, index, Filter};
 use super::{
-    leak, premise, Claim, ClaimReading, Contra, Control, Experiment, Paper, Plot, Row, Source,
-    Table, Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
+    leak, premise, Claim, ClaimReading, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol,
+    ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
 };
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
@@ -421,18 +421,6 @@ const DOWN: &[col::StageName] = &[
 ];
 const UP: &[col::StageName] = &[col::stage::EDGE_UP, col::stage::AGG_UP];
 const ALL: &[col::StageName] = &[col::stage::ALL];
-
-/// The control of claim `$claim`: scheme `$control`'s runs standing as `$subject`'s
-/// ([`Table::stand_in`]), named `$what` in the report.
-macro_rules! stand_in {
-    ($claim:expr, $what:expr, $subject:expr, $control:expr) => {
-        Control {
-            claim: $claim,
-            what: $what,
-            table: |t| t.stand_in(col::SCHEME, $subject, $control),
-        }
-    };
-}
 
 /// A claimed asymptotic class: the growth exponent of `metric` (over the `stages` columns)
 /// against the message size for `scheme`; contradicted by growing those columns by another
