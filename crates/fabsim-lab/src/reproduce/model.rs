@@ -141,7 +141,8 @@ pub fn tolerances() -> String {
 Tolerances follow each claim's wording, one rule per kind. A printed number is compared \
 within half a unit of its last printed digit (its rounding). 'About', 'around', 'roughly' \
 and 'within about' X% of a percentage: ± 1 pp (the paper rounds to whole percent, and one \
-more point allows for seeds; 'within about 1% of Ideal' is 99 ± 1, i.e. 98-100%). 'Roughly \
+more point allows for seeds); 'within about 1% of Ideal' and 'closely matches Ideal' are \
+one-sided, at least 99 - 1 = 98% (a switch faster than the ideal one is no miss). 'Roughly \
 half': ± 5 pp. 'Around N orders of magnitude': log10 within ± 0.5 (the value rounds to N). \
 Asymptotic classes (Θ(1), Θ(√m), Θ(m), Θ(p^3)) are growth exponents s of the least-squares \
 fit y = a + b x^s (a, b >= 0: a constant part, as a standing backlog or a solver's set-up, \

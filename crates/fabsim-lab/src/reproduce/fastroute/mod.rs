@@ -299,8 +299,10 @@ fn thrp_plot(x: Col, x_label: &'static str, series: fn(&Row) -> String) -> Plot 
     }
 }
 
-/// "Within about 1% of Ideal" (the paper's key finding): 99 ± 1 pp ([`ABOUT_PCT`]).
-const NEAR_IDEAL: Tol = ABOUT_PCT;
+/// "Within about 1% of Ideal", "closely matches Ideal" (the paper's key finding): at least
+/// 99 less [`ABOUT_PCT`]'s point, one-sided: a multi-ASIC switch faster than the ideal one is
+/// no miss (issue 47; Fig. 9's Fastroute ran 0.16% faster than Ideal and "differed").
+const NEAR_IDEAL: Tol = Tol::AtLeast(1.0);
 
 /// "Closely matches" for a ratio of tail FCTs (the paper gives no number): ± 0.1.
 const CLOSE_RATIO: Tol = Tol::Abs(0.1);
