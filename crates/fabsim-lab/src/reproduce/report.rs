@@ -16,7 +16,6 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
         if id.is_some() { "|---" } else { "" }
     );
     for c in claims {
-        let cell = |s: &str| s.replace('|', "\\|");
         let margin = fmt_margin(c.margin, c.se);
         let _ = writeln!(
             out,
@@ -33,6 +32,11 @@ pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<
             cell(&c.note)
         );
     }
+}
+
+/// Text for a markdown table cell: `|` escaped.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
 }
 
 /// A margin and, when the noise was estimated, its standard error: `+0.5 (0.1)`.
@@ -58,7 +62,7 @@ fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
          | claim | reading | fabsim | margin (SE) | verdict |\n|---|---|---|---|---|"
     );
     for c in claims.iter().filter(|c| !c.readings.is_empty()) {
-        let claim = c.claim.replace('|', "\\|");
+        let claim = cell(&c.claim);
         let _ = writeln!(
             out,
             "| {claim} | primary | {} | {} | **{}** |",
@@ -102,7 +106,7 @@ fn controls_table(out: &mut String, claims: &[ClaimResult]) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} |",
-            c.claim.replace('|', "\\|"),
+            cell(&c.claim),
             k.what,
             k.fabsim.map_or("-".into(), fmt_num),
             k.verdict,

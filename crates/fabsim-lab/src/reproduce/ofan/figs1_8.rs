@@ -715,15 +715,14 @@ fn a2a_over_perm(
     let a2a = [(col::SCHEME, "ar"), (col::SWEEP, "all-to-all")];
     let pts = t.mean_by(&a2a, col::HOSTS, inflation_pct)?;
     let h = format!("{}", pts[pts.len() - 1].0);
-    let excess = |scheme, (c, v): (Col, &str)| -> Result<f64, String> {
+    let excess = |(c, v): (Col, &str)| -> Result<f64, String> {
         let ar = of(t, &[(col::SCHEME, "ar"), (c, v), (col::HOSTS, &h)])?;
         if !over_best {
             return Ok(ar);
         }
-        Ok(ar / of(t, &[(col::SCHEME, scheme), (c, v), (col::HOSTS, &h)])? - 1.0)
+        Ok(ar / of(t, &[(col::SCHEME, "ofan"), (c, v), (col::HOSTS, &h)])? - 1.0)
     };
-    Ok(excess("ofan", (col::SWEEP, "all-to-all"))?
-        / excess("ofan", (col::WORKLOAD, "permutation"))?)
+    Ok(excess((col::SWEEP, "all-to-all"))? / excess((col::WORKLOAD, "permutation"))?)
 }
 
 /// Fig. 1's family: AR's (`S` = 0) or REPS's utilization saturates below 95% at load 1.
