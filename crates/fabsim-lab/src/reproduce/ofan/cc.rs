@@ -377,9 +377,15 @@ pub fn fig12() -> Experiment {
         }],
         synthetic: synth::fig12,
         claim_readings: fig12_readings(),
-        // A scheme that DCTCP slows in OFAN's place (no run without marking exists to
-        // show whether OFAN's escape needs marks at all: OFAN's runs have about 0.1 marks).
-        controls: vec![stand_in!(ESCAPE, "AR as OFAN", "ofan", "ar")],
+        // The scheme a control spares in the slowed one's place, and the other way round (no
+        // run without marking exists to show whether OFAN's escape needs marks at all:
+        // OFAN's runs have about 0.1 marks).
+        controls: vec![
+            stand_in!(SLOWDOWN, "OFAN as AR", "ar", "ofan"),
+            stand_in!(ESCAPE, "AR as OFAN", "ofan", "ar"),
+            stand_in!(DELAY[0], "AR as OFAN", "ofan", "ar"),
+            stand_in!(DELAY[1], "AR as OFAN", "ofan", "ar"),
+        ],
         readings: vec![],
         claims: fig12_claims(),
     }
