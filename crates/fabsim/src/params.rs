@@ -94,6 +94,18 @@ pub struct RunParams {
     pub trace_interval_ps: Time,
 }
 
+impl RunParams {
+    /// Where the run's second half starts: halfway from `warmup_ps` to `stop_ps` (`Time::MAX`
+    /// without `stop_ps`). The payload acknowledged from then on is the report's
+    /// `goodput_late_gbps`, which tells a steady state from an overload.
+    pub fn second_half_ps(&self) -> Time {
+        self.stop_ps.map_or(Time::MAX, |stop| {
+            let from = self.warmup_ps.min(stop);
+            from + (stop - from) / 2
+        })
+    }
+}
+
 /// An up-front estimate of what a run costs, from closed forms over the workload (flows and
 /// bytes) and the fabric (hops). Upper-ish: it may overstate, never by orders of magnitude.
 #[derive(Clone, Copy, Debug, PartialEq)]

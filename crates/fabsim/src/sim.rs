@@ -169,6 +169,9 @@ struct Sim<'a, A: Chassis> {
     window_open: Vec<bool>,
     now: Time,
     c: Counters,
+    /// [`crate::params::RunParams::second_half_ps`]: ACKs from then on count in
+    /// `Counters::acked_late_bytes`.
+    second_half: Time,
     completed: u64,
     /// Flow dependencies, and per gate the signals it still needs.
     deps: &'a Deps,
@@ -353,6 +356,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             window_open: vec![true; specs.len()],
             now: Time::ZERO,
             c: Counters::default(),
+            second_half: p.run.second_half_ps(),
             completed: 0,
             gate_left: traffic.deps.need.clone(),
             deps: &traffic.deps,

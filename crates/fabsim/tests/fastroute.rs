@@ -561,3 +561,71 @@ fn phased_runs_report_completion_and_throughput_by_start() {
     );
     assert_eq!(full.phase_done_pct, Some(0.0));
 }
+
+/// The Fastroute paper's metric as Netbench's analysis computes it (the mean of size x 8 /
+/// FCT over the completed flows) and aggregate goodput agree with the per-flow records; and
+/// the fabric delivers what arrives in a steady state (web at 30% load on the ideal switch)
+/// but not at 150%, where the backlog grows for good.
+#[test]
+fn netbench_throughput_and_goodput_follow_the_flows() {
+    use fabsim::metrics::{run_with, Extras};
+    let at = |load: &str| {
+        let l = format!("workload.load={load}");
+        let p = params(&[
+            "switch.arch=ideal",
+            "switch.lb=ecmp",
+            "workload.kind=web",
+            l.as_str(),
+            "run.duration_us=1000",
+        ]);
+        let r = run_with(
+            &p,
+            Extras {
+                flows: true,
+                ..Extras::default()
+            },
+        );
+        (r.report, r.flows.unwrap().records().collect::<Vec<_>>())
+    };
+    let (r, flows) = at("0.3");
+    let done: Vec<f64> = flows
+        .iter()
+        .filter_map(|f| Some(f.size_bytes as f64 * 8.0 / (f.fct_us? * 1e3)))
+        .collect();
+    let netbench = done.iter().sum::<f64>() / done.len() as f64;
+    let m = r.thrp_completed_gbps.unwrap();
+    assert!((m - netbench).abs() < 1e-6 * netbench, "{m} vs {netbench}");
+    let inter = r.thrp_inter_rack_gbps.unwrap();
+    let intra = r.thrp_intra_rack_gbps.unwrap();
+    assert!(
+        inter.min(intra) <= m && m <= inter.max(intra),
+        "{inter} {m} {intra}"
+    );
+    // Completed flows carried all their bytes: goodput is at least their total.
+    let completed: u64 = flows
+        .iter()
+        .filter(|f| f.fct_us.is_some())
+        .map(|f| f.size_bytes)
+        .sum();
+    let goodput = r.goodput_gbps.unwrap();
+    assert!(
+        goodput * 1e3 >= completed as f64 * 8.0 / 1e6 * 0.999_999,
+        "{goodput}"
+    );
+    let arrived: u64 = flows.iter().map(|f| f.size_bytes).sum();
+    let offered = r.offered_gbps.unwrap();
+    assert!(
+        (offered - arrived as f64 * 8.0 / 1e6).abs() < 1e-6 * offered,
+        "{offered}"
+    );
+    let delivered = |r: &RunReport| r.goodput_late_gbps.unwrap() / r.offered_gbps.unwrap();
+    assert!(delivered(&r) > 0.95, "steady at 30%: {}", delivered(&r));
+    let (over, _) = at("1.5");
+    assert!(
+        delivered(&over) < 0.8,
+        "overloaded at 150%: {}",
+        delivered(&over)
+    );
+    // Only Poisson arrivals have an offered rate.
+    assert_eq!(arch("ideal", &["workload.kind=stride"]).offered_gbps, None);
+}

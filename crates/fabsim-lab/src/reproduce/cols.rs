@@ -9,8 +9,36 @@ pub use fabsim::metrics::columns::*;
 pub const SWEEP: Col = Col::derived("sweep");
 /// The load-balancing scheme as the papers name it (`4ofan` = pOfan with 4-port pipes).
 pub const SCHEME: Col = Col::derived("scheme");
-/// Mean flow throughput in percent of the matching Ideal run (Fastroute's metric).
+/// The Fastroute paper's metric, "the mean throughput normalized to the throughput of the
+/// Ideal architecture", as Netbench's analysis computes mean throughput (the mean of size x 8
+/// / FCT over the completed flows, `thrp_completed_gbps`), in percent of the matching Ideal
+/// run's: the primary reading of every Fastroute throughput claim.
 pub const THRP_PCT: Col = Col::derived("thrp_pct");
+/// Readings beside it, each in percent of the matching Ideal run's: fabsim's former metric
+/// (every started flow, unfinished ones with the bytes acknowledged), aggregate goodput, and
+/// Netbench's metric over the flows between racks and inside one.
+pub const THRP_ALL_PCT: Col = Col::derived("thrp_all_pct");
+pub const GOODPUT_PCT: Col = Col::derived("goodput_pct");
+pub const THRP_INTER_PCT: Col = Col::derived("thrp_inter_pct");
+pub const THRP_INTRA_PCT: Col = Col::derived("thrp_intra_pct");
+/// Each normalized column and the report column it normalizes.
+pub const NORMALIZED: &[(Col, Col)] = &[
+    (THRP_PCT, THRP_COMPLETED_GBPS),
+    (THRP_ALL_PCT, MEAN_THROUGHPUT_GBPS),
+    (GOODPUT_PCT, GOODPUT_GBPS),
+    (THRP_INTER_PCT, THRP_INTER_RACK_GBPS),
+    (THRP_INTRA_PCT, THRP_INTRA_RACK_GBPS),
+];
+/// Poisson arrivals: what the point's Ideal runs delivered over the second half of the run
+/// in percent of what arrived (mean over seeds), and whether that is a steady state (at least
+/// [`STEADY_DELIVERED_PCT`]): `yes` or `no`; empty for other workloads.
+pub const IDEAL_DELIVERED_PCT: Col = Col::derived("ideal_delivered_pct");
+pub const IDEAL_STEADY: Col = Col::derived("ideal_steady");
+/// A queue in a steady state delivers what arrives; an overloaded one falls behind for good.
+/// Ideal's stable points deliver 97.5-105% of their arrivals over a run's second half
+/// (--quick web, loads 0.2-0.7, 2 and 6 ms, 2 seeds: the heavy-tailed sizes make what arrives
+/// in a window vary); twice that shortfall, 5%, marks an overload.
+pub const STEADY_DELIVERED_PCT: f64 = 95.0;
 
 macro_rules! keys {
     ($($handle:ident $name:literal),* $(,)?) => {

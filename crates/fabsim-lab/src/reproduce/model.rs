@@ -279,6 +279,15 @@ pub struct ClaimReading {
     pub fabsim: fn(&Table) -> Result<f64, String>,
 }
 
+/// Another reading of every claim of an experiment on the same runs: `table` rewrites the
+/// results (another metric in the primary's column) and each claim whose number it moves is
+/// shown judged on that, beside the primary reading and not tallied.
+pub struct TableReading {
+    /// What the reading measures ("aggregate goodput").
+    pub reading: &'static str,
+    pub table: fn(&Table) -> Table,
+}
+
 /// A control of a claim: a scheme or setting of the experiment's own runs that must fail
 /// it. `table` rewrites the results so that the control stands where the claim reads its
 /// subject (e.g. [`Table::stand_in`]: RSQ's rows as OFAN's), and the claim is evaluated
@@ -322,6 +331,8 @@ pub struct Experiment {
     pub controls: Vec<Control>,
     /// Other readings of single claims, judged on the same rows beside them.
     pub claim_readings: Vec<ClaimReading>,
+    /// Other readings of every claim on the same rows (another metric).
+    pub table_readings: Vec<TableReading>,
     /// Other readings of the setup, each run and judged beside the primary one.
     pub readings: Vec<Reading>,
     /// A synthetic results table (the columns the claims read, at the `--quick` points)

@@ -357,6 +357,7 @@ mod tests {
             claims: vec![],
             panels: vec![],
             synthetic: Table::default,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],

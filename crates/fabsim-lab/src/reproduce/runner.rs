@@ -331,7 +331,7 @@ pub(super) fn score(exp: &Experiment, table: &Table) -> Result<Scored, Error> {
         readings,
         not_run,
         svg,
-        by_start: start::section(exp, &primary),
+        by_start: start::readings_section(exp, &primary) + &start::section(exp, &primary),
     })
 }
 

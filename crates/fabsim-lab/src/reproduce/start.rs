@@ -73,6 +73,98 @@ fn means(
     (per_bin, avg(steady))
 }
 
+/// The plot's x (unless it is the sweep itself: one column then) and the plotted points,
+/// (sweep, x value), in order of appearance.
+fn points(exp: &Experiment, t: &Table) -> (Option<cols::Col>, Vec<(String, String)>) {
+    let x = Some(exp.plot.x).filter(|x| *x != cols::SWEEP);
+    let mut v: Vec<(String, String)> = vec![];
+    for r in t.iter() {
+        let p = (
+            r.get(cols::SWEEP).unwrap_or_default().to_string(),
+            x.and_then(|x| r.get(x)).unwrap_or_default().to_string(),
+        );
+        if !v.contains(&p) {
+            v.push(p);
+        }
+    }
+    (x, v)
+}
+
+/// The section on the throughput metric: per plotted point and architecture (means over
+/// seeds), the primary reading and the readings beside it in percent of Ideal, the share of
+/// flows completed, the 99th-percentile FCT, and whether Ideal reached a steady state there;
+/// nothing without normalized results.
+pub fn readings_section(exp: &Experiment, t: &Table) -> String {
+    if !t.header.iter().any(|h| h == cols::THRP_PCT.name()) {
+        return String::new();
+    }
+    let (x, points) = points(exp, t);
+    // The plot's series (architecture, or architecture and workload), in order.
+    let mut series: Vec<String> = vec![];
+    for r in t.iter() {
+        let name = (exp.plot.series)(&r);
+        if !series.contains(&name) {
+            series.push(name);
+        }
+    }
+    let mut s = format!(
+        "\n## Throughput readings per point\n\nMeans over seeds, in percent of Ideal's run at \
+         the same point and seed: the primary reading (`thrp_pct`: Netbench's mean of size / FCT \
+         over the completed flows, the paper's 'mean throughput'), the same over every flow \
+         that started (an unfinished one with the bytes acknowledged: fabsim's former \
+         metric), aggregate goodput, and the primary over the flows between racks and inside \
+         one; then the flows completed (%) and the 99th-percentile FCT. Poisson arrivals: \
+         Ideal's delivered (%) is what Ideal delivered over the run's second half in percent \
+         of what arrived; below {}% it did not reach a steady state, the point is overloaded, \
+         and the claims leave its ratios out.\n\n| sweep |{} series | primary | every \
+         flow | goodput | inter-rack | intra-rack | completed % | p99 FCT µs | Ideal \
+         delivered % | steady |\n|---|{}---|---|---|---|---|---|---|---|---|---|\n",
+        fmt_num(cols::STEADY_DELIVERED_PCT),
+        x.map_or(String::new(), |x| format!(" {} |", x.name())),
+        if x.is_some() { "---|" } else { "" },
+    );
+    for (sweep, xv) in &points {
+        let at = |r: &super::Row| {
+            r.get(cols::SWEEP).unwrap_or_default() == sweep
+                && x.and_then(|x| r.get(x)).unwrap_or_default() == xv
+        };
+        for a in &series {
+            let rows: Vec<_> = t
+                .iter()
+                .filter(|r| at(r) && (exp.plot.series)(r) == *a)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let mean = |f: &dyn Fn(&super::Row) -> Option<f64>| {
+                let xs: Vec<f64> = rows.iter().filter_map(f).collect();
+                match xs.len() {
+                    0 => "-".to_string(),
+                    n => format!("{:.1}", xs.iter().sum::<f64>() / n as f64),
+                }
+            };
+            let mut cells: Vec<String> = cols::NORMALIZED
+                .iter()
+                .map(|(c, _)| mean(&|r| r.num(*c)))
+                .collect();
+            cells.push(mean(&|r| {
+                Some(100.0 * r.num(cols::FLOWS_COMPLETED)? / r.num(cols::FLOWS_TOTAL)?)
+            }));
+            cells.push(mean(&|r| r.num(cols::FCT_P99_US)));
+            cells.push(mean(&|r| r.num(cols::IDEAL_DELIVERED_PCT)));
+            let steady = rows.iter().find_map(|r| r.get(cols::IDEAL_STEADY));
+            cells.push(steady.unwrap_or("-").to_string());
+            let x_cell = if x.is_some() {
+                format!(" {xv} |")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(s, "| {sweep} |{x_cell} {a} | {} |", cells.join(" | "));
+        }
+    }
+    s
+}
+
 /// The section, or nothing when the results have no start bins or no Ideal runs.
 pub fn section(exp: &Experiment, t: &Table) -> String {
     let bins = bins(t);
@@ -80,29 +172,16 @@ pub fn section(exp: &Experiment, t: &Table) -> String {
     if bins.is_empty() || !archs.iter().any(|a| a == "ideal") {
         return String::new();
     }
-    // The plot's x, unless it is the sweep itself (one column then).
-    let x = Some(exp.plot.x).filter(|x| *x != cols::SWEEP);
-    let points: Vec<(String, String)> = {
-        let mut v: Vec<(String, String)> = vec![];
-        for r in t.iter() {
-            let p = (
-                r.get(cols::SWEEP).unwrap_or_default().to_string(),
-                x.and_then(|x| r.get(x)).unwrap_or_default().to_string(),
-            );
-            if !v.contains(&p) {
-                v.push(p);
-            }
-        }
-        v
-    };
+    let (x, points) = points(exp, t);
     let mut s = String::new();
     let _ = writeln!(
         s,
         "\n## Throughput by flow start time\n\nMean flow throughput of the flows starting in each \
          bin (from the bin's start in µs), in percent of Ideal's at the same point (mean over \
          seeds), and over the flows starting from {STEADY_US} us on (steady state, flow-weighted). \
-         The claims read the whole run (every flow, as the paper's mean throughput); this \
-         table is the steady-state reading beside it.\n"
+         Each flow counts, an unfinished one with the bytes acknowledged by the run's end; \
+         the claims read Netbench's mean over the completed flows of the whole run; this \
+         table shows start-up apart from steady state.\n"
     );
     let head: Vec<String> = bins
         .iter()

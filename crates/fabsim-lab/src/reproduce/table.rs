@@ -103,39 +103,82 @@ impl Table {
         }
     }
 
-    /// Adds column `thrp_pct`: each multi-ASIC run's mean flow throughput in percent of the
-    /// Ideal run (`arch` = ideal) that agrees with it on `seed` and every column of `keys`
-    /// but `switch.arch` (the Fastroute paper's metric). Empty where there is no such run.
+    /// Adds the Fastroute paper's metric and its readings ([`col::NORMALIZED`]): each run's
+    /// value in percent of the Ideal run (`arch` = ideal) that agrees with it on `seed` and
+    /// every column of `keys` but `switch.arch`; and, for Poisson arrivals, whether that
+    /// point's Ideal runs reached a steady state ([`col::IDEAL_DELIVERED_PCT`],
+    /// [`col::IDEAL_STEADY`]). Empty where there is no such run.
     pub fn normalize_to_ideal(&mut self, keys: &[String]) {
         let same: Vec<&str> = keys
             .iter()
             .map(String::as_str)
             .filter(|k| *k != key::ARCH.name())
-            .chain([col::SEED.name()])
             .collect();
-        let ideal: Vec<(Vec<Option<&str>>, f64)> = self
+        let point = |r: &Row<'_>| -> Vec<Option<String>> {
+            same.iter().map(|c| r.cell(c).map(String::from)).collect()
+        };
+        let with_seed = |r: &Row<'_>| (point(r), r.get(col::SEED).map(String::from));
+        let ideal: Vec<Row> = self
             .iter()
             .filter(|r| r.get(col::ARCH) == Some("ideal"))
-            .filter_map(|r| {
-                let key = same.iter().map(|c| r.cell(c)).collect();
-                Some((key, r.num(col::MEAN_THROUGHPUT_GBPS)?))
-            })
             .collect();
-        let pct: Vec<String> = self
-            .iter()
-            .map(|r| {
-                let key: Vec<Option<&str>> = same.iter().map(|c| r.cell(c)).collect();
-                let base = ideal.iter().find(|(k, _)| *k == key).map(|x| x.1);
-                match (r.num(col::MEAN_THROUGHPUT_GBPS), base) {
-                    (Some(v), Some(b)) if b > 0.0 => (100.0 * v / b).to_string(),
-                    _ => String::new(),
+        let mut added: Vec<Vec<String>> = vec![];
+        for r in self.iter() {
+            let base = ideal.iter().find(|i| with_seed(i) == with_seed(&r));
+            let mut cells: Vec<String> = col::NORMALIZED
+                .iter()
+                .map(
+                    |(_, of)| match (r.num(*of), base.and_then(|b| b.num(*of))) {
+                        (Some(v), Some(b)) if b > 0.0 => (100.0 * v / b).to_string(),
+                        _ => String::new(),
+                    },
+                )
+                .collect();
+            // The point's Ideal runs: what they delivered in the second half of the run in
+            // percent of what arrived, averaged over seeds.
+            let delivered: Vec<f64> = ideal
+                .iter()
+                .filter(|i| point(i) == point(&r))
+                .filter_map(|i| {
+                    Some(100.0 * i.num(col::GOODPUT_LATE_GBPS)? / i.num(col::OFFERED_GBPS)?)
+                })
+                .collect();
+            let pct = (!delivered.is_empty())
+                .then(|| delivered.iter().sum::<f64>() / delivered.len() as f64);
+            cells.push(pct.map_or(String::new(), |x| x.to_string()));
+            cells.push(pct.map_or(String::new(), |x| {
+                if x >= col::STEADY_DELIVERED_PCT {
+                    "yes"
+                } else {
+                    "no"
                 }
-            })
-            .collect();
-        self.header.push(col::THRP_PCT.name().into());
-        for (row, p) in self.rows.iter_mut().zip(pct) {
-            row.push(p);
+                .to_string()
+            }));
+            added.push(cells);
         }
+        self.header
+            .extend(col::NORMALIZED.iter().map(|(c, _)| c.name().to_string()));
+        self.header.push(col::IDEAL_DELIVERED_PCT.name().into());
+        self.header.push(col::IDEAL_STEADY.name().into());
+        for (row, cells) in self.rows.iter_mut().zip(added) {
+            row.extend(cells);
+        }
+    }
+
+    /// The table with column `to` holding a copy of column `from` (empty cells where `from`
+    /// is absent): another metric read in the primary's place.
+    pub fn reading_of(&self, to: impl ColumnName, from: impl ColumnName) -> Table {
+        let from = from.column();
+        let cells: Vec<String> = self
+            .iter()
+            .map(|r| r.cell(&from).unwrap_or("").to_string())
+            .collect();
+        let mut t = self.clone();
+        let i = t.column_index(to);
+        for (r, c) in t.rows.iter_mut().zip(cells) {
+            r[i] = c;
+        }
+        t
     }
 
     /// The rows for which `keep` is true (a claim's subset, or the results without a seed).
@@ -363,22 +406,25 @@ pub fn grid(axes: &[(Col, &[&str])]) -> Table {
 impl Table {
     /// Sets column `c` (added when absent) to `f(row)` in every row.
     pub fn with(mut self, c: impl ColumnName, f: impl Fn(&Row) -> f64) -> Self {
-        let name = c.column();
-        let i = match self.header.iter().position(|h| *h == name) {
-            Some(i) => i,
-            None => {
-                self.header.push(name.into_owned());
-                for r in &mut self.rows {
-                    r.push(String::new());
-                }
-                self.header.len() - 1
-            }
-        };
+        let i = self.column_index(c);
         let vals: Vec<String> = self.iter().map(|r| f(&r).to_string()).collect();
         for (r, v) in self.rows.iter_mut().zip(vals) {
             r[i] = v;
         }
         self
+    }
+
+    /// The index of column `c`, added (empty) when absent.
+    fn column_index(&mut self, c: impl ColumnName) -> usize {
+        let name = c.column();
+        if let Some(i) = self.header.iter().position(|h| *h == name) {
+            return i;
+        }
+        self.header.push(name.into_owned());
+        for r in &mut self.rows {
+            r.push(String::new());
+        }
+        self.header.len() - 1
     }
 
     /// Replaces the number `x` in column `c` by `f(x)` in the rows matching `filter` (no
@@ -416,16 +462,35 @@ mod tests {
     #[test]
     fn throughput_is_normalized_to_the_matching_ideal_run() {
         let mut t = Table::from_csv(
-            "switch.arch,load,seed,arch,mean_throughput_gbps\n\
-             ideal,0.5,1,ideal,50\nfastroute,0.5,1,fastroute,45\n\
-             ideal,0.5,2,ideal,40\nfastroute,0.5,2,fastroute,40\n\
-             fastroute,0.8,1,fastroute,30\n",
+            "switch.arch,load,seed,arch,thrp_completed_gbps,mean_throughput_gbps,\
+             goodput_late_gbps,offered_gbps\n\
+             ideal,0.5,1,ideal,50,10,99,100\nfastroute,0.5,1,fastroute,45,11,50,100\n\
+             ideal,0.5,2,ideal,40,10,93,100\nfastroute,0.5,2,fastroute,40,10,50,100\n\
+             fastroute,0.8,1,fastroute,30,10,50,100\n",
         );
         t.normalize_to_ideal(&["switch.arch".into(), "load".into()]);
         let pct: Vec<Option<f64>> = t.iter().map(|r| r.num(col::THRP_PCT)).collect();
         assert_eq!(
             pct,
             vec![Some(100.0), Some(90.0), Some(100.0), Some(100.0), None]
+        );
+        let all: Vec<Option<f64>> = t.iter().map(|r| r.num(col::THRP_ALL_PCT)).collect();
+        assert_eq!(all[1], Some(110.0));
+        // Ideal delivered 99% and 93% of what arrived: 96% on average, a steady state; the
+        // point without Ideal runs has no flag.
+        let steady: Vec<Option<&str>> = t.iter().map(|r| r.get(col::IDEAL_STEADY)).collect();
+        assert_eq!(
+            steady,
+            vec![Some("yes"); 4]
+                .into_iter()
+                .chain([None])
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            t.iter()
+                .next()
+                .and_then(|r| r.num(col::IDEAL_DELIVERED_PCT)),
+            Some(96.0)
         );
     }
 

@@ -376,6 +376,18 @@ pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
                     se: on.se,
                 });
             }
+            for m in &exp.table_readings {
+                let on = evaluate(c, &(m.table)(table));
+                if on.fabsim != r.fabsim || on.verdict != r.verdict {
+                    r.readings.push(ReadingResult {
+                        reading: m.reading.into(),
+                        fabsim: on.fabsim,
+                        verdict: on.verdict,
+                        margin: on.margin,
+                        se: on.se,
+                    });
+                }
+            }
             r
         })
         .collect()

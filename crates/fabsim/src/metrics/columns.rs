@@ -171,6 +171,12 @@ columns! {
     PHASE_DONE_PCT: One "phase_done_pct" "%" |r| opt(r.phase_done_pct);
     THRP_BY_START: PerStage "thrp_by_start" "Gb/s" |r| cells(&r.thrp_by_start);
     FLOWS_BY_START: PerStage "flows_by_start" "" |r| cells(&r.flows_by_start);
+    THRP_COMPLETED_GBPS: One "thrp_completed_gbps" "Gb/s" |r| opt(r.thrp_completed_gbps);
+    THRP_INTER_RACK_GBPS: One "thrp_inter_rack_gbps" "Gb/s" |r| opt(r.thrp_inter_rack_gbps);
+    THRP_INTRA_RACK_GBPS: One "thrp_intra_rack_gbps" "Gb/s" |r| opt(r.thrp_intra_rack_gbps);
+    GOODPUT_GBPS: One "goodput_gbps" "Gb/s" |r| opt(r.goodput_gbps);
+    GOODPUT_LATE_GBPS: One "goodput_late_gbps" "Gb/s" |r| opt(r.goodput_late_gbps);
+    OFFERED_GBPS: One "offered_gbps" "Gb/s" |r| opt(r.offered_gbps);
 }
 
 /// Every column of a per-flow row (`fabsim run --flows`, the Python package's flow

@@ -28,7 +28,7 @@ use crate::theory::{
 };
 use crate::transport::CcKind;
 use crate::workload::deps::Deps;
-use crate::workload::{Collective, FlowSpec, WorkloadSpec};
+use crate::workload::{Collective, FlowSpec, Pattern, WorkloadSpec};
 pub use bound::{
     collective_bound_ps, critical_path_ps, dependency_terms, lower_bound_ps, DependencyTerms, Gates,
 };
@@ -78,6 +78,31 @@ pub struct RunReport {
     /// Mean over started flows of payload acknowledged / (finish or stop - start).
     #[serde(default)]
     pub mean_throughput_gbps: Option<f64>,
+    /// Netbench's mean throughput (its analysis's `throughput_mean_Gbps`): over the completed
+    /// flows that started after `run.warmup_us`, the mean of size x 8 / FCT; unfinished flows
+    /// are left out (the Fastroute paper's metric).
+    #[serde(default)]
+    pub thrp_completed_gbps: Option<f64>,
+    /// [`RunReport::thrp_completed_gbps`] of the flows between racks (different edge
+    /// switches) and of those inside one.
+    #[serde(default)]
+    pub thrp_inter_rack_gbps: Option<f64>,
+    #[serde(default)]
+    pub thrp_intra_rack_gbps: Option<f64>,
+    /// Aggregate goodput: payload bytes acknowledged over the run, over its length, summed
+    /// over hosts.
+    #[serde(default)]
+    pub goodput_gbps: Option<f64>,
+    /// The same over the run's second half (halfway from `run.warmup_us` to
+    /// `run.duration_us`), beside `offered_gbps`: in a steady state the fabric delivers what
+    /// arrives, in an overload less.
+    #[serde(default)]
+    pub goodput_late_gbps: Option<f64>,
+    /// Poisson arrivals (Fastroute's web and hadoop): the payload of the flows that arrive
+    /// before the run's end, over its length (`workload.load` x hosts x host link rate, as
+    /// drawn).
+    #[serde(default)]
+    pub offered_gbps: Option<f64>,
     /// Phased workloads (Fastroute's ring and fast): over the phases that end by the run's
     /// end, the smallest share (%) of a phase's flows completed by the phase's end.
     #[serde(default)]
@@ -207,6 +232,28 @@ fn flow_rates_gbps(o: &RunOutcome, from: Time, to: Time) -> Vec<f64> {
         .collect()
 }
 
+/// Netbench's mean throughput in Gb/s ([`RunReport::thrp_completed_gbps`]) of the flows
+/// that started at `from` or later and `keep` accepts.
+fn completed_thrp_gbps(
+    o: &RunOutcome,
+    from: Time,
+    keep: impl Fn(&FlowSpec) -> bool,
+) -> Option<f64> {
+    let rates: Vec<f64> = o
+        .flows
+        .iter()
+        .zip(o.fcts())
+        .filter(|(f, _)| f.start_ps >= from && keep(f))
+        .filter_map(|(f, fct)| Some(f.bytes as f64 * 8.0 / fct?.as_ps_f64().max(1.0) * 1e3))
+        .collect();
+    mean(&rates)
+}
+
+/// Payload bytes over `span` in Gb/s (`None` for an empty span).
+fn gbps(bytes: u64, span: Time) -> Option<f64> {
+    (span > Time::ZERO).then(|| bytes as f64 * 8.0 / span.as_ps_f64() * 1e3)
+}
+
 /// The mean of [`flow_rates_gbps`] and the flow count per bin of flow start times: `[0, b0)`,
 /// `[b0, b1)`, ..., up to the run's end, keyed by the bin's start in µs (bins without flows
 /// are left out).
@@ -224,6 +271,11 @@ fn by_start(o: &RunOutcome, bins: &[Time]) -> (BTreeMap<String, f64>, BTreeMap<S
         from = to;
     }
     (thrp, flows)
+}
+
+/// Whether the workload is Poisson arrivals (Fastroute's web and hadoop).
+fn poisson(params: &SimParams) -> bool {
+    matches!(&params.workload, WorkloadSpec::Fastroute(w) if matches!(w.pattern, Pattern::Web | Pattern::Hadoop))
 }
 
 /// [`RunReport::phase_done_pct`]: `None` unless the workload has phases and one ends by the
@@ -526,6 +578,29 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         fct_p50_us: quantile(&fcts, 0.5),
         fct_by_size,
         mean_throughput_gbps: mean(&flow_rates_gbps(o, params.run.warmup_ps, Time::MAX)),
+        thrp_completed_gbps: completed_thrp_gbps(o, params.run.warmup_ps, |_| true),
+        thrp_inter_rack_gbps: completed_thrp_gbps(o, params.run.warmup_ps, |f| {
+            o.fabric.edge_of(f.src) != o.fabric.edge_of(f.dst)
+        }),
+        thrp_intra_rack_gbps: completed_thrp_gbps(o, params.run.warmup_ps, |f| {
+            o.fabric.edge_of(f.src) == o.fabric.edge_of(f.dst)
+        }),
+        goodput_gbps: gbps(o.results.iter().map(|r| r.acked_bytes).sum(), o.stop_ps),
+        goodput_late_gbps: params.run.stop_ps.and_then(|_| {
+            let from = params.run.second_half_ps().min(o.stop_ps);
+            gbps(c.acked_late_bytes, o.stop_ps - from)
+        }),
+        offered_gbps: poisson(params)
+            .then_some(params.run.stop_ps)
+            .flatten()
+            .and_then(|stop| {
+                let offered = o
+                    .flows
+                    .iter()
+                    .filter(|f| f.start_ps < stop)
+                    .map(|f| f.bytes);
+                gbps(offered.sum(), stop)
+            }),
         phase_done_pct: phase_done_pct(params, o),
         thrp_by_start,
         flows_by_start,

@@ -61,7 +61,12 @@ impl<A: Chassis> Sim<'_, A> {
                     return;
                 };
                 let had_data = f.tx.has_data();
+                let late = now >= self.second_half;
+                let acked = if late { f.tx.acked_bytes() } else { 0 };
                 let a = f.tx.on_ack(now, &p, &mut f.acks, t);
+                if late {
+                    self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
+                }
                 if a.news {
                     self.host_lb.on_ack(flow, p.entropy, p.ecn());
                     self.progressed = true;

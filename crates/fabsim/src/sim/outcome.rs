@@ -55,6 +55,8 @@ pub struct Counters {
     pub events: u64,
     /// One packet crossing one link.
     pub packet_hops: u64,
+    /// Payload bytes first acknowledged at or after [`crate::params::RunParams::second_half_ps`].
+    pub acked_late_bytes: u64,
 }
 
 /// The outcome of a run, before formatting.
@@ -119,6 +121,7 @@ impl Counters {
         self.ecn_marks += o.ecn_marks;
         self.events += o.events;
         self.packet_hops += o.packet_hops;
+        self.acked_late_bytes += o.acked_late_bytes;
     }
 }
 

@@ -25,6 +25,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::PHASE_US, "traffic phase interval [µs]", by_arch),
             panels: vec![],
             synthetic: synth::fig17,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // The static, oversubscribed switch in Fastroute's place must fail a 'matches Ideal'.
@@ -100,6 +101,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig18,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -189,6 +191,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig19,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -251,6 +254,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig21,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -323,6 +327,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::HOST_COUNT, "host count", by_arch),
             panels: vec![],
             synthetic: synth::fig23,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -366,6 +371,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(key::SKEW, "skewness", by_arch_and_workload),
             panels: vec![],
             synthetic: synth::fig25,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // The static, oversubscribed switch in Fastroute's place must fail a 'matches Ideal'.
@@ -456,6 +462,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig9,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // The static, oversubscribed switch in Fastroute's place must fail a 'matches Ideal'.
@@ -565,6 +572,7 @@ pub fn experiments() -> Vec<Experiment> {
                 })
             }],
             synthetic: synth::fig24,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -703,6 +711,7 @@ pub fn experiments() -> Vec<Experiment> {
             plot: thrp_plot(col::SWEEP, "topology and core oversubscription", by_arch),
             panels: vec![],
             synthetic: synth::fig26,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // The static, oversubscribed switch in Fastroute's place must fail a 'matches Ideal'.

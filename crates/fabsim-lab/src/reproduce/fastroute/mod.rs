@@ -10,7 +10,7 @@ use super::scen::{full_only, sweep, Scen};
 use super::table::{grid, index, Filter};
 use super::{
     fmt_num, leak, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table,
-    Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
+    TableReading, Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
 };
 use crate::Error;
 
@@ -165,9 +165,51 @@ fn most_asics(t: &Table, by: Col) -> Result<String, String> {
         .ok_or_else(|| format!("no ASIC count in {}", by.name()))
 }
 
-/// Throughput normalized to the Ideal run of the same point and seed, in percent.
+/// Throughput normalized to the Ideal run of the same point and seed, in percent; none at a
+/// point where Ideal is overloaded (it did not reach a steady state, so a ratio against it
+/// would depend on the run's length: the report lists such points as overloaded).
 fn thrp(r: &Row) -> Option<f64> {
+    if r.get(col::IDEAL_STEADY) == Some("no") {
+        return None;
+    }
     r.num(col::THRP_PCT)
+}
+
+/// The readings of the throughput metric beside the primary (Netbench's mean throughput
+/// over completed flows, `thrp_pct`), judged on the same runs.
+const METRIC_READINGS: &[(&str, Col)] = &[
+    (
+        "fabsim's former metric: every flow that started, an unfinished one with the bytes \
+         acknowledged by the run's end",
+        col::THRP_ALL_PCT,
+    ),
+    (
+        "aggregate goodput: payload delivered over the run",
+        col::GOODPUT_PCT,
+    ),
+    ("completed flows between racks only", col::THRP_INTER_PCT),
+    ("completed flows inside a rack only", col::THRP_INTRA_PCT),
+];
+
+/// [`METRIC_READINGS`] and the primary with overloaded points kept, as table readings.
+fn metric_readings() -> Vec<TableReading> {
+    fn to<const I: usize>(t: &Table) -> Table {
+        t.reading_of(col::THRP_PCT, METRIC_READINGS[I].1)
+    }
+    let read = |i: usize, table: fn(&Table) -> Table| TableReading {
+        reading: METRIC_READINGS[i].0,
+        table,
+    };
+    vec![
+        read(0, to::<0>),
+        read(1, to::<1>),
+        read(2, to::<2>),
+        read(3, to::<3>),
+        TableReading {
+            reading: "overloaded points kept (where Ideal did not reach a steady state)",
+            table: |t| t.reading_of(col::IDEAL_STEADY, col::Col::derived("")),
+        },
+    ]
 }
 
 /// Normalized throughput of Fastroute runs only (the Ideal runs are the reference).
@@ -217,15 +259,56 @@ fn distinct(t: &Table, by: Col) -> Vec<String> {
     v
 }
 
-/// The smallest of `f(value)` over every value of column `col` (an error if one fails).
+/// Whether Ideal is overloaded at some row with `by` = `v` (see [`thrp`]).
+fn overloaded(t: &Table, by: Col, v: &str) -> bool {
+    t.iter()
+        .any(|r| r.get(by) == Some(v) && r.get(col::IDEAL_STEADY) == Some("no"))
+}
+
+/// The smallest of `f(value)` over every value of column `col` (an error if one fails),
+/// leaving out, with a note, the values where `f` has no number because Ideal is overloaded
+/// there (an error if that leaves none).
 fn min_over(t: &Table, by: Col, f: impl Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
     let vals = distinct(t, by);
     if vals.is_empty() {
         return Err(format!("no column {}", by.name()));
     }
-    vals.iter()
-        .map(|v| f(v))
-        .try_fold(f64::INFINITY, |m, x| Ok(m.min(x?)))
+    let (mut min, mut left) = (f64::INFINITY, vec![]);
+    for v in &vals {
+        match f(v) {
+            Ok(x) => min = min.min(x),
+            Err(_) if overloaded(t, by, v) => left.push(v.as_str()),
+            Err(e) => return Err(e),
+        }
+    }
+    let which = || format!("{} = {}", by.name(), left.join(", "));
+    if min == f64::INFINITY {
+        return Err(format!("Ideal is overloaded at every point ({})", which()));
+    }
+    if !left.is_empty() {
+        super::note(format!("left out where Ideal is overloaded: {}", which()));
+    }
+    Ok(min)
+}
+
+/// `arch`'s normalized throughput on `workload` at the highest load above `above` where Ideal
+/// is in a steady state (noted), or why there is none.
+fn highest_steady_load(t: &Table, arch: &str, workload: &str, above: f64) -> Result<f64, String> {
+    let mut loads: Vec<(f64, String)> = distinct(t, key::LOAD)
+        .into_iter()
+        .filter_map(|l| Some((l.parse::<f64>().ok()?, l)))
+        .filter(|(x, _)| *x > above)
+        .collect();
+    loads.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, l) in &loads {
+        if let Ok(x) = norm(t, arch, &[(col::WORKLOAD, workload), (key::LOAD, l)]) {
+            super::note(format!("at load {l}"));
+            return Ok(x);
+        }
+    }
+    Err(format!(
+        "Ideal is overloaded at every {workload} load above {above}"
+    ))
 }
 
 /// The spread (max - min) of `arch`'s normalized throughput over the values of `col`.
@@ -523,6 +606,7 @@ pub fn experiments() -> Vec<Experiment> {
     v.extend(figs17_26::experiments());
     v.extend(compute::experiments());
     for e in v.iter_mut().filter(|e| matches!(e.source, Source::Sim(_))) {
+        e.table_readings = metric_readings();
         e.readings.push(FABSIM_STACK);
         if PHASED.contains(&e.id) {
             e.readings.push(PHASE_SIZED);

@@ -376,6 +376,7 @@ pub fn fig12() -> Experiment {
             series: |r| format!("{}, ECN at {} B", scheme(r), ecn(r).unwrap_or("?")),
         }],
         synthetic: synth::fig12,
+        table_readings: vec![],
         claim_readings: fig12_readings(),
         // The scheme a control spares in the slowed one's place, and the other way round (no
         // run without marking exists to show whether OFAN's escape needs marks at all:
@@ -517,6 +518,7 @@ pub fn fsdp_block() -> Experiment {
         plot: cc_plot(|r| format!("{}, {}", scheme(r), r.get(key::FSDP_PART).unwrap_or("?"))),
         panels: vec![],
         synthetic: synth::fsdp_block,
+        table_readings: vec![],
         claim_readings: vec![],
         controls: vec![
             // A destination-oblivious scheme in OFAN's place cuts nothing.

@@ -29,6 +29,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig1_panels(),
             synthetic: synth::fig1,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 stand_in!("Ofan reaches about 99% utilization at load 1", "AR as Ofan", "ofan", "ar"),
@@ -101,6 +102,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::queue_scaling,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // A flat scheme for the growing classes, a square-root one for the flat.
@@ -188,6 +190,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::bound,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -287,6 +290,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig5,
+            table_readings: vec![],
             claim_readings: vec![ClaimReading {
                 of: A2A_EASIER,
                 reading: "AR's CCT inflation over each workload's own bound (all-to-all: the naive \
@@ -372,6 +376,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig6,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // Another pipe count in 4OFAN's place; 2OFAN in DRB's (its residual is the pipes').
@@ -441,6 +446,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::f3,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 // DRB's runs in OFAN's place (f3 runs no other scheme).
@@ -523,6 +529,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: fig18_panels(),
             synthetic: synth::fig18,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
@@ -579,6 +586,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig7,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![
                 stand_in!("the ranking is stable: OFAN and 4OFAN beat AR and REPS at every message size (share of sizes)", "AR as OFAN", "ofan", "ar"),
@@ -654,6 +662,7 @@ pub fn experiments() -> Vec<Experiment> {
             },
             panels: vec![],
             synthetic: synth::fig8,
+            table_readings: vec![],
             claim_readings: vec![],
             controls: vec![],
             readings: vec![],
