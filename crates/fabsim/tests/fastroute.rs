@@ -1,13 +1,14 @@
 //! Multi-ASIC switches and Fastroute's circuit layer against the paper's claims (Fastroute,
 //! arXiv 2609.31092, sections 6.1-6.4), on a small leaf-spine: 8-port switches (4 hosts and
-//! 4 uplinks per leaf, 32 hosts), 100 Gb/s, DCTCP, 2 ASICs at 2:1. A leaf's hosts sit on
-//! ASIC 0 and its uplinks on ASIC 1, so inter-rack traffic crosses ASICs at both leaves
-//! until Fastroute moves the ingress ports.
+//! 4 uplinks per leaf, 32 hosts), 100 Gb/s, DCTCP, 2 ASICs at 2:1. In the default port
+//! layout (blocks) a leaf's hosts sit on ASIC 0 and its uplinks on ASIC 1, so inter-rack
+//! traffic crosses ASICs at both leaves until Fastroute moves the ingress ports.
 
 use fabsim::metrics::{run, RunReport};
+use fabsim::net::Tier;
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
-use fabsim::sim::simulate;
+use fabsim::sim::{simulate, RunOutcome};
 
 const SMALL: [&str; 9] = [
     "topology.tiers=2",
@@ -32,6 +33,11 @@ fn params(sets: &[&str]) -> SimParams {
 fn arch(name: &str, sets: &[&str]) -> RunReport {
     let a = format!("switch.arch={name}");
     run(&params(&[&[a.as_str()], sets].concat()))
+}
+
+/// Fastroute on the keys `w` and one more.
+fn fastroute(w: &[&str], set: &str) -> RunReport {
+    arch("fastroute", &[w, &[set]].concat())
 }
 
 fn thr(r: &RunReport) -> f64 {
@@ -145,7 +151,7 @@ fn long_downtime_costs_throughput() {
         "run.duration_us=1000",
     ];
     let ideal = thr(&arch("ideal", &w));
-    let t = |d: &str| thr(&arch("fastroute", &[&w[..], &[d]].concat())) / ideal;
+    let t = |d: &str| thr(&fastroute(&w, d)) / ideal;
     let (short, long) = (t("switch.downtime_us=1"), t("switch.downtime_us=30"));
     assert!(short > 0.95, "1 us: {short}");
     assert!(long < 0.9 * short, "1 us: {short}, 30 us: {long}");
@@ -181,7 +187,7 @@ fn reconfigurations_lose_no_packet() {
 fn exact_and_greedy_agree_on_two_asics() {
     let w = ["workload.kind=stride", "run.duration_us=300"];
     let g = arch("fastroute", &w);
-    let e = arch("fastroute", &[&w[..], &["switch.solver=exact"]].concat());
+    let e = fastroute(&w, "switch.solver=exact");
     assert_eq!(g.inter_asic_bytes, e.inter_asic_bytes);
     assert!(g.ports_moved > 0);
 }
@@ -379,22 +385,13 @@ fn remap_min_gain_skips_small_improvements() {
         "run.duration_us=600",
     ];
     let default = arch("fastroute", &w);
-    let zero = arch(
-        "fastroute",
-        &[&w[..], &["switch.remap_min_gain=0"]].concat(),
-    );
+    let zero = fastroute(&w, "switch.remap_min_gain=0");
     assert_eq!(default.ports_moved, zero.ports_moved);
     assert_eq!(default.fct_by_size, zero.fct_by_size);
     assert!(default.reconfigurations > 0);
-    let half = arch(
-        "fastroute",
-        &[&w[..], &["switch.remap_min_gain=0.5"]].concat(),
-    );
+    let half = fastroute(&w, "switch.remap_min_gain=0.5");
     assert!(half.ports_moved <= default.ports_moved);
-    let all = arch(
-        "fastroute",
-        &[&w[..], &["switch.remap_min_gain=1"]].concat(),
-    );
+    let all = fastroute(&w, "switch.remap_min_gain=1");
     assert_eq!(all.reconfigurations, 0, "{}", all.ports_moved);
     assert!(all.inter_asic_bytes > default.inter_asic_bytes);
 }
@@ -628,4 +625,136 @@ fn netbench_throughput_and_goodput_follow_the_flows() {
     );
     // Only Poisson arrivals have an offered rate.
     assert_eq!(arch("ideal", &["workload.kind=stride"]).offered_gbps, None);
+}
+
+/// Bytes that left the switches of `tiers` (a packet leaves a switch by one egress port; at
+/// the ports' rate a byte is a whole number of picoseconds).
+fn switch_bytes(o: &RunOutcome, tiers: &[Tier]) -> u64 {
+    let ps: u64 = o
+        .fabric
+        .switches
+        .iter()
+        .filter(|s| tiers.contains(&s.tier))
+        .flat_map(|s| s.port_base..s.port_base + s.ports)
+        .map(|g| o.ports.stats[g as usize].busy_ps.ps())
+        .sum();
+    (ps as u128 * o.fabric.rate_bps as u128 / 8_000_000_000_000) as u64
+}
+
+/// The share of the bytes through the leaves that crossed their ASICs, on two leaves of 8
+/// hosts and 8 uplinks (Oversubscribed, Web at 40%: nothing dropped inside). A spine has one
+/// port per leaf, so under either layout every packet through a spine crosses it once: the
+/// leaves' crossings are the inter-ASIC bytes less the bytes through the spines.
+fn leaf_crossing(layout: &str, intra_rack: &str) -> f64 {
+    let p = params(&[
+        "switch.arch=oversubscribed",
+        &format!("switch.port_layout={layout}"),
+        "topology.leaves=2",
+        "topology.hosts_per_leaf=8",
+        "topology.uplinks=8",
+        "workload.kind=web",
+        "workload.load=0.4",
+        &format!("workload.intra_rack={intra_rack}"),
+        "run.duration_us=500",
+    ]);
+    let o = simulate(&p);
+    let a = o.asic.as_ref().unwrap();
+    assert_eq!(a.drops, 0, "{layout}");
+    let spines = switch_bytes(&o, &[Tier::Agg, Tier::Core]);
+    let leaves = switch_bytes(&o, &[Tier::Edge]);
+    assert!(leaves > 10_000_000, "{layout}: {leaves} bytes");
+    a.inter_asic_bytes.saturating_sub(spines) as f64 / leaves as f64
+}
+
+/// `switch.port_layout`: in blocks (the default) a leaf's hosts sit on ASIC 0 and its
+/// uplinks on ASIC 1, so all inter-rack traffic crosses at both leaves (the worst case) and
+/// no intra-rack traffic does; interleaved puts every other port on each ASIC, so about half
+/// of the inter-rack traffic crosses, and intra-rack traffic crosses whenever its two hosts'
+/// ports differ in parity (4 of the 7 other hosts of a rack).
+#[test]
+fn port_layout_sets_which_traffic_crosses_the_asics() {
+    let blocks = leaf_crossing("blocks", "0");
+    let interleaved = leaf_crossing("interleaved", "0");
+    assert!(blocks > 0.99 && blocks <= 1.0, "blocks: {blocks}");
+    assert!(
+        (0.45..0.55).contains(&interleaved),
+        "interleaved: {interleaved}"
+    );
+    assert_eq!(leaf_crossing("blocks", "1"), 0.0);
+    let intra = leaf_crossing("interleaved", "1");
+    assert!(
+        (0.45..0.7).contains(&intra),
+        "interleaved intra-rack: {intra}"
+    );
+}
+
+/// Fastroute remaps ingress ports from either static layout. Under ECMP (a flow keeps its
+/// uplink) interleaved ports, with one or two circuit switches (each holding half of every
+/// ASIC's ports), lose most of Oversubscribed's crossing traffic on Stride. Under Ofan's
+/// per-packet spraying they cannot: each host port's packets leave by uplinks on both ASICs
+/// and each uplink's arrivals go to hosts on both, so no ingress mapping keeps them on one.
+#[test]
+fn fastroute_remaps_an_interleaved_layout() {
+    let w = [
+        "workload.kind=stride",
+        "run.duration_us=500",
+        "switch.port_layout=interleaved",
+    ];
+    let with = |a: &str, sets: &[&str]| arch(a, &[&w[..], sets].concat());
+    let over = with("oversubscribed", &["switch.lb=ecmp"]).inter_asic_bytes;
+    for cs in ["switch.circuit_switches=1", "switch.circuit_switches=2"] {
+        let r = with("fastroute", &["switch.lb=ecmp", cs]);
+        assert!(r.ports_moved > 0, "{cs}");
+        assert!(
+            r.inter_asic_bytes < over / 2,
+            "{cs}: {} vs {over}",
+            r.inter_asic_bytes
+        );
+    }
+    let sprayed = with("oversubscribed", &[]).inter_asic_bytes;
+    let fast = with("fastroute", &[]).inter_asic_bytes;
+    assert!(fast > sprayed * 4 / 5, "{fast} vs {sprayed}");
+}
+
+/// `switch.controller = "frozen"`: each switch keeps the first mapping applied to it. On
+/// Stride (every switch sees traffic in the first interval) that is the dynamic
+/// controller's first round, applied at 110 us: the same reconfigurations and moved ports.
+#[test]
+fn frozen_controller_keeps_each_switchs_first_mapping() {
+    let w = ["workload.kind=stride", "workload.message_bytes=10000000"];
+    let first = fastroute(&w, "run.duration_us=150");
+    let frozen = fastroute(&w, "switch.controller=frozen");
+    let switches = 12; // 8 leaves, 4 spines
+    assert!(first.reconfigurations > 0 && frozen.reconfigurations <= switches);
+    assert_eq!(
+        (frozen.reconfigurations, frozen.ports_moved),
+        (first.reconfigurations, first.ports_moved)
+    );
+    assert!(
+        frozen.cct_us.unwrap() > 150.0,
+        "the run outlasts the first round"
+    );
+}
+
+/// Re-configuration over time matters when the pattern changes: with `fast` phases
+/// (inter-rack, then intra-rack, every 1 ms) the frozen mapping, fitted to the first
+/// inter-rack phase, sends the intra-rack phase across; the dynamic controller moves the
+/// ports back and crosses far less (117 MB against 243 MB when written).
+#[test]
+fn the_dynamic_controller_follows_a_changing_pattern() {
+    let w = [
+        "workload.kind=fast",
+        "workload.phase_us=1000",
+        "run.duration_us=2000",
+    ];
+    let dynamic = arch("fastroute", &w);
+    let frozen = fastroute(&w, "switch.controller=frozen");
+    assert!(frozen.reconfigurations <= 12);
+    assert!(dynamic.reconfigurations > frozen.reconfigurations);
+    assert!(
+        dynamic.inter_asic_bytes * 3 < frozen.inter_asic_bytes * 2,
+        "dynamic {} vs frozen {}",
+        dynamic.inter_asic_bytes,
+        frozen.inter_asic_bytes
+    );
 }

@@ -71,10 +71,11 @@ fn leaf_spine_conga_is_identical_on_any_thread_count() {
 }
 
 /// Fastroute: multi-ASIC switches, the controller's global events and PAUSEs sent to ports
-/// of other partitions.
+/// of other partitions; also with interleaved ports and the frozen controller (per-switch
+/// state of its own).
 #[test]
 fn fastroute_is_identical_on_any_thread_count() {
-    let o = same_for_every_thread_count(&[
+    let base = [
         "topology.tiers=2",
         "topology.k=8",
         "switch.lb=ecmp",
@@ -85,11 +86,15 @@ fn fastroute_is_identical_on_any_thread_count() {
         "workload.kind=web",
         "workload.load=0.7",
         "run.duration_us=400",
-    ]);
-    assert!(
-        o.asic.unwrap().reconfigurations > 0,
-        "the controller moved ports"
-    );
+    ];
+    let variant = ["switch.port_layout=interleaved", "switch.controller=frozen"];
+    for extra in [&[][..], &variant] {
+        let o = same_for_every_thread_count(&[&base[..], extra].concat());
+        assert!(
+            o.asic.unwrap().reconfigurations > 0,
+            "the controller moved ports ({extra:?})"
+        );
+    }
 }
 
 /// htsim's stack: REPS, NSCC, trimming, ECN at dequeue, coalesced ACKs (whose log entries

@@ -12,8 +12,10 @@
 //!   the last interval, calls [`portmap::solve`], and applies the mapping `compute_delay`
 //!   later; each moved ingress port is dark for `downtime`.
 //!
-//! A switch with `P` ports has `P/n` ports per ASIC. Egress port `e` belongs to ASIC
-//! `e / (P/n)`, fixed. Ingress port `p` enters ASIC `p / (P/n)` until the controller moves it.
+//! A switch with `P` ports has `P/n` ports per ASIC. Egress port `e` belongs to a fixed ASIC
+//! (`switch.port_layout`: `e / (P/n)`, contiguous blocks, by default; `e mod n`
+//! interleaved). Ingress port `p` enters the ASIC of egress `p` until the controller moves
+//! it (`switch.controller`: every interval, or only once per switch).
 //! A packet whose egress is on another ASIC first crosses an internal port: for n = 2 the
 //! direct link from its ASIC to the other one; for n > 2 its ASIC's uplink into the fabric,
 //! then the fabric's downlink to the egress ASIC. Each internal port is a FIFO like the
@@ -79,6 +81,41 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Which ASIC holds each local port's egress (and its ingress in the static mapping).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum PortLayout {
+        /// Contiguous blocks: port `l` on ASIC `l / (P/n)`. A leaf's host ports come first,
+        /// so with 2 ASICs every inter-rack packet crosses and no intra-rack one: the worst
+        /// case for inter-rack traffic.
+        Blocks => "blocks",
+        /// Port `l` on ASIC `l mod n`: every ASIC holds an equal share of host ports and
+        /// uplinks.
+        Interleaved => "interleaved",
+    }
+}
+
+impl PortLayout {
+    /// The ASIC of local port `l` of a switch with `ports` ports on `n` ASICs.
+    pub fn asic(self, l: u32, ports: u32, n: u32) -> u32 {
+        match self {
+            PortLayout::Blocks => l / (ports / n),
+            PortLayout::Interleaved => l % n,
+        }
+    }
+}
+
+named_enum! {
+    /// When Fastroute's controller may reconfigure a switch.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Controller {
+        /// Every interval (the paper's controller).
+        Dynamic => "dynamic",
+        /// Once: a switch's first applied mapping is kept for the rest of the run.
+        Frozen => "frozen",
+    }
+}
+
 /// The circuit layer's parameters (Fastroute).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CircuitParams {
@@ -92,6 +129,7 @@ pub struct CircuitParams {
     /// A new mapping is applied only if it lowers the last interval's inter-ASIC bytes by at
     /// least this fraction of the current mapping's (0: any reduction, the paper's controller).
     pub min_gain: f64,
+    pub controller: Controller,
 }
 
 /// A multi-ASIC switch design, validated.
@@ -100,6 +138,7 @@ pub struct ArchParams {
     pub arch: Arch,
     pub asics: u32,
     pub oversub: f64,
+    pub layout: PortLayout,
     /// Fastroute only.
     pub circuit: Option<CircuitParams>,
     /// Sampling period of the inter-ASIC utilization series.
@@ -149,8 +188,7 @@ pub struct Asics {
     /// First internal port id (= the fabric's port count).
     pub base: u32,
     n: u32,
-    /// Per switch: ports per ASIC, first internal link index, its link ports.
-    per_asic: Vec<u32>,
+    /// Per switch: first port, first internal link index, its link ports.
     port_base: Vec<u32>,
     link_first: Vec<u32>,
     pub links: Vec<Ports>,
@@ -159,7 +197,9 @@ pub struct Asics {
     /// (egress port, ingress port) in FIFO order.
     kinds: Vec<Internal>,
     side: Vec<VecDeque<(u32, u32)>>,
-    /// Per switch port (global id): ingress ASIC, owning switch, the port feeding it.
+    /// Per switch port (global id): egress ASIC (`switch.port_layout`), ingress ASIC,
+    /// owning switch, the port feeding it.
+    home: Vec<u8>,
     mapping: Vec<u8>,
     owner: Vec<u32>,
     feeder: Vec<u32>,
@@ -173,22 +213,33 @@ pub struct Asics {
     /// it or the port moves, cleared once seen idle): the arrival path reads this byte
     /// instead of the FIFO's state, which is almost always idle.
     hold_live: Vec<bool>,
-    /// Per switch: the mapping computed by the controller, waiting for its apply time.
+    /// Per switch: the mapping computed by the controller, waiting for its apply time; with
+    /// the frozen controller, whether one was applied (the switch is not solved again).
     pending: Vec<Option<Vec<usize>>>,
+    frozen: Vec<bool>,
     ws: Workspace,
     solved: Vec<usize>,
     pub stats: AsicStats,
 }
 
 /// The switch's local ports in the order `portmap` sees them: circuit switch by circuit
-/// switch, each a contiguous block there. Circuit switch `c` takes bundles `c, c + C, ...`
-/// (interleaved over the front panel), so every circuit switch holds the same share of each
-/// ASIC's ports and the static mapping (port `l` on the ASIC of egress `l`) is valid.
-fn circuit_order(ports: usize, k: &Constraints) -> Vec<usize> {
+/// switch, each a contiguous block there. `home` gives each local port's ASIC; each ASIC's
+/// ports, in front-panel order, form its bundles, dealt round robin over the circuit
+/// switches (with blocks: circuit switch `c` takes bundles `c, c + C, ...` of the front
+/// panel), so every circuit switch holds the same share of each ASIC's ports and the static
+/// mapping (port `l` on the ASIC of egress `l`) is valid. A bundle is `b` consecutive ports
+/// on one ASIC: the scenario refuses layouts that split them.
+fn circuit_order(home: &[u8], n: usize, k: &Constraints) -> Vec<usize> {
     let (b, cs) = (k.bundle, k.circuit_switches);
+    let by_asic: Vec<Vec<usize>> = (0..n)
+        .map(|a| (0..home.len()).filter(|&l| home[l] as usize == a).collect())
+        .collect();
     (0..cs)
-        .flat_map(|c| (c..ports / b).step_by(cs))
-        .flat_map(|bundle| bundle * b..bundle * b + b)
+        .flat_map(|c| {
+            by_asic
+                .iter()
+                .flat_map(move |ports| ports.chunks(b).skip(c).step_by(cs).flatten().copied())
+        })
         .collect()
 }
 
@@ -242,16 +293,15 @@ impl Asics {
         let share = p.arch.internal_share(p.oversub);
         let mut kinds = Vec::new();
         let mut port_base = Vec::new();
-        let (mut per_asic, mut link_first, mut links, mut link_buffer_bytes) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut link_first, mut links, mut link_buffer_bytes) =
+            (Vec::new(), Vec::new(), Vec::new());
         let mut owner = vec![u32::MAX; fabric.ports()];
-        let mut mapping = vec![0u8; fabric.ports()];
+        let mut home = vec![0u8; fabric.ports()];
         let mut capacity_bps = 0.0;
         for (sw, info) in fabric.switches.iter().enumerate() {
             let pa = info.ports / n;
             let link_bps = (pa as f64 * rate_bps as f64 * share).round() as u64;
             capacity_bps += n as f64 * link_bps as f64;
-            per_asic.push(pa);
             port_base.push(info.port_base);
             link_first.push(kinds.len() as u32);
             let count = if n == 2 { 2 } else { 2 * n };
@@ -268,7 +318,7 @@ impl Asics {
                 .push((link_bps as u128 * p.buffer_per_100g as u128 / 100_000_000_000) as u64);
             for l in 0..info.ports {
                 owner[(info.port_base + l) as usize] = sw as u32;
-                mapping[(info.port_base + l) as usize] = (l / pa) as u8;
+                home[(info.port_base + l) as usize] = p.layout.asic(l, info.ports, n) as u8;
             }
         }
         let mut feeder = vec![u32::MAX; fabric.ports()];
@@ -289,14 +339,14 @@ impl Asics {
             p: p.clone(),
             base,
             n,
-            per_asic,
             port_base,
             link_first,
             links,
             link_buffer_bytes,
             kinds,
             side,
-            mapping,
+            mapping: home.clone(),
+            home,
             owner,
             feeder,
             tm: if circuit {
@@ -313,6 +363,7 @@ impl Asics {
             hold_first,
             hold_live: vec![false; if circuit { ports } else { 0 }],
             pending: vec![None; fabric.switches.len()],
+            frozen: vec![false; fabric.switches.len()],
             ws: Workspace::new(),
             solved: Vec::new(),
             stats: AsicStats {
@@ -362,8 +413,7 @@ impl Asics {
     /// counts it for the controller and says whether it must cross ASICs.
     #[inline]
     pub fn route(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32) -> Hop {
-        let pa = self.per_asic[sw as usize];
-        let to = (gout - self.port_base[sw as usize]) / pa;
+        let to = self.home[gout as usize] as u32;
         if !self.tm.is_empty() {
             self.tm[(gin * self.n + to) as usize] += bytes as u64;
         }
@@ -416,8 +466,7 @@ impl Asics {
             .pop_front()
             .expect("a link arrival has its packet's ports");
         let next = (self.n > 2 && l.idx < self.n).then(|| {
-            let to = (gout - self.port_base[l.sw as usize]) / self.per_asic[l.sw as usize];
-            let idx = self.n + to;
+            let idx = self.n + self.home[gout as usize] as u32;
             Link {
                 id: l.id - l.idx + idx,
                 idx,
@@ -445,8 +494,8 @@ impl Asics {
     /// The controller, every interval: solves each switch's traffic matrix of the last
     /// interval and keeps the mappings that lower its inter-ASIC bytes (by at least
     /// `min_gain` of the current mapping's), to be applied after the compute delay. Only
-    /// the switches `mine` names (a partition's). Returns whether any switch has a pending
-    /// mapping.
+    /// the switches `mine` names (a partition's), and under the frozen controller only those
+    /// not yet reconfigured. Returns whether any switch has a pending mapping.
     pub fn control(
         &mut self,
         c: &CircuitParams,
@@ -457,11 +506,12 @@ impl Asics {
         let mut any = false;
         let (mut current, mut rows) = (Vec::new(), Vec::new());
         for (sw, info) in fabric.switches.iter().enumerate() {
-            if !mine(sw) {
+            if !mine(sw) || self.frozen[sw] {
                 continue;
             }
             let a = info.port_base as usize;
-            let order = circuit_order(info.ports as usize, &c.constraints);
+            let home = &self.home[a..a + info.ports as usize];
+            let order = circuit_order(home, n, &c.constraints);
             rows.clear();
             for &l in &order {
                 rows.extend_from_slice(&self.tm[(a + l) * n..(a + l + 1) * n]);
@@ -528,6 +578,7 @@ impl Asics {
                 }
             }
             if moved > 0 {
+                self.frozen[sw] = c.controller == Controller::Frozen;
                 self.stats.reconfigurations += 1;
                 self.stats.ports_moved += moved;
             }
@@ -538,6 +589,49 @@ impl Asics {
     pub fn finish(&mut self, end: Time) {
         for l in &mut self.links {
             l.finish(end);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn home(layout: PortLayout, ports: u32, n: u32) -> Vec<u8> {
+        (0..ports).map(|l| layout.asic(l, ports, n) as u8).collect()
+    }
+
+    /// With blocks, circuit switch `c` takes bundles `c, c + C, ...` of the front panel.
+    #[test]
+    fn blocks_deal_front_panel_bundles_round_robin() {
+        let k = Constraints {
+            bundle: 2,
+            circuit_switches: 2,
+        };
+        let order = circuit_order(&home(PortLayout::Blocks, 16, 2), 2, &k);
+        let expect = [0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15];
+        assert_eq!(order, expect);
+    }
+
+    /// Interleaved with as many circuit switches as ASICs: circuit switch `c` does not take
+    /// every `C`-th port (all on one ASIC) but each ASIC's share, so the static mapping is
+    /// valid for the solver.
+    #[test]
+    fn interleaved_circuit_switches_hold_every_asic_equally() {
+        let (ports, n) = (16, 2);
+        let home = home(PortLayout::Interleaved, ports, n);
+        assert_eq!(&home[..4], &[0, 1, 0, 1]);
+        let k = Constraints {
+            bundle: 1,
+            circuit_switches: 2,
+        };
+        let order = circuit_order(&home, n as usize, &k);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..ports as usize).collect::<Vec<_>>());
+        for block in order.chunks(8) {
+            let on0 = block.iter().filter(|&&l| home[l] == 0).count();
+            assert_eq!(on0, 4, "{order:?}");
         }
     }
 }

@@ -4,7 +4,7 @@ use portmap::{Constraints, Solver};
 
 use super::keys::{int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use super::topology::EXPLICIT;
-use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams};
+use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, Controller, PortLayout};
 use crate::net::TopologySpec;
 use crate::theory::LinkModel;
 
@@ -103,7 +103,7 @@ keys! {
         kind: int(1, 1024),
         default: Some("1"),
         unit: "",
-        meaning: "fastroute: independent circuit switches over contiguous ports",
+        meaning: "fastroute: independent circuit switches, each dealt an equal share of every ASIC's bundles",
     },
     CIRCUIT_MODE: Key {
         name: "switch.circuit_mode",
@@ -111,6 +111,20 @@ keys! {
         default: Some("\"optical\""),
         unit: "",
         meaning: "fastroute: during downtime PAUSE the upstream sender (optical) or buffer at the switch (electrical)",
+    },
+    PORT_LAYOUT: Key {
+        name: "switch.port_layout",
+        kind: Kind::Choice(names::<PortLayout>),
+        default: Some("\"blocks\""),
+        unit: "",
+        meaning: "multi-ASIC: ports on ASICs (egress, and ingress until Fastroute moves it): blocks (port l on ASIC l / (ports / asics); a leaf's hosts first, so with 2 ASICs all inter-rack traffic crosses and no intra-rack: the worst case for inter-rack traffic) or interleaved (port l on ASIC l mod asics: each ASIC an equal share of hosts and uplinks; needs switch.bundle = 1 with fastroute)",
+    },
+    CONTROLLER: Key {
+        name: "switch.controller",
+        kind: Kind::Choice(names::<Controller>),
+        default: Some("\"dynamic\""),
+        unit: "",
+        meaning: "fastroute: dynamic (remap every interval, the paper's) or frozen (a switch keeps its first applied mapping: a control for re-configuration over time)",
     },
     INTER_ASIC_BUFFER_BYTES: Key {
         name: "switch.inter_asic_buffer_bytes",
@@ -152,6 +166,7 @@ pub fn parse(
             circuit_switches: k.int(CIRCUIT_SWITCHES) as usize,
         },
         min_gain: k.float(REMAP_MIN_GAIN),
+        controller: k.choice(CONTROLLER),
     };
     if circuit.compute_delay_ps >= circuit.interval_ps {
         return Err(k.invalid(COMPUTE_DELAY_US, "below switch.reconfig_interval_us"));
@@ -161,6 +176,7 @@ pub fn parse(
         arch: kind,
         asics,
         oversub,
+        layout: k.choice(PORT_LAYOUT),
         circuit: (kind == Arch::Fastroute).then_some(circuit),
         sample_ps,
         buffer_per_100g: k.int(INTER_ASIC_BUFFER_BYTES),
@@ -171,6 +187,7 @@ pub fn parse(
         let ideal = ArchParams {
             asics: 1,
             oversub: 1.0,
+            layout: PortLayout::Blocks,
             buffer_per_100g: 0,
             ..params
         };
@@ -185,6 +202,12 @@ pub fn parse(
         ));
     }
     if let Some(c) = &params.circuit {
+        if params.layout == PortLayout::Interleaved && c.constraints.bundle > 1 {
+            return Err(k.invalid(
+                BUNDLE,
+                "1 with switch.port_layout = \"interleaved\" (it puts consecutive ports on different ASICs, so a bundle could not move as one)",
+            ));
+        }
         for ports in [radix, other] {
             if let Err(e) = c.constraints.check(ports as usize, asics as usize) {
                 let key = if c.constraints.bundle > 1 {

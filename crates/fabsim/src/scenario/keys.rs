@@ -58,6 +58,8 @@ named!(
     crate::lb::HostLbKind,
     crate::net::asic::Arch,
     crate::net::asic::CircuitMode,
+    crate::net::asic::PortLayout,
+    crate::net::asic::Controller,
     crate::transport::CcKind,
     crate::transport::LossRecovery,
     crate::transport::RtoRule,

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::engine::Time;
+use crate::net::asic::{Controller, PortLayout};
 use crate::net::TopologySpec;
 use crate::transport::CcKind;
 use portmap::Solver;
@@ -176,9 +177,29 @@ fn multi_asic_port_speeds_and_errors() {
         ideal(&[
             "switch.asics=4",
             "switch.inter_asic_oversub=1.5",
-            "switch.inter_asic_buffer_bytes=50000"
+            "switch.inter_asic_buffer_bytes=50000",
+            "switch.port_layout=interleaved",
+            "switch.controller=frozen"
         ])
     );
+    // The controller key is Fastroute's: other designs ignore it (equal runs).
+    let over = |sets: &[&str]| params(&[&["switch.arch=oversubscribed"], sets].concat()).unwrap();
+    assert_eq!(over(&[]), over(&["switch.controller=frozen"]));
+    let layout = over(&["switch.port_layout=interleaved"]).arch.layout;
+    assert_eq!(layout, PortLayout::Interleaved);
+    assert_eq!(p.arch.layout, PortLayout::Blocks);
+    assert_eq!(c.controller, Controller::Dynamic);
+    // Interleaving splits bundles across ASICs: refused, naming the layout.
+    let e = params(&[
+        "switch.arch=fastroute",
+        "switch.port_layout=interleaved",
+        "switch.bundle=2",
+    ])
+    .unwrap_err();
+    assert_eq!(e.key, "switch.bundle", "{e}");
+    assert!(e.to_string().contains("interleaved"), "{e}");
+    // Without a circuit layer there are no bundles: accepted.
+    over(&["switch.port_layout=interleaved", "switch.bundle=2"]);
     // A.2: the same ASICs with 800 Gb/s ports give State-of-the-Art 3/4 of the radix
     // (k = 12 -> 9, rounded down to a multiple of 2 x asics = 8).
     let v = params(&["switch.arch=sota", "switch.host_count=variable"]).unwrap();
@@ -196,6 +217,8 @@ fn multi_asic_port_speeds_and_errors() {
         ("switch.compute_delay_us=100", "switch.compute_delay_us"),
         ("switch.solver=hungarian", "switch.solver"),
         ("switch.circuit_mode=magic", "switch.circuit_mode"),
+        ("switch.port_layout=random", "switch.port_layout"),
+        ("switch.controller=static", "switch.controller"),
         ("workload.kind=web", "run.duration_us"),
         ("workload.intra_rack=2", "workload.intra_rack"),
         ("switch.bundle=4", "switch.bundle"),
