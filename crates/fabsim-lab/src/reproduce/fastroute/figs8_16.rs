@@ -119,8 +119,8 @@ pub fn experiments() -> Vec<Experiment> {
                     contra: Contra::Table(|t| t.map(&[(col::ARCH, "fastroute")], computed::UTIL_PCT, |_| 20.0)),
                 },
                 Claim {
-                    text: "for Oversubscribed the link utilization is low on average: it does \
-                           not appear congested (mean utilization of its bins below 100%)",
+                    text: "for Oversubscribed the link utilization does not appear congested \
+                           on average (mean utilization of its bins below 100%)",
                     paper: 100.0,
                     unit: "%",
                     tol: Tol::Below,
