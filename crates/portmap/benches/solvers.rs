@@ -42,6 +42,12 @@ fn greedy<const N: usize>(bencher: Bencher, p: usize) {
     bench_solver(bencher, p, N, Solver::Greedy);
 }
 
+/// Listing 1's mapping by selections instead of the sort.
+#[divan::bench(consts = [2, 4, 8], args = PORTS, max_time = 0.5)]
+fn greedy_select<const N: usize>(bencher: Bencher, p: usize) {
+    bench_solver(bencher, p, N, Solver::GreedySelect);
+}
+
 #[divan::bench(consts = [2, 4, 8], args = PORTS, max_time = 0.5)]
 fn exact<const N: usize>(bencher: Bencher, p: usize) {
     bench_solver(bencher, p, N, Solver::Exact);

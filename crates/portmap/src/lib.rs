@@ -16,7 +16,9 @@
 //!
 //! ## Algorithms
 //! * [`greedy`]: the paper's heuristic (section 4.3, Listing 1): net gain,
-//!   sort, one pass; deterministic ties. Optimal for 2 ASICs.
+//!   sort, one pass; deterministic ties. Optimal for 2 ASICs. Listing 1 as
+//!   written is [`Solver::Greedy`]; [`Solver::GreedySelect`] computes the same
+//!   mapping with linear-time selections instead of the sort.
 //! * [`exact`]: a fast exact solver. The problem is a transportation problem
 //!   with `n` sinks of capacity `p/n` (each ASIC takes exactly its `p/n` ports), whose residual
 //!   graph can be collapsed onto the `n` ASIC nodes. We warm-start from the
@@ -42,7 +44,8 @@
 //!   and the section 1 host-count gains (within one percentage point: the
 //!   continuous model gives +31-78 % and +49-137 %, the paper +30-78 % and
 //!   +49-138 %).
-//! * `tests/solvers.rs`: greedy == a literal Listing 1 transcription;
+//! * `tests/solvers.rs`: greedy == a literal Listing 1 transcription ==
+//!   greedy-select;
 //!   greedy optimal for 2 ASICs; exact == Hungarian == brute force, with and
 //!   without bundles and circuit switches; heuristics never beat the optimum.
 //! * `tests/input.rs`: malformed input gives an [`Error`], never a panic.

@@ -30,6 +30,7 @@ const KEY_ORDER: &[&str] = &[
     "switch.inter_asic_oversub",
     "switch.circuit_switches",
     "switch.util_sample_us",
+    "switch.reconfig_interval_us",
     "switch.inter_asic_buffer_bytes",
     "switch.host_count",
     "switch.downtime_us",

@@ -10,7 +10,7 @@ use crate::theory::LinkModel;
 
 impl Named for Solver {
     /// The solvers fast enough for the controller's loop.
-    const ALL: &'static [Self] = &[Solver::Greedy, Solver::Exact];
+    const ALL: &'static [Self] = &[Solver::Greedy, Solver::GreedySelect, Solver::Exact];
     fn name(self) -> &'static str {
         Solver::name(self)
     }
@@ -89,7 +89,7 @@ keys! {
         kind: Kind::Choice(names::<Solver>),
         default: Some("\"greedy\""),
         unit: "",
-        meaning: "fastroute: port-to-ASIC mapping solver (greedy: Listing 1; exact: transportation problem)",
+        meaning: "fastroute: port-to-ASIC mapping solver (greedy: Listing 1 as written; greedy-select: its mapping by selections, faster; exact: transportation problem)",
     },
     BUNDLE: Key {
         name: "switch.bundle",

@@ -441,14 +441,7 @@ pub fn experiments() -> Vec<Experiment> {
             title: "LLM training on 8 hosts: FSDP iteration rate",
             varies: "switch architecture",
             setup: FIG9_SETUP,
-            source: Source::Sim({
-                let q = [
-                    "workload.layers=2",
-                    "workload.size_scale=0.001",
-                    "run.seeds=2",
-                ];
-                vec![sweep("fsdp", fig9(), &q)]
-            }),
+            source: Source::Sim(vec![sweep("fsdp", fig9(), &FIG9_QUICK[..])]),
             plot: Plot {
                 x: col::WORKLOAD,
                 x_label: "workload",

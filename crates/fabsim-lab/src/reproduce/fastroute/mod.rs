@@ -422,24 +422,50 @@ fn set_thrp(t: &mut Table, arch: &str, extra: &Filter, pct: f64) {
 const SHORT_RUN: &str = "Fastroute runs its first reconfiguration interval (110 us) on the \
                          static mapping; the paper's run length is not stated";
 
-/// Fig. 10's scenario: Ring All-Reduce regrouped every 0.5 ms (a traffic change every
-/// 0.5 ms), the inter-ASIC utilization sampled every 10 us.
-fn fig10() -> String {
-    let s = archs(base()).set("switch.util_sample_us", 10);
-    ring(s).render()
+/// The testbed's indirection layer is updated every 500 us (section 6.1).
+const FIG10_RECONFIG_US: f64 = 500.0;
+
+/// Fastroute's first mapping applies one reconfiguration interval plus the 10 us compute
+/// delay into the run; Fig. 10's claims read the samples from then on.
+const FIG10_FIRST_MAPPING_US: f64 = FIG10_RECONFIG_US + 10.0;
+
+/// Fig. 10's utilization bins at full size: the paper's 10 ms (20 reconfiguration
+/// intervals). With --quick the iteration moves 1/40 of the bytes (2 of 8 blocks at a tenth
+/// of the message size), and the bins shrink with it, to 250 us.
+const FIG10_BIN_US: [f64; 2] = [10_000.0, 250.0];
+
+/// Fig. 10's main claim (and its control's).
+const FIG10_NEAR_ZERO: &str = "the inter-ASIC link utilization for Fastroute is reduced to \
+                               almost zero (mean of the bins from its first mapping on)";
+
+/// Fig. 10's scenario: Fig. 9's testbed (one FSDP iteration over 8 hosts on one switch of 2
+/// ASICs, ranks alternating ASICs) with the testbed's 500 us reconfiguration interval, the
+/// inter-ASIC utilization sampled in bins of `bin_us`.
+fn fig10(bin_us: f64) -> String {
+    fig9()
+        .set("switch.reconfig_interval_us", FIG10_RECONFIG_US)
+        .set("switch.util_sample_us", bin_us)
+        .render()
 }
 
-/// Fig. 10's runs at the size of `ctx` (seed 1 only: one time series per architecture).
+/// Fig. 10's runs at the size of `ctx` (Fig. 9's --quick iteration; seed 1 only: one time
+/// series per architecture).
 fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, Error> {
-    let set = if ctx.quick { quick(&[]) } else { vec![] };
-    let specs = crate::runs::scenario(Some(&fig10()), "fastroute-fig10", &set)?.expand()?;
+    let set: Vec<String> = if ctx.quick {
+        FIG9_QUICK.iter().map(|s| s.to_string()).collect()
+    } else {
+        vec![]
+    };
+    let bin = FIG10_BIN_US[usize::from(ctx.quick)];
+    let specs = crate::runs::scenario(Some(&fig10(bin)), "fastroute-fig10", &set)?.expand()?;
     Ok(specs
         .into_iter()
         .filter(|s| s.params.run.seed == 1)
         .collect())
 }
 
-/// Runs Fig. 10's scenario in-process: one row per (architecture, utilization sample).
+/// Runs Fig. 10's scenario in-process: one row per (architecture, utilization bin), each
+/// with the run's iteration time.
 fn util_series(ctx: &Ctx) -> Table {
     let specs = fig10_specs(ctx).expect("fig10's scenario is valid (checked by a test)");
     let mut t = Table {
@@ -447,48 +473,64 @@ fn util_series(ctx: &Ctx) -> Table {
             col::ARCH,
             computed::TIME_US,
             computed::UTIL_PCT,
-            col::PHASE_DONE_PCT,
+            col::CCT_US,
         ]),
         rows: vec![],
     };
     for spec in &specs {
         let r = fabsim::metrics::run(&spec.params);
-        let done = r.phase_done_pct.map_or(String::new(), |x| x.to_string());
-        // Ideal has no inter-ASIC links: one row, for its phase completion.
-        if r.inter_asic_util.is_empty() {
+        let cct = r.cct_us.map_or(String::new(), |x| x.to_string());
+        // Ideal has no inter-ASIC links: one row, for its iteration time.
+        if r.arch == "ideal" {
             t.rows.push(vec![
                 r.arch.clone(),
                 String::new(),
                 String::new(),
-                done.clone(),
+                cct.clone(),
             ]);
+            continue;
         }
-        for (i, u) in r.inter_asic_util.iter().enumerate() {
+        // The simulator's series ends with the last bin a byte crossed the ASICs in; the
+        // bins after it, up to the iteration's end, carried none.
+        let bins = r
+            .cct_us
+            .map_or(0, |c| (c / r.inter_asic_sample_us).ceil() as usize);
+        for i in 0..bins.max(r.inter_asic_util.len()) {
+            let u = r.inter_asic_util.get(i).copied().unwrap_or(0.0);
             t.rows.push(vec![
                 r.arch.clone(),
                 (i as f64 * r.inter_asic_sample_us).to_string(),
                 (100.0 * u).to_string(),
-                done.clone(),
+                cct.clone(),
             ]);
         }
     }
     t
 }
 
-/// Fastroute's mean inter-ASIC utilization over the samples in [from, to) us.
-fn fastroute_util(t: &Table, from: f64, to: f64) -> Result<f64, String> {
+/// `arch`'s mean inter-ASIC utilization over the bins from Fastroute's first mapping on
+/// ([`FIG10_FIRST_MAPPING_US`]).
+fn util_after_first_mapping(t: &Table, arch: &str) -> Result<f64, String> {
     let xs: Vec<f64> = t
         .iter()
-        .filter(|r| r.get(col::ARCH) == Some("fastroute"))
+        .filter(|r| r.get(col::ARCH) == Some(arch))
         .filter(|r| {
             r.num(computed::TIME_US)
-                .is_some_and(|x| x >= from && x < to)
+                .is_some_and(|x| x >= FIG10_FIRST_MAPPING_US)
         })
         .filter_map(|r| r.num(computed::UTIL_PCT))
         .collect();
     fabsim::metrics::stats::mean(&xs)
-        .ok_or_else(|| format!("no Fastroute samples in [{from}, {to}) us"))
+        .ok_or_else(|| format!("no {arch} bins from {FIG10_FIRST_MAPPING_US} us on"))
 }
+
+/// `--quick` for Fig. 9's testbed (and Fig. 10's): 2 blocks at 1/1000 of the message size,
+/// 2 seeds.
+const FIG9_QUICK: [&str; 3] = [
+    "workload.layers=2",
+    "workload.size_scale=0.001",
+    "run.seeds=2",
+];
 
 /// The inter-ASIC oversubscription of Fig. 9's switch (the paper's 2:1).
 const FIG9_OVERSUB: f64 = 2.0;

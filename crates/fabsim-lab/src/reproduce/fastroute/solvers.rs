@@ -187,6 +187,7 @@ pub(super) fn ops(r: &Row) -> Option<f64> {
 pub(super) fn solver_series(r: &Row) -> String {
     let name = match r.get(computed::SOLVER) {
         Some("greedy") => "Heur.",
+        Some("greedy-select") => "Heur. (selection)",
         Some("hungarian") => "Opt. (Hungarian)",
         Some("exact") => "Opt. (fabsim exact)",
         Some("rdc") => "RDC",
@@ -232,6 +233,58 @@ pub(super) fn ops_slope(t: &Table, solver: &str) -> Result<f64, String> {
     let f = [(computed::SOLVER, solver), (computed::ASICS, "8")];
     let pts = t.median_by(&f, computed::PORTS, ops)?;
     super::super::table::growth_fit(&f, pts)
+}
+
+/// A worst-case bound Θ(p^3) holds over the measured port counts if the worst operation
+/// count over p^3 grows by at most (512 / 64)^0.25 = 1.68x from its value at 64 ports: a
+/// quarter of an exponent over the range, the allowance [`SLOPE`] gives asymptotic classes
+/// (a Θ(p^3.5) count would grow 2.8x).
+pub(super) const CUBIC_BOUND: Tol = Tol::AtMost(0.68);
+
+/// `solver`'s worst (largest) operation count over the matrices at each port count, at 8
+/// ASICs, divided by p^3, as a multiple of its value at the fewest ports: the largest of
+/// these multiples (1 or below: a constant times p^3 bounds every measured count). The
+/// multiples at every port count are the claim's note.
+pub(super) fn cubic_bound_growth(t: &Table, solver: &str) -> Result<f64, String> {
+    let mut per_p = vec![];
+    for p in t.distinct(computed::PORTS).unwrap_or_default() {
+        let f = [
+            (computed::SOLVER, solver),
+            (computed::ASICS, "8"),
+            (computed::PORTS, p.as_str()),
+        ];
+        let worst = t.values(&f, ops)?.into_iter().fold(0.0, f64::max);
+        let x: f64 = p.parse().map_err(|_| format!("port count {p:?}"))?;
+        per_p.push((x, worst / x.powi(3)));
+    }
+    per_p.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let &(_, base) = per_p
+        .first()
+        .ok_or_else(|| format!("no {solver} operation counts"))?;
+    let multiples: Vec<String> = per_p
+        .iter()
+        .map(|&(x, c)| format!("{x}: {}", fmt_num(c / base)))
+        .collect();
+    super::super::note(format!(
+        "worst count / p^3 relative to the fewest ports: {}",
+        multiples.join(", ")
+    ));
+    Ok(per_p.iter().map(|&(_, c)| c / base).fold(0.0, f64::max))
+}
+
+/// The median runtime of Listing 1 (`greedy`) at (`asics`, 512 ports), in µs; the claim's
+/// note gives the selection variant's (`greedy-select`, the same mapping) beside it.
+pub(super) fn listing1_runtime(t: &Table, asics: &str) -> Result<f64, String> {
+    let listing1 = median_runtime(t, "greedy", asics, "512")?;
+    if let Ok(select) = median_runtime(t, "greedy-select", asics, "512") {
+        super::super::note(format!(
+            "greedy-select (Listing 1's mapping by selections instead of the sort): {} µs, {}x \
+             faster",
+            fmt_num(select),
+            fmt_num(listing1 / select)
+        ));
+    }
+    Ok(listing1)
 }
 
 /// log10 of RDC's median operation count over the greedy's at (`asics`, 512 ports).
