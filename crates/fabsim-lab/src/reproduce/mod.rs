@@ -546,8 +546,17 @@ mod tests {
         };
         let sweeps = sweeps_of(&e, &ctx);
         let names: Vec<&str> = sweeps.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["phase", "fabsim-phase", "quarter-phase"]);
-        assert_eq!(sweeps[2].set, ["workload.phase_fill=0.25"]);
+        assert_eq!(
+            names,
+            [
+                "phase",
+                "fabsim-phase",
+                "frozen-phase",
+                "interleaved-phase",
+                "quarter-phase"
+            ]
+        );
+        assert_eq!(sweeps[4].set, ["workload.phase_fill=0.25"]);
         let primary_only = Ctx {
             no_readings: true,
             ..ctx.clone()
@@ -559,8 +568,48 @@ mod tests {
         );
         let primary = reading_rows(&e, &t, None);
         assert_eq!(primary.rows.len(), 2);
-        let quarter = reading_rows(&e, &t, Some(&e.readings[1]));
+        let quarter = reading_rows(&e, &t, Some(&e.readings[3]));
         assert_eq!(quarter.rows, [["phase", "fastroute", "80"]]);
+    }
+
+    /// A control reading's verdicts join the Controls of the claims that have a control: a
+    /// frozen controller that matches Ideal as well makes the claim not discriminating.
+    #[test]
+    fn control_readings_join_the_claims_controls() {
+        let e = experiment("fastroute-fig8");
+        let synthetic = (e.synthetic)();
+        let mut t = synthetic.clone().with(cols::SWEEP, |_| 0.0);
+        // The frozen reading's rows: the synthetic (agreeing) rows again, as sweep frozen-0.
+        let frozen = synthetic.with(cols::SWEEP, |_| 0.0);
+        let i = frozen
+            .header
+            .iter()
+            .position(|h| h == cols::SWEEP.name())
+            .unwrap();
+        let mut frozen = frozen;
+        frozen
+            .rows
+            .iter_mut()
+            .for_each(|r| r[i] = "frozen-0".into());
+        t.append(frozen);
+        let scored = runner::score(&e, &t).expect("scored");
+        let with: Vec<&ClaimResult> = scored
+            .claims
+            .iter()
+            .filter(|c| c.control.is_some())
+            .collect();
+        assert!(!with.is_empty());
+        for c in with {
+            let k = &c.reading_controls;
+            assert_eq!(k.len(), 1, "{}", c.claim);
+            assert!(k[0].what.contains("frozen"), "{}", k[0].what);
+            if c.verdict == "holds" {
+                assert_eq!(k[0].discriminates, Some(false), "{}", c.claim);
+                assert!(c.note.contains("not discriminating"), "{}", c.note);
+            }
+        }
+        let claims = scored.claims.iter().filter(|c| c.control.is_none());
+        assert!(claims.into_iter().all(|c| c.reading_controls.is_empty()));
     }
 
     /// Runs whose parameters are equal (the keys they differ in are ignored by their

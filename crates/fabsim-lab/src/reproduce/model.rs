@@ -310,6 +310,10 @@ pub struct Reading {
     /// What the reading is and why it is run (markdown, one sentence or two).
     pub about: &'static str,
     pub set: &'static [&'static str],
+    /// A control reading, named as the Controls table shows it: its setting must fail every
+    /// claim that has a [`Control`] (e.g. Fastroute with its controller frozen must not match
+    /// Ideal); the report shows its verdicts beside the claims' own controls.
+    pub control: Option<&'static str>,
 }
 
 /// One figure or table of a paper.

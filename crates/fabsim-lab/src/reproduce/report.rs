@@ -88,7 +88,12 @@ fn claim_readings_table(out: &mut String, claims: &[ClaimResult]) {
 fn controls_table(out: &mut String, claims: &[ClaimResult]) {
     let with: Vec<(&ClaimResult, &ControlResult)> = claims
         .iter()
-        .filter_map(|c| Some((c, c.control.as_ref()?)))
+        .flat_map(|c| {
+            c.control
+                .iter()
+                .chain(&c.reading_controls)
+                .map(move |k| (c, k))
+        })
         .collect();
     if with.is_empty() {
         return;

@@ -326,8 +326,21 @@ pub(super) fn score(exp: &Experiment, table: &Table) -> Result<Scored, Error> {
             claims: evaluate_all(exp, &rows),
         });
     }
+    let mut claims = evaluate_all(exp, &primary);
+    // Control readings: each claim that has a control is judged under them as well.
+    for (what, on) in exp.readings.iter().filter_map(|r| {
+        let on = readings.iter().find(|x| x.reading == r.prefix)?;
+        Some((r.control?, on))
+    }) {
+        for c in claims.iter_mut().filter(|c| c.control.is_some()) {
+            if let Some(by) = on.claims.iter().find(|x| x.claim == c.claim) {
+                let k = control_result(c, what, by);
+                c.reading_controls.push(k);
+            }
+        }
+    }
     Ok(Scored {
-        claims: evaluate_all(exp, &primary),
+        claims,
         readings,
         not_run,
         svg,

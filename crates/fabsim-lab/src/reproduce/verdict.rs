@@ -35,6 +35,9 @@ pub struct ClaimResult {
     /// The claim evaluated with its control in the subject's place ([`Control`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control: Option<ControlResult>,
+    /// The claim judged under each control reading ([`super::Reading::control`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reading_controls: Vec<ControlResult>,
     /// The claim under its other readings ([`ClaimReading`]), not tallied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingResult>,
@@ -240,6 +243,7 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         se: None,
         note: String::new(),
         control: None,
+        reading_controls: vec![],
         readings: vec![],
     };
     match value {
@@ -334,31 +338,7 @@ pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
             };
             if let Some(k) = exp.controls.iter().find(|k| k.claim == c.text) {
                 let by = evaluate(c, &(k.table)(table));
-                let discriminates = match by.verdict.as_str() {
-                    "differs" => Some(true),
-                    "holds" => Some(false),
-                    _ => None,
-                };
-                if r.verdict == "holds" && discriminates != Some(true) {
-                    let sep = if r.note.is_empty() { "" } else { "; " };
-                    r.note = match discriminates {
-                        Some(_) => format!(
-                            "{}{sep}not discriminating: its control ({}) holds too",
-                            r.note, k.what
-                        ),
-                        None => format!(
-                            "{}{sep}its control ({}) is {}: whether the claim discriminates \
-                             is not known",
-                            r.note, k.what, by.verdict
-                        ),
-                    };
-                }
-                r.control = Some(ControlResult {
-                    what: k.what.into(),
-                    fabsim: by.fabsim,
-                    verdict: by.verdict,
-                    discriminates,
-                });
+                r.control = Some(control_result(&mut r, k.what, &by));
             }
             for a in exp.claim_readings.iter().filter(|a| a.of == c.text) {
                 let on = evaluate(
@@ -391,6 +371,36 @@ pub fn evaluate_all(exp: &Experiment, table: &Table) -> Vec<ClaimResult> {
             r
         })
         .collect()
+}
+
+/// What control `what` gave claim result `r` (`by`: the claim judged with the control in
+/// its subject's place); notes in `r` when a claim that holds does not discriminate.
+pub(super) fn control_result(r: &mut ClaimResult, what: &str, by: &ClaimResult) -> ControlResult {
+    let discriminates = match by.verdict.as_str() {
+        "differs" => Some(true),
+        "holds" => Some(false),
+        _ => None,
+    };
+    if r.verdict == "holds" && discriminates != Some(true) {
+        let sep = if r.note.is_empty() { "" } else { "; " };
+        r.note = match discriminates {
+            Some(_) => format!(
+                "{}{sep}not discriminating: its control ({what}) holds too",
+                r.note
+            ),
+            None => format!(
+                "{}{sep}its control ({what}) is {}: whether the claim discriminates is not \
+                 known",
+                r.note, by.verdict
+            ),
+        };
+    }
+    ControlResult {
+        what: what.into(),
+        fabsim: by.fabsim,
+        verdict: by.verdict.clone(),
+        discriminates,
+    }
 }
 
 /// Verdict counts of `claims`: per [`VERDICTS`] over the claims that are not theory, and

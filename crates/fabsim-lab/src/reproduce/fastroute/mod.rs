@@ -95,6 +95,34 @@ const FABSIM_STACK: Reading = Reading {
             loss recovery and the RFC 6298 timer) instead of Netbench's, the simulator the \
             paper used.",
     set: &["host.profile=fabsim"],
+    control: None,
+};
+
+/// Fastroute with its controller frozen after its first mapping: a control of every claim that
+/// Fastroute matches Ideal (a layer that stops adapting must fail them where the traffic
+/// moves).
+const FROZEN: Reading = Reading {
+    prefix: "frozen",
+    about: "Fastroute's controller frozen after its first mapping (`switch.controller = \
+            \"frozen\"`), the other architectures as they are: a control of the claims that \
+            Fastroute matches Ideal.",
+    set: &["switch.controller=frozen"],
+    control: Some("Fastroute with its controller frozen after its first mapping"),
+};
+
+/// The interleaved port layout: each ASIC holds an equal share of a leaf's host ports and
+/// uplinks, where the primary layout puts them on different ASICs.
+const INTERLEAVED: Reading = Reading {
+    prefix: "interleaved",
+    about: "Ports interleaved over the ASICs (`switch.port_layout = \"interleaved\"`: port l on \
+            ASIC l mod n, so each ASIC holds half a leaf's hosts and half its uplinks and half \
+            the traffic between racks, and half the traffic inside one, crosses) instead of the \
+            primary blocks (a leaf's hosts on ASIC 0, its uplinks on ASIC 1: every packet between \
+            racks crosses, none inside one). The paper states no layout; its Fig. 12 reading \
+            ('the inter-ASIC links are not a bottleneck when intra-rack traffic is higher') \
+            holds only if traffic inside a rack does not cross, which is the primary's layout.",
+    set: &["switch.port_layout=interleaved"],
+    control: None,
 };
 
 /// The four architectures of section 5.1 as an axis.
@@ -360,6 +388,7 @@ const PHASE_SIZED: Reading = Reading {
             for Ring All-Reduce or Fast, and at the full period flows outlast their phase \
             even on Ideal (the claims' notes give Ideal's completion per phase).",
     set: &["workload.phase_fill=0.25"],
+    control: None,
 };
 
 /// Fastroute's margin over the better of Oversubscribed and State-of-the-Art (pp of Ideal).
@@ -623,6 +652,11 @@ const PHASED: &[&str] = &[
     "fastroute-fig17",
 ];
 
+/// The simulated figures without the [`INTERLEAVED`] reading: the testbed's switch (Fig. 9:
+/// its ranks are placed across the ASICs as the testbed placed them) and port bundles (Fig.
+/// 21: a bundle's consecutive ports would sit on different ASICs).
+const FIXED_LAYOUT: &[&str] = &["fastroute-fig9", "fastroute-fig21"];
+
 /// The simulated figures whose paper panels show the 99th-percentile FCT beside the mean
 /// throughput: their plot gets that panel.
 const WITH_P99: &[&str] = &[
@@ -650,6 +684,12 @@ pub fn experiments() -> Vec<Experiment> {
     for e in v.iter_mut().filter(|e| matches!(e.source, Source::Sim(_))) {
         e.table_readings = metric_readings();
         e.readings.push(FABSIM_STACK);
+        if !e.controls.is_empty() {
+            e.readings.push(FROZEN);
+        }
+        if !FIXED_LAYOUT.contains(&e.id) {
+            e.readings.push(INTERLEAVED);
+        }
         if PHASED.contains(&e.id) {
             e.readings.push(PHASE_SIZED);
         }
