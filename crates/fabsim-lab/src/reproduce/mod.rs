@@ -572,6 +572,21 @@ mod tests {
         assert_eq!(quarter.rows, [["phase", "fastroute", "80"]]);
     }
 
+    /// `--rescore` computes the normalized columns again with this build's metric: results
+    /// of a build before Netbench's metric keep their former one only as a reading.
+    #[test]
+    fn rescoring_normalizes_with_this_builds_metric() {
+        let t = Table::from_csv(
+            "sweep,index,switch.arch,lb,seed,arch,mean_throughput_gbps,thrp_pct\n\
+             l,0,ideal,ecmp,1,ideal,10,100\nl,1,fastroute,ecmp,1,fastroute,9,90\n",
+        );
+        let t = runner::renormalized(t);
+        let get = |c: Col| t.iter().map(|r| r.num(c)).collect::<Vec<_>>();
+        assert_eq!(get(cols::THRP_PCT), [None, None]);
+        assert_eq!(get(cols::THRP_ALL_PCT), [Some(100.0), Some(90.0)]);
+        assert_eq!(t.iter().filter_map(|r| r.get(cols::SWEEP)).count(), 2);
+    }
+
     /// A control reading's verdicts join the Controls of the claims that have a control: a
     /// frozen controller that matches Ideal as well makes the claim not discriminating.
     #[test]

@@ -367,6 +367,53 @@ pub(super) fn write_claims(
     write_output(&dir.join("report.md"), &report(exp, provenance, scored))
 }
 
+/// `results` (a results.csv) with the columns [`Table::normalize_to_ideal`] adds computed
+/// again by this build, sweep by sweep (the swept keys are the columns between `index` and
+/// the first report column): results of an earlier build are judged by this build's
+/// metric, and columns its reports lacked stay empty.
+pub(super) fn renormalized(results: Table) -> Table {
+    let derived: Vec<&str> = cols::NORMALIZED
+        .iter()
+        .map(|(c, _)| c.name())
+        .chain([cols::IDEAL_DELIVERED_PCT.name(), cols::IDEAL_STEADY.name()])
+        .collect();
+    let keep: Vec<usize> = (0..results.header.len())
+        .filter(|&i| !derived.contains(&results.header[i].as_str()))
+        .collect();
+    let pick = |row: &[String]| keep.iter().map(|&i| row[i].clone()).collect::<Vec<_>>();
+    let header = pick(&results.header);
+    let first = |name: &str| header.iter().position(|h| h == name);
+    let keys: Vec<String> = match (
+        first("index"),
+        first(fabsim::metrics::columns::COLUMNS[0].name),
+    ) {
+        (Some(a), Some(b)) if a < b => header[a + 1..b].to_vec(),
+        _ => vec![],
+    };
+    let mut sweeps: Vec<String> = vec![];
+    for r in results.iter() {
+        let s = r.get(cols::SWEEP).unwrap_or_default().to_string();
+        if !sweeps.contains(&s) {
+            sweeps.push(s);
+        }
+    }
+    let mut out = Table::default();
+    for s in &sweeps {
+        let mut t = Table {
+            header: header.clone(),
+            rows: results
+                .iter()
+                .zip(&results.rows)
+                .filter(|(r, _)| r.get(cols::SWEEP).unwrap_or_default() == s)
+                .map(|(_, raw)| pick(raw))
+                .collect(),
+        };
+        t.normalize_to_ideal(&keys);
+        out.append(t);
+    }
+    out
+}
+
 /// `--rescore`: evaluates the claims of `exp` on the results an earlier `reproduce` left in
 /// `out/ID/results.csv`, without running anything, and rewrites its claims.json, plot.svg
 /// and report.md. The report keeps the earlier report's `Size:` line (the runs' command,
@@ -378,7 +425,7 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Err
         let p = dir.join(f);
         std::fs::read_to_string(&p).map_err(|e| Error::io(&p, "read (--rescore needs it)", e))
     };
-    let table = Table::from_csv(&read("results.csv")?);
+    let table = renormalized(Table::from_csv(&read("results.csv")?));
     let old = read("report.md")?;
     let ran = old
         .lines()

@@ -272,6 +272,20 @@ fn norm(t: &Table, arch: &str, extra: &Filter) -> Result<f64, String> {
     let mut f = vec![(col::ARCH, arch)];
     f.extend_from_slice(extra);
     t.mean(&f, thrp)
+        .map_err(|e| predates_metric(t).unwrap_or(e))
+}
+
+/// Why results without Netbench's metric have no primary reading: they were run before the
+/// report had it (`None` when they have it, or when a reading put another metric in its
+/// place).
+fn predates_metric(t: &Table) -> Option<String> {
+    let has = |c: Col| t.header.iter().any(|h| h == c.name());
+    let primary_empty = t.iter().all(|r| r.num(col::THRP_PCT).is_none());
+    (!has(col::THRP_COMPLETED_GBPS) && primary_empty).then(|| {
+        "these runs predate Netbench's metric (no thrp_completed_gbps): they need a re-run; the \
+         reading 'fabsim's former metric' judges them"
+            .into()
+    })
 }
 
 /// The values of column `col` present in the table, in order of appearance.
