@@ -149,8 +149,13 @@ pub fn experiments() -> Vec<Experiment> {
             title: "datacenter traffic (Web, Hadoop) against network load",
             varies: "load (20-100%) x trace x switch architecture",
             setup: "Facebook Web and Hadoop flow sizes (82% / 86% inter-rack), Poisson \
-                    arrivals at the given fraction of host capacity, 2 ms. --quick: loads 20, \
-                    60, 100%.",
+                    arrivals at the given fraction of host capacity in flow payload, 2 ms \
+                    (Netbench takes an arrival rate, not a load; the paper 'scales up the flow \
+                    inter-arrival time': payload at the load times the hosts' rate is that \
+                    conversion). Headers and ACKs come on top, so Ideal may not keep up near \
+                    100%: the report's last sections flag each point where it does not reach \
+                    a steady state, and the claims leave those out. --quick: loads 20, 60, \
+                    100%.",
             source: Source::Sim({
                 let s = two_ms(archs(base()))
                     .text("workload.kind", &["web", "hadoop"])
