@@ -444,7 +444,7 @@ impl Table {
 }
 
 /// `a=b, c=d` (or "all runs").
-fn show_filter(filter: &Filter) -> String {
+pub(super) fn show_filter(filter: &Filter) -> String {
     if filter.is_empty() {
         return "any setting".into();
     }
