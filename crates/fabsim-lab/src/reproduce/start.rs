@@ -93,9 +93,10 @@ fn points(exp: &Experiment, t: &Table) -> (Option<cols::Col>, Vec<(String, Strin
 /// The section on the throughput metric: per plotted point and architecture (means over
 /// seeds), the primary reading and the readings beside it in percent of Ideal, the share of
 /// flows completed, the 99th-percentile FCT, and whether Ideal reached a steady state there;
-/// nothing without normalized results.
+/// nothing without normalized results or multi-ASIC runs.
 pub fn readings_section(exp: &Experiment, t: &Table) -> String {
-    if !t.header.iter().any(|h| h == cols::THRP_PCT.name()) {
+    let multi_asic = t.iter().any(|r| r.get(cols::ARCH).is_some_and(|a| a != "ideal"));
+    if !multi_asic || !t.header.iter().any(|h| h == cols::THRP_PCT.name()) {
         return String::new();
     }
     let (x, points) = points(exp, t);
