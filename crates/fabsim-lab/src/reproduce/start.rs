@@ -95,7 +95,9 @@ fn points(exp: &Experiment, t: &Table) -> (Option<cols::Col>, Vec<(String, Strin
 /// flows completed, the 99th-percentile FCT, and whether Ideal reached a steady state there;
 /// nothing without normalized results or multi-ASIC runs.
 pub fn readings_section(exp: &Experiment, t: &Table) -> String {
-    let multi_asic = t.iter().any(|r| r.get(cols::ARCH).is_some_and(|a| a != "ideal"));
+    let multi_asic = t
+        .iter()
+        .any(|r| r.get(cols::ARCH).is_some_and(|a| a != "ideal"));
     if !multi_asic || !t.header.iter().any(|h| h == cols::THRP_PCT.name()) {
         return String::new();
     }
