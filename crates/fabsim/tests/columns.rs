@@ -6,8 +6,9 @@ use fabsim::scenario::Scenario;
 
 /// The JSON report and the column list name the same numbers: every JSON field not in
 /// [`JSON_ONLY`] is a column (objects as `field.key` columns), and every column is a JSON
-/// field; each column has a value in one of two runs (a Ring-free permutation through the
-/// combining pipeline, and Fastroute's phased `fast` pattern with start-time bins).
+/// field; each column has a value in one of three runs (a Ring-free permutation through the
+/// combining pipeline, Fastroute's phased `fast` pattern with start-time bins, and a
+/// Poisson web workload, which alone has an offered load).
 #[test]
 fn columns_and_json_fields_agree() {
     let report = |sets: &[&str]| {
@@ -31,6 +32,12 @@ fn columns_and_json_fields_agree() {
             "workload.phase_fill=0.01",
             "run.duration_us=300",
             "run.start_bins_us=[100]",
+        ]),
+        report(&[
+            "topology.k=4",
+            "workload.kind=\"web\"",
+            "workload.load=0.3",
+            "run.duration_us=100",
         ]),
     ];
     for c in COLUMNS {
