@@ -1,4 +1,5 @@
 """FCT CDF of the default scenario (Ofan Fig. 1), one curve per load balancer, as a PNG."""
+import os
 import sys
 
 import matplotlib
@@ -15,4 +16,6 @@ for lb, f in flows.groupby("switch.lb", sort=False):
 plt.xlabel("flow completion time (µs)")
 plt.ylabel("CDF")
 plt.legend()
-plt.savefig(sys.argv[1] if len(sys.argv) > 1 else "fct_cdf.png", dpi=120)
+out = sys.argv[1] if len(sys.argv) > 1 else "fct_cdf.png"
+plt.savefig(out, dpi=120)
+print(f"wrote {os.path.abspath(out)}")
