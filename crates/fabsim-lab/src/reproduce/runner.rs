@@ -168,14 +168,15 @@ pub(super) fn results(
                 .iter()
                 .map(|(d, _)| sweep::DirLock::take(d, true))
                 .collect::<Result<Vec<_>, _>>()?;
+            let plans = dirs
+                .iter()
+                .map(|(d, _)| sweep::Plan::of(d))
+                .collect::<Result<Vec<_>, _>>()?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
+                .zip(&plans)
                 .enumerate()
-                .flat_map(|(k, (d, runs))| {
-                    sweep::missing_runs(d, *runs)
-                        .into_iter()
-                        .map(move |i| (k, i))
-                })
+                .flat_map(|(k, ((d, _), plan))| plan.todo(d).into_iter().map(move |i| (k, i)))
                 .collect();
             // A run whose parameters equal an earlier one's (its architecture ignores the
             // keys they differ in) is not simulated again: it gets that run's result.
@@ -192,7 +193,7 @@ pub(super) fn results(
             let failures: Vec<String> = pool.install(|| {
                 todo.par_iter()
                     .filter_map(|&(k, i)| {
-                        let o = sweep::run_one(&dirs[k].0, i);
+                        let o = plans[k].run_one(&dirs[k].0, i);
                         bar.inc(1);
                         match o {
                             Outcome::Failed(m) => {

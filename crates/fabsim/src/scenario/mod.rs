@@ -486,6 +486,28 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
 }
 
 /// A `--set` value: TOML if it parses as a value, a list if it has commas, else a string.
+/// `assignment` (`KEY=VALUE`, as [`Scenario::set`] takes it) with the files a file key
+/// (`workload.file`, `workload.cdf`) names as absolute paths, found as a run finds them from
+/// the working directory: the same assignment from any directory. Others are returned as
+/// they are.
+pub fn absolute_set(assignment: &str) -> String {
+    let Some((key, raw)) = assignment.split_once('=') else {
+        return assignment.into();
+    };
+    let key = key.trim();
+    let abs = match key {
+        k if k == workload::FILE.name => workload::path_value,
+        k if k == workload::CDF.name => workload::cdf_value,
+        _ => return assignment.into(),
+    };
+    let abs = |v: &Value| abs(v, None);
+    let value = match parse_value(raw.trim()) {
+        Value::Array(items) => Value::Array(items.iter().map(abs).collect()),
+        v => abs(&v),
+    };
+    format!("{key}={value}")
+}
+
 fn parse_value(raw: &str) -> Value {
     if let Ok(t) = format!("v = {raw}").parse::<toml::Table>() {
         if let Some(v) = t.get("v") {
