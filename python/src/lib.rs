@@ -111,7 +111,7 @@ fn specs(
 ) -> PyResult<Vec<RunSpec>> {
     let mut scenario = match (path, text, table) {
         (Some(path), ..) => {
-            let text = std::fs::read_to_string(&path)
+            let text = fabsim::scenario::read_input(std::path::Path::new(&path))
                 .map_err(|e| scenario_error(format!("{path}: cannot read: {e}")))?;
             Scenario::parse(&text, &path)
         }

@@ -3,7 +3,7 @@
 //!
 //! Self-contained: needs only `fabsim_lab::Error` (`Usage` / `Runtime`) and its `output`.
 
-use fabsim_lab::output::{check_output, write_output};
+use fabsim_lab::output::{check_outputs, write_output};
 use fabsim_lab::Error;
 use portmap::power::{round_to, PowerModel};
 use portmap::{
@@ -88,7 +88,7 @@ pub struct PortmapReport {
 
 /// Reads and validates a traffic matrix CSV; errors name the file.
 pub fn read_tm(path: &Path, asics: usize) -> Result<TrafficMatrix, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = fabsim::scenario::read_input(path).map_err(|e| {
         Error::Usage(format!(
             "{}: cannot read traffic matrix: {e}",
             path.display()
@@ -162,7 +162,7 @@ pub fn format_portmap(r: &PortmapReport) -> String {
 /// `fabsim portmap`.
 pub fn run_portmap(args: &PortmapArgs) -> Result<(), Error> {
     if let Some(path) = &args.json {
-        check_output(path)?;
+        check_outputs(&[("--json", path)], &[("the traffic matrix", &args.tm)])?;
     }
     let report = compute_portmap(args)?;
     match &args.json {

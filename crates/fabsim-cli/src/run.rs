@@ -8,11 +8,13 @@ use fabsim::metrics::stats::mean_sd;
 use fabsim::metrics::{Extras, RunReport, RunResult};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
+use fabsim::params::TRACE_FULL;
 use fabsim::scenario::RunSpec;
 use fabsim::workload::WorkloadSpec;
 
 use fabsim_lab::output::check_outputs;
 use fabsim_lab::report_csv;
+use fabsim_lab::runs::check_memory;
 use fabsim_lab::runs::{load, run_all, runs_json};
 use fabsim_lab::{write_output, Error};
 
@@ -55,40 +57,75 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         .zip(outputs)
         .filter_map(|(f, p)| Some((f, p.as_deref()?)))
         .collect();
-    check_outputs(&named)?;
+    // What the runs read: the scenario file and the files its keys name.
+    let mut inputs: Vec<(String, PathBuf)> = vec![];
+    if let Some(p) = &args.scenario {
+        inputs.push(("the scenario file".into(), p.clone()));
+    }
+    for (key, p) in specs.iter().flat_map(|s| s.input_files()) {
+        if !inputs.iter().any(|(_, q)| *q == p) {
+            inputs.push((format!("the {key} of the scenario"), p));
+        }
+    }
+    let inputs: Vec<(&str, &std::path::Path)> = inputs
+        .iter()
+        .map(|(w, p)| (w.as_str(), p.as_path()))
+        .collect();
+    check_outputs(&named, &inputs)?;
     let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
         return Err(Error::Usage(
             "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
         ));
     }
-    // The trace is held in memory until written: within run.max_memory_gib, like the run.
-    if args.trace.is_some() {
-        let mut unknown = false;
-        for spec in &specs {
-            let p = &spec.params;
-            match p.trace_bytes() {
-                Some(b) if b > p.run.max_memory_bytes => {
-                    return Err(Error::Usage(format!(
-                        "--trace: the samples of every port every trace.interval_us = {} us \
-                         until run.duration_us would take about {:.1} GiB, over \
-                         run.max_memory_gib = {:.1}; sample less often or raise the limit",
-                        p.run.trace_interval_ps.as_us_f64(),
-                        b as f64 / (1u64 << 30) as f64,
-                        p.run.max_memory_bytes as f64 / (1u64 << 30) as f64
-                    )))
-                }
-                None => unknown = true,
-                Some(_) => {}
+    // The trace is held in memory until written: within run.max_memory_gib with the run.
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    let mut unknown = false;
+    let mut bytes: Vec<u64> = Vec::with_capacity(specs.len());
+    for spec in &specs {
+        let p = &spec.params;
+        let run = p.estimate().memory_bytes;
+        let trace = match (args.trace.is_some(), p.trace_bytes()) {
+            (false, _) => 0,
+            (true, None) => {
+                unknown = true;
+                0
             }
+            (true, Some(b)) => b,
+        };
+        if trace > 0 && run.saturating_add(trace) > p.run.max_memory_bytes {
+            return Err(Error::Usage(format!(
+                "--trace: the samples of every port every trace.interval_us = {} us until \
+                 run.duration_us would take about {:.1} GiB, beside the run's {:.1} GiB: over \
+                 run.max_memory_gib = {:.1}; sample less often or raise the limit",
+                p.run.trace_interval_ps.as_us_f64(),
+                gib(trace),
+                gib(run),
+                gib(p.run.max_memory_bytes)
+            )));
         }
-        if unknown {
-            eprintln!(
-                "warning: --trace without run.duration_us: its size is not known ahead and \
-                 not held to run.max_memory_gib"
-            );
-        }
+        bytes.push(run.saturating_add(trace));
     }
+    if unknown {
+        eprintln!(
+            "warning: --trace without run.duration_us: its size is not known ahead; the run \
+             stops with an error if its trace outgrows run.max_memory_gib"
+        );
+    }
+    // The runs held at once (one per worker thread), the largest first.
+    let at_once = args
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .min(specs.len());
+    bytes.sort_unstable_by(|a, b| b.cmp(a));
+    let held: u64 = bytes[..at_once].iter().fold(0, |a, &b| a.saturating_add(b));
+    let what = match (at_once, args.trace.is_some()) {
+        (1, false) => "the run is".to_string(),
+        (1, true) => "the run with its trace is".to_string(),
+        (n, _) => format!("the {n} runs held at once (one per --jobs thread) are"),
+    };
+    check_memory(held, &what)?;
     // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
     eprintln!("fabsim run: {}", describe(&specs));
     let start = std::time::Instant::now();
@@ -119,6 +156,13 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
             .map(|(k, v)| format!(" {k}={v}"))
             .collect();
         if let Some(why) = &r.stalled {
+            // A trace cut short by its memory is no trace of the run: nothing is written.
+            if why.starts_with(TRACE_FULL) {
+                return Err(Error::Usage(format!(
+                    "--trace: run{at} (seed {}): {why}",
+                    r.seed
+                )));
+            }
             eprintln!("warning: run{at} (seed {}) stopped: {why}", r.seed);
         }
 

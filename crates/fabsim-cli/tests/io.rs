@@ -498,3 +498,232 @@ fn a_signal_mid_write_leaves_no_partial_output() {
     }
     panic!("in {ATTEMPTS} attempts, never caught the write in progress");
 }
+
+/// Runs `fabsim args` and asserts it exits with status 2 saying `needle` on stderr.
+fn refused(args: &[&str], needle: &str) -> Output {
+    let o = fabsim(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    o
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = temp_dir("input-output");
+    let at = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let scenario = at("s.toml");
+    let text = "[topology]\nk = 4\n[switch]\nlb = \"ecmp\"\n";
+    std::fs::write(&scenario, text).unwrap();
+    let cm = at("x.cm");
+    std::fs::copy(repo("scenarios/htsim-ring.tm"), &cm).unwrap();
+    let cdf = at("w.cdf");
+    std::fs::write(&cdf, "1000 0.5\n2000 1\n").unwrap();
+    let tm = at("tm.csv");
+    std::fs::copy(repo("scenarios/tm-16x4.csv"), &tm).unwrap();
+    // The same file by another name: a symlink to the matrix.
+    let link = at("link.csv");
+    std::os::unix::fs::symlink(&tm, &link).unwrap();
+    let before: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let htsim = ["workload.kind=htsim", &format!("workload.file={cm}")];
+    let web = [
+        "topology.tiers=2",
+        "workload.kind=web",
+        &format!("workload.cdf={cdf}"),
+        "run.duration_us=20",
+    ];
+    let sets = |kv: &[&str]| -> Vec<String> {
+        ["run", "--set", "topology.k=4"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(kv.iter().flat_map(|s| ["--set".to_string(), s.to_string()]))
+            .collect()
+    };
+    let mut flows_over_cm = sets(&htsim);
+    flows_over_cm.extend(["--flows".into(), cm.clone()]);
+    let mut json_over_cdf = sets(&web);
+    json_over_cdf.extend(["--json".into(), cdf.clone()]);
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "run".into(),
+                scenario.clone(),
+                "--json".into(),
+                scenario.clone(),
+            ],
+            "is the scenario file",
+        ),
+        (flows_over_cm, "is the workload.file of the scenario"),
+        (json_over_cdf, "is the workload.cdf of the scenario"),
+        (
+            ["portmap", &tm, "--asics", "4", "--json", &link]
+                .map(String::from)
+                .to_vec(),
+            "is the traffic matrix",
+        ),
+    ];
+    for (args, why) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(&args, why);
+    }
+    let after: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    assert_eq!(before, after, "an input was overwritten");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_output_path_ending_in_a_slash_is_refused_before_simulating() {
+    let dir = temp_dir("slash");
+    let out = format!("{}/out.json/", dir.display());
+    let slow = repo("scenarios/fastroute-default.toml");
+    let start = Instant::now();
+    for flag in ["--json", "--flows", "--trace"] {
+        refused(
+            &["run", &slow, flag, &out],
+            "cannot write output: ends in `/`",
+        );
+    }
+    refused(
+        &[
+            "portmap",
+            &repo("scenarios/tm-16x4.csv"),
+            "--asics",
+            "4",
+            "--json",
+            &out,
+        ],
+        "ends in `/`",
+    );
+    // Refused before the paper's 2048 hosts were simulated (minutes).
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn endless_or_special_input_files_are_refused_at_once() {
+    let dir = temp_dir("endless");
+    let start = Instant::now();
+    let zero = "/dev/zero";
+    refused(&["run", zero], "/dev/zero: cannot read: not a regular file");
+    refused(&["run", dir.to_str().unwrap()], "is a directory");
+    refused(&["portmap", zero, "--asics", "4"], "not a regular file");
+    refused(
+        &["plot", zero, "--out", dir.to_str().unwrap()],
+        "not a regular file",
+    );
+    refused(
+        &[
+            "run",
+            "--set",
+            "workload.kind=htsim",
+            "--set",
+            "workload.file=/dev/zero",
+        ],
+        "not a regular file",
+    );
+    refused(
+        &[
+            "run",
+            "--set",
+            "topology.tiers=2",
+            "--set",
+            "workload.kind=web",
+            "--set",
+            "workload.cdf=/dev/zero",
+        ],
+        "not a regular file",
+    );
+    // A sparse file over the limit: refused by its size, not read.
+    let big = dir.join("big.toml");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len((1 << 30) + 1).unwrap();
+    refused(
+        &["run", big.to_str().unwrap()],
+        "over the 1 GiB limit of an input file",
+    );
+    assert!(start.elapsed() < Duration::from_secs(10));
+    // A pipe ends: it is read (`fabsim run <(...)`).
+    let mut child = fabsim_cmd(&["run", "/dev/stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let scenario = b"[topology]\nk = 4\n[switch]\nlb = \"ecmp\"\n";
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), scenario).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("k=4 (16 hosts"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `fabsim args` under an address-space limit of `kib` KiB (`ulimit -v`).
+fn under_ulimit(kib: u64, args: &[&str]) -> Output {
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_fabsim"))
+        .args(args);
+    sh.output().unwrap()
+}
+
+#[test]
+fn a_run_over_the_memory_it_may_allocate_is_refused() {
+    // A k = 16 all-to-all: about 1.5 GiB, under a 300 MB address-space limit.
+    let args = [
+        "run",
+        "--set",
+        "topology.k=16",
+        "--set",
+        "workload.kind=all-to-all",
+        "--set",
+        "switch.lb=ecmp",
+    ];
+    let o = under_ulimit(300_000, &args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the run is estimated at 1.5")
+            && err.contains("address-space limit (ulimit -v) of 0.29 GiB")
+            && err.contains("run.max_memory_gib"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_trace_over_the_memory_limit_is_refused() {
+    let dir = temp_dir("trace-memory");
+    let trace = dir.join("t.csv");
+    let trace = trace.to_str().unwrap();
+    let k8 = [
+        "run",
+        "--set",
+        "topology.k=8",
+        "--set",
+        "switch.lb=ecmp",
+        "--set",
+        "trace.interval_us=0.01",
+        "--set",
+        "run.max_memory_gib=0.05",
+        "--trace",
+        trace,
+    ];
+    // Without run.duration_us: the run stops once its trace outgrows the limit, and
+    // nothing is written.
+    let o = refused(&k8, "the trace outgrew run.max_memory_gib");
+    assert!(stderr(&o).contains("set run.duration_us"), "{}", stderr(&o));
+    assert!(!Path::new(trace).exists());
+    // With it: the trace beside the run's own estimate, refused before simulating.
+    let mut timed = k8.to_vec();
+    timed.extend(["--set", "run.duration_us=30"]);
+    let o = refused(&timed, "beside the run's");
+    assert!(!stderr(&o).contains("fabsim run:"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

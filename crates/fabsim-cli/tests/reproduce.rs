@@ -243,3 +243,81 @@ fn a_damaged_computation_cache_is_computed_again() {
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), text);
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn rescore_of_partial_results_is_refused() {
+    let out = std::env::temp_dir().join(format!("fabsim-rescore-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = out.to_str().unwrap();
+    ok(&["reproduce", "ofan-bound", "--quick", "--out", o]);
+    let csv = out.join("ofan-bound").join("results.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows = text.lines().count() - 1;
+    let report = std::fs::read_to_string(out.join("ofan-bound").join("report.md")).unwrap();
+    assert!(report.contains(&format!("{rows} result rows")), "{report}");
+    // The whole table re-scores, and the report says how many rows it judged.
+    ok(&["reproduce", "ofan-bound", "--rescore", "--out", o]);
+    let report = std::fs::read_to_string(out.join("ofan-bound").join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!("this results.csv ({rows} rows)")),
+        "{report}"
+    );
+    // Two thirds of the rows deleted: refused, naming how many are missing.
+    let kept: String = text
+        .lines()
+        .take(1 + rows / 3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&csv, kept).unwrap();
+    let claims = std::fs::read(out.join("ofan-bound").join("claims.json")).unwrap();
+    let r = fabsim(&["reproduce", "ofan-bound", "--rescore", "--out", o]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    let missing = rows - rows / 3;
+    assert!(
+        err.contains(&format!("holds {} rows", rows / 3))
+            && err.contains(&format!("the runs gave {rows}"))
+            && err.contains(&format!("{missing} rows are missing")),
+        "{err}"
+    );
+    // The earlier verdicts stay.
+    assert_eq!(
+        claims,
+        std::fs::read(out.join("ofan-bound").join("claims.json")).unwrap()
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn verdicts_from_unfinished_runs_are_not_comparable() {
+    let out = std::env::temp_dir().join(format!("fabsim-unfinished-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = out.to_str().unwrap();
+    // 10 us: no flow of a 1 MiB permutation completes.
+    ok(&[
+        "reproduce",
+        "ofan-fig1",
+        "--quick",
+        "--set",
+        "run.duration_us=10",
+        "--out",
+        o,
+    ]);
+    let claims: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("ofan-fig1").join("claims.json")).unwrap(),
+    )
+    .unwrap();
+    let claims = claims.as_array().unwrap();
+    assert!(!claims.is_empty());
+    for c in claims {
+        assert_eq!(c["verdict"], "not comparable", "{c}");
+        assert!(
+            c["why"]
+                .as_str()
+                .unwrap()
+                .contains("did not complete their flows"),
+            "{c}"
+        );
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}

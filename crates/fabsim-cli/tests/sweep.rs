@@ -180,15 +180,16 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
     std::fs::remove_file(results.join("000001.json")).unwrap();
     std::fs::remove_file(results.join("000003.json")).unwrap();
     std::fs::write(&spec1, good.replace("k = 4", "k = 5")).unwrap();
+    // (An edited spec is refused before it runs: it is not the planned run.)
     fails(
         &["sweep", "run", d, "--all"],
         1,
-        &["run 000001", "topology.k"],
+        &["run 000001", "differs from the run spec planned"],
     );
     done(&["000000.json", "000001.err", "000002.json", "000003.json"]);
     let status = ok(&["sweep", "status", d]);
     assert!(
-        status.contains("failed: 1") && status.contains("000001: ") && status.contains("even"),
+        status.contains("failed: 1") && status.contains("000001: ") && status.contains("differs"),
         "{status}"
     );
     fails(&["sweep", "merge", d], 1, &["failed: 1"]);
@@ -322,5 +323,91 @@ fn results_answer_their_specs_and_a_busy_directory_is_refused() {
     lock.lock().unwrap();
     fails(&["sweep", "run", d, "--all"], 2, &["in use by"]);
     drop(lock);
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn sweep_run_reruns_results_that_do_not_answer_their_spec_and_refuses_an_edited_spec() {
+    let tmp = temp_dir("trusts");
+    let scenario = tmp.join("s.toml");
+    std::fs::write(&scenario, SCENARIO).unwrap();
+    let dir = tmp.join("sweep");
+    let d = dir.to_str().unwrap();
+    ok(&["sweep", "plan", scenario.to_str().unwrap(), "--out", d]);
+    ok(&["sweep", "run", d, "--all"]);
+    let result = |i: u32| dir.join("results").join(format!("{i:06}.json"));
+    let good: Vec<Vec<u8>> = (0..4).map(|i| std::fs::read(result(i)).unwrap()).collect();
+    // An empty result and one copied from another run are run again, not counted done.
+    std::fs::write(result(0), "{}").unwrap();
+    std::fs::write(result(1), &good[2]).unwrap();
+    let out = ok(&["sweep", "run", d, "--all"]);
+    assert!(out.contains("2 ran, 0 already done, 0 failed"), "{out}");
+    let out = ok(&["sweep", "run", d, "--index", "1"]);
+    assert!(out.contains("0 ran, 1 already done"), "{out}");
+    for i in 0..4 {
+        let now = String::from_utf8(std::fs::read(result(i)).unwrap()).unwrap();
+        let was = String::from_utf8(good[i as usize].clone()).unwrap();
+        assert_eq!(without_perf(&now), without_perf(&was), "run {i}");
+    }
+    ok(&["sweep", "merge", d]);
+    // An edited spec is refused, not simulated; status names it.
+    let spec = dir.join("runs").join("000003.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(&spec, text.replace("65536", "131072")).unwrap();
+    std::fs::remove_file(result(3)).unwrap();
+    fails(
+        &["sweep", "run", d, "--index", "3"],
+        1,
+        &["000003.toml", "differs from the run spec planned"],
+    );
+    assert!(!result(3).exists());
+    fails(&["sweep", "run", d, "--all"], 1, &["000003.toml"]);
+    assert!(!result(3).exists());
+    let status = ok(&["sweep", "status", d]);
+    assert!(
+        status.contains("failed: 1") && status.contains("000003: ") && status.contains("differs"),
+        "{status}"
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn sweep_status_and_merge_work_from_any_directory() {
+    let tmp = temp_dir("anywhere");
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(a.join("r.cdf"), "1000 0.5\n2000 1\n").unwrap();
+    std::fs::write(
+        a.join("s.toml"),
+        "[topology]\ntiers = 2\nk = 4\n[workload]\nkind = \"web\"\n[run]\nduration_us = 20\n",
+    )
+    .unwrap();
+    // Planned in a/ with paths relative to it, run and merged from b/.
+    let sweep = |dir: &Path, args: &[&str]| {
+        let o = fabsim_cmd(&[&["sweep"], args].concat())
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{args:?} in {}: {err}", dir.display());
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    sweep(
+        &a,
+        &[
+            "plan",
+            "s.toml",
+            "--set",
+            "workload.cdf=r.cdf",
+            "--out",
+            "../sw",
+        ],
+    );
+    sweep(&b, &["run", "../sw", "--all"]);
+    let status = sweep(&b, &["status", "../sw"]);
+    assert!(status.contains("done: 1"), "{status}");
+    sweep(&b, &["merge", "../sw"]);
+    assert!(tmp.join("sw").join("merged.json").exists());
     std::fs::remove_dir_all(&tmp).unwrap();
 }

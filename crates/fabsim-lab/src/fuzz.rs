@@ -35,7 +35,7 @@ use portmap::{solve, Constraints, Solver, TrafficMatrix, Workspace};
 
 use crate::output::temp_name;
 use crate::runs::scenario;
-use crate::sweep::{load_results, missing_runs, parse_manifest, plan_dir, run_one, Outcome};
+use crate::sweep::{load_results, missing_runs, parse_manifest, plan_dir, Outcome, Plan};
 
 /// The most packet-hops a simulated case may have by the up-front estimate (a few
 /// milliseconds of a release build).
@@ -414,9 +414,10 @@ fn case_dir() -> PathBuf {
 }
 
 /// Runs every run of the sweep in `dir` not done yet; none may fail.
-fn run_missing(dir: &Path, runs: u64) {
-    for i in missing_runs(dir, runs) {
-        match run_one(dir, i) {
+fn run_missing(dir: &Path) {
+    let plan = Plan::of(dir).expect("planned");
+    for i in plan.todo(dir) {
+        match plan.run_one(dir, i) {
             Outcome::Failed(why) => panic!("run {i} failed: {why}"),
             _ => simulated(),
         };
@@ -432,11 +433,12 @@ fn sweep_interrupted(text: &str, source: &str, set: &[String], done: &[bool], di
     let Ok((_, runs, _)) = plan_dir(&whole, text, source, set) else {
         return;
     };
-    run_missing(&whole, runs);
+    run_missing(&whole);
     let broken = dir.join("broken");
     plan_dir(&broken, text, source, set).expect("planned once, plans again");
+    let plan = Plan::of(&broken).expect("planned");
     for i in (0..runs).filter(|&i| done[i as usize % done.len()]) {
-        run_one(&broken, i);
+        plan.run_one(&broken, i);
     }
     if let Some(&i) = missing_runs(&broken, runs).first() {
         let results = broken.join("results");
@@ -447,7 +449,7 @@ fn sweep_interrupted(text: &str, source: &str, set: &[String], done: &[bool], di
         std::fs::write(results.join(format!("{i:06}.err")), "killed").expect("writable");
     }
     plan_dir(&broken, text, source, set).expect("the same plan again");
-    run_missing(&broken, runs);
+    run_missing(&broken);
     let (la, ra) = load_results(&whole).expect("the whole sweep loads");
     let (lb, rb) = load_results(&broken).expect("the resumed sweep loads");
     assert_eq!(la, lb, "labels differ");

@@ -57,6 +57,12 @@ fn dest(path: &Path) -> Result<Dest, Error> {
     }
     let refuse =
         |why: String| Error::Usage(format!("{}: cannot write output: {why}", path.display()));
+    // `out.json/` names a directory: refused now, not by the rename after the work.
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") && !path.is_dir() {
+        return Err(refuse(
+            "ends in `/`, so it names a directory: give a file name".into(),
+        ));
+    }
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.is_file() => Ok(Dest::Replace),
         // `is_dir` follows symlinks: a link to a directory is refused too.
@@ -94,22 +100,32 @@ fn dest(path: &Path) -> Result<Dest, Error> {
 /// Checks, before any work is done, that [`write_output`] can write each of `paths` (flag,
 /// path): `-`, a new file in an existing directory, a regular file, or a symlink / FIFO /
 /// device (written in place). A directory, a missing directory (a dangling symlink's
-/// included) or one that refuses a new file is a usage error naming the path; so are two
-/// flags writing one file.
-pub fn check_outputs(paths: &[(&str, &Path)]) -> Result<(), Error> {
+/// included), a path ending in `/` or a directory that refuses a new file is a usage error
+/// naming the path; so are two flags writing one file, and an output that is one of the
+/// command's `inputs` (what it is, path: the scenario file, `workload.file`, ...), which it
+/// would overwrite.
+pub fn check_outputs(paths: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), Error> {
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let same = |a: &Path, b: &Path| a == b || canon(a).is_some_and(|x| Some(x) == canon(b));
     for (i, (flag, a)) in paths.iter().enumerate() {
         check_output(a)?;
         if *a == Path::new("-") {
             continue;
         }
         for (other, b) in &paths[..i] {
-            let canon = |p: &Path| std::fs::canonicalize(p).ok();
-            if a == b || canon(a).is_some_and(|x| Some(x) == canon(b)) {
+            if same(a, b) {
                 return Err(Error::Usage(format!(
                     "{other} and {flag} both write {}: give each its own file",
                     a.display()
                 )));
             }
+        }
+        if let Some((what, _)) = inputs.iter().find(|(_, b)| same(a, b)) {
+            return Err(Error::Usage(format!(
+                "{flag} {}: is {what}, which this command reads: writing it would \
+                 overwrite its input; give the output its own file",
+                a.display()
+            )));
         }
     }
     Ok(())

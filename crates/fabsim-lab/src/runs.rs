@@ -9,9 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Error;
 
-/// Reads a scenario (or run spec) file; an unreadable file is a usage error naming it.
+/// Reads an input file (a scenario, run spec, flow table or report; see
+/// [`fabsim::scenario::read_input`]); an unreadable, special or oversized file is a usage
+/// error naming it.
 pub fn read_file(path: &Path) -> Result<String, Error> {
-    std::fs::read_to_string(path)
+    fabsim::scenario::read_input(path)
         .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", path.display())))
 }
 
@@ -36,6 +38,74 @@ pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, Erro
     let text = path.map(|p| read_file(p)).transpose()?;
     let source = path.map_or(String::new(), |p| p.display().to_string());
     Ok(scenario(text.as_deref(), &source, set)?.expand()?)
+}
+
+/// What this process may still allocate, and why: the room its address-space limit leaves
+/// (`ulimit -v`, RLIMIT_AS, less what it maps already) and the memory available on the
+/// machine (MemAvailable), the smaller; `None` where neither is known (not Linux).
+fn memory_room() -> Option<(u64, String)> {
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    let mut room: Option<(u64, String)> = None;
+    let mut offer = |bytes: u64, why: String| {
+        if room.as_ref().is_none_or(|(r, _)| bytes < *r) {
+            room = Some((bytes, why));
+        }
+    };
+    // `Max address space  LIMIT  HARD  bytes` (or `unlimited`).
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let limit = limits
+        .lines()
+        .find_map(|l| l.strip_prefix("Max address space"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok());
+    if let Some(limit) = limit {
+        // `VmSize:  N kB`: what the process maps already counts against the limit.
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let used = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmSize:"))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(0, |kb| kb * 1024);
+        offer(
+            limit.saturating_sub(used),
+            format!(
+                "the address-space limit (ulimit -v) of {:.2} GiB leaves {:.2} GiB",
+                gib(limit),
+                gib(limit.saturating_sub(used))
+            ),
+        );
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let available = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok());
+    if let Some(kb) = available {
+        offer(
+            kb * 1024,
+            format!(
+                "the machine has {:.2} GiB available (MemAvailable)",
+                gib(kb * 1024)
+            ),
+        );
+    }
+    room
+}
+
+/// Refuses, before anything is allocated, runs whose memory estimate (`bytes`, of `what`:
+/// the runs held at once, a trace included) exceeds what this process can allocate
+/// ([`memory_room`]): they would abort on a failed allocation. `run.max_memory_gib` caps the
+/// estimate, whatever the machine; this holds it to the machine and the process's limits.
+pub fn check_memory(bytes: u64, what: &str) -> Result<(), Error> {
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    match memory_room() {
+        Some((room, why)) if bytes > room => Err(Error::Usage(format!(
+            "{what} estimated at {:.2} GiB, more than this process can allocate: {why}; make \
+             the run smaller, or raise the limit or free memory (run.max_memory_gib only caps \
+             the estimate, it gives no memory)",
+            gib(bytes)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// A progress bar over `len` runs on stderr, drawn only when stderr is a terminal (a single

@@ -156,6 +156,9 @@ pub fn live_flow_bytes() -> u64 {
 
 /// One trace sample held in memory: the raw sample, its record and its CSV row, rounded up.
 const TRACE_SAMPLE_BYTES: u64 = 160;
+/// How the `stalled` reason of a run stopped by its trace ([`SimParams::trace_max_samples`])
+/// begins.
+pub const TRACE_FULL: &str = "the trace outgrew run.max_memory_gib";
 /// Per-host state (NIC, transmit lists), rounded up.
 const HOST_STATE_BYTES: u64 = 256;
 
@@ -172,6 +175,17 @@ impl SimParams {
                 .saturating_mul(samples)
                 .saturating_mul(TRACE_SAMPLE_BYTES),
         )
+    }
+
+    /// The most trace samples this run may hold: what `run.max_memory_gib` leaves beside
+    /// the run's own estimate, at [`TRACE_SAMPLE_BYTES`] each. A run without `run.duration_us`
+    /// (its trace's length not known ahead) stops when its trace reaches it
+    /// ([`TRACE_FULL`]).
+    pub fn trace_max_samples(&self) -> u64 {
+        self.run
+            .max_memory_bytes
+            .saturating_sub(self.estimate().memory_bytes)
+            / TRACE_SAMPLE_BYTES
     }
 
     fn fabric(&self) -> crate::net::Fabric {

@@ -367,6 +367,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             trace: trace.map(|_| Trace {
                 served: vec![Time::ZERO; fabric.ports()],
                 samples: Vec::new(),
+                max_samples: p.trace_max_samples(),
             }),
             fabric,
         };

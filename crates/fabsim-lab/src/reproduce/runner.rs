@@ -168,14 +168,15 @@ pub(super) fn results(
                 .iter()
                 .map(|(d, _)| sweep::DirLock::take(d, true))
                 .collect::<Result<Vec<_>, _>>()?;
+            let plans = dirs
+                .iter()
+                .map(|(d, _)| sweep::Plan::of(d))
+                .collect::<Result<Vec<_>, _>>()?;
             let todo: Vec<(usize, u64)> = dirs
                 .iter()
+                .zip(&plans)
                 .enumerate()
-                .flat_map(|(k, (d, runs))| {
-                    sweep::missing_runs(d, *runs)
-                        .into_iter()
-                        .map(move |i| (k, i))
-                })
+                .flat_map(|(k, ((d, _), plan))| plan.todo(d).into_iter().map(move |i| (k, i)))
                 .collect();
             // A run whose parameters equal an earlier one's (its architecture ignores the
             // keys they differ in) is not simulated again: it gets that run's result.
@@ -192,7 +193,7 @@ pub(super) fn results(
             let failures: Vec<String> = pool.install(|| {
                 todo.par_iter()
                     .filter_map(|&(k, i)| {
-                        let o = sweep::run_one(&dirs[k].0, i);
+                        let o = plans[k].run_one(&dirs[k].0, i);
                         bar.inc(1);
                         match o {
                             Outcome::Failed(m) => {
@@ -423,7 +424,12 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Err
     let dir = out.join(exp.id);
     let read = |f: &str| {
         let p = dir.join(f);
-        std::fs::read_to_string(&p).map_err(|e| Error::io(&p, "read (--rescore needs it)", e))
+        fabsim::scenario::read_input(&p).map_err(|e| {
+            Error::Usage(format!(
+                "{}: cannot read (--rescore needs it): {e}",
+                p.display()
+            ))
+        })
     };
     let table = renormalized(Table::from_csv(&read("results.csv")?));
     let old = read("report.md")?;
@@ -436,12 +442,35 @@ pub fn rescore_one(exp: &Experiment, out: &Path) -> Result<Vec<ClaimResult>, Err
                 dir.join("report.md").display()
             ))
         })?;
+    // The runs gave `N result rows` (the Size line): fewer or more now is not their results.
+    let rows = table.rows.len();
+    let gave = ran
+        .split(", ")
+        .find_map(|part| part.split_once(" result rows")?.0.parse::<usize>().ok());
+    if let Some(gave) = gave.filter(|&g| g != rows) {
+        let seeds = table.distinct(cols::SEED).map_or(String::new(), |s| {
+            format!(" (seeds left: {})", s.join(", "))
+        });
+        let command = ran.split('`').nth(1).unwrap_or("fabsim reproduce");
+        return Err(Error::Usage(format!(
+            "{}: holds {rows} rows{seeds}, but the runs gave {gave} (report.md's Size line): \
+             {} rows {}; re-scoring would judge other results than the report's runs. Run \
+             `{command}` again (finished runs are reused) or restore results.csv",
+            dir.join("results.csv").display(),
+            rows.abs_diff(gave),
+            if rows < gave {
+                "are missing"
+            } else {
+                "were added"
+            }
+        )));
+    }
     let sim = env!("FABSIM_SIM_ID");
     let same = ran.contains(&format!("simulator sources {sim})"));
     let scored = score(exp, &table)?;
     let provenance = format!(
-        "{ran}\n\nClaims re-scored from this results.csv, without rerunning, by `fabsim reproduce \
-         {} --rescore`, fabsim {} (simulator sources {sim}: {}).",
+        "{ran}\n\nClaims re-scored from this results.csv ({rows} rows), without rerunning, by \
+         `fabsim reproduce {} --rescore`, fabsim {} (simulator sources {sim}: {}).",
         exp.id,
         code_id(),
         if same {

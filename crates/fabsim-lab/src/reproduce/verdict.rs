@@ -219,9 +219,46 @@ pub(super) fn jackknife(t: &Table, f: impl Fn(&Table) -> Result<f64, String>) ->
     }
 }
 
+/// Why the runs of `t` cannot stand for the paper's: some did not complete every flow of a
+/// workload that runs until its flows complete (all but Fastroute's patterns, which run for
+/// `run.duration_us` by design), so their queues, utilization and times are those of a run
+/// cut short (by `run.duration_us`) or stalled. `None` for a table without the flow counts
+/// (a computation, a synthetic table).
+pub(super) fn unfinished(t: &Table) -> Option<String> {
+    use fabsim::workload::fastroute::PatternKind;
+    let (mut cut, mut runs, mut done, mut flows) = (0, 0, 0.0, 0.0);
+    for r in t.iter() {
+        let (Some(c), Some(n)) = (r.num(cols::FLOWS_COMPLETED), r.num(cols::FLOWS_TOTAL)) else {
+            continue;
+        };
+        if r.get(cols::WORKLOAD)
+            .is_some_and(|w| PatternKind::from_name(w).is_some())
+        {
+            continue;
+        }
+        runs += 1;
+        if c < n {
+            cut += 1;
+            (done, flows) = (done + c, flows + n);
+        }
+    }
+    (cut > 0).then(|| {
+        format!(
+            "{cut} of {runs} runs did not complete their flows ({done} of their {flows} flows \
+             done: cut short by run.duration_us, or stalled): what they measured is not the \
+             finished workload the claim is about"
+        )
+    })
+}
+
 /// Evaluates `claim` on `table`.
 pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
     let (value, premises) = evaluating(Evaluating::Claim(vec![]), || (claim.fabsim)(table));
+    // Runs that did not finish make any number of theirs not comparable.
+    let value = match unfinished(table) {
+        Some(why) => Err(why),
+        None => value,
+    };
     // A premise checked twice (by a claim and a helper it calls) is stated once.
     let mut notes: Vec<String> = vec![];
     for p in &premises {

@@ -101,8 +101,17 @@ pub fn plan_dir(
 pub fn plan(scenario: &Path, set: &[String], dir: &Path) -> Result<(), Error> {
     let start = std::time::Instant::now();
     let text = runcmd::read_file(scenario)?;
-    let source = scenario.display().to_string();
-    let (planned, runs, hash) = plan_dir(dir, &text, &source, set)?;
+    // Relative paths (the scenario's, the files `--set` names) as found from here: `status`,
+    // `merge` and `run` expand the plan again, from any directory.
+    let source = std::path::absolute(scenario)
+        .unwrap_or_else(|_| scenario.to_path_buf())
+        .display()
+        .to_string();
+    let set: Vec<String> = set
+        .iter()
+        .map(|a| fabsim::scenario::absolute_set(a))
+        .collect();
+    let (planned, runs, hash) = plan_dir(dir, &text, &source, &set)?;
     match planned {
         Planned::Unchanged => outln!(
             "{}: already planned ({runs} runs, hash {hash}); nothing changed",
@@ -150,6 +159,8 @@ pub fn spec_params(dir: &Path, i: u64) -> Result<fabsim::params::SimParams, Stri
 fn execute(dir: &Path, i: u64) -> Result<String, String> {
     let spec = spec_identity(dir, i)?;
     let params = spec_params(dir, i)?;
+    runcmd::check_memory(params.estimate().memory_bytes, &format!("run {i:06} is"))
+        .map_err(|e| e.to_string())?;
     let report = std::panic::catch_unwind(|| metrics::run(&params))
         .map_err(|p| format!("run {i:06} panicked: {}", panic_message(p.as_ref())))?;
     result_json(
@@ -172,25 +183,62 @@ pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(
     write_result(&result_path(dir, i), &json)
 }
 
-/// Runs run `i` unless its result exists; failures are recorded in `NNNNNN.err`.
-pub fn run_one(dir: &Path, i: u64) -> Outcome {
-    let result = result_path(dir, i);
-    if result.exists() {
-        return Outcome::AlreadyDone;
+/// A sweep's planned runs, as its manifest and input files give them now ([`planned`]):
+/// what every result is held to, by `status`, `merge`, `run` and `reproduce` alike.
+pub struct Plan {
+    runs: PlannedRuns,
+}
+
+impl Plan {
+    /// The plan of sweep `dir`; an error if the scenario, an input file or fabsim changed.
+    pub fn of(dir: &Path) -> Result<Plan, Error> {
+        let m = read_manifest(dir)?;
+        Ok(Plan {
+            runs: planned(dir, &m)?,
+        })
     }
-    let written =
-        execute(dir, i).and_then(|json| write_result(&result, &json).map_err(|e| e.to_string()));
-    match written {
-        Ok(()) => {
-            let _ = std::fs::remove_file(err_path(dir, i));
-            remove_stale_temps(dir, i);
-            Outcome::Ran
+
+    /// The runs without a result that answers their spec: missing, or a result that does
+    /// not answer (made by hand, copied from another run, or its spec edited since).
+    pub fn todo(&self, dir: &Path) -> Vec<u64> {
+        (0..self.runs.tomls.len() as u64)
+            .filter(|&i| self.answer(dir, i).is_err())
+            .collect()
+    }
+
+    fn answer(&self, dir: &Path, i: u64) -> Result<RunReport, Error> {
+        let i_ = i as usize;
+        answer(dir, i, &self.runs.tomls[i_], &self.runs.ids[i_])
+    }
+
+    /// Runs run `i` unless it has a result that answers its spec (one that does not is
+    /// replaced); a spec edited since the plan is refused. Failures are recorded in
+    /// `NNNNNN.err`.
+    pub fn run_one(&self, dir: &Path, i: u64) -> Outcome {
+        let result = result_path(dir, i);
+        let edited = spec_as_planned(dir, i, &self.runs.tomls[i as usize]);
+        if edited.is_ok() && result.exists() {
+            match self.answer(dir, i) {
+                Ok(_) => return Outcome::AlreadyDone,
+                Err(e) => eprintln!("note: {e}"),
+            }
         }
-        // Another task finished the same run meanwhile (e.g. a resubmitted array).
-        Err(_) if result.exists() => Outcome::AlreadyDone,
-        Err(msg) => {
-            let _ = write_result(&err_path(dir, i), &msg);
-            Outcome::Failed(msg)
+        let written = edited
+            .map_err(|e| e.to_string())
+            .and_then(|()| execute(dir, i))
+            .and_then(|json| write_result(&result, &json).map_err(|e| e.to_string()));
+        match written {
+            Ok(()) => {
+                let _ = std::fs::remove_file(err_path(dir, i));
+                remove_stale_temps(dir, i);
+                Outcome::Ran
+            }
+            // Another task finished the same run meanwhile (e.g. a resubmitted array).
+            Err(_) if self.answer(dir, i).is_ok() => Outcome::AlreadyDone,
+            Err(msg) => {
+                let _ = write_result(&err_path(dir, i), &msg);
+                Outcome::Failed(msg)
+            }
         }
     }
 }
@@ -249,8 +297,9 @@ pub enum Which {
 pub fn run(dir: &Path, which: Which, chunk: u64) -> Result<(), Error> {
     let m = read_manifest(dir)?;
     let _lock = DirLock::take(dir, matches!(which, Which::All { .. }))?;
+    let plan = Plan::of(dir)?;
     if let Which::All { jobs } = which {
-        let missing = missing_runs(dir, m.runs);
+        let missing = plan.todo(dir);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.unwrap_or(0))
             .build()
@@ -260,7 +309,7 @@ pub fn run(dir: &Path, which: Which, chunk: u64) -> Result<(), Error> {
             missing
                 .par_iter()
                 .map(|&i| {
-                    let o = run_one(dir, i);
+                    let o = plan.run_one(dir, i);
                     bar.inc(1);
                     (i, o)
                 })
@@ -285,7 +334,7 @@ pub fn run(dir: &Path, which: Which, chunk: u64) -> Result<(), Error> {
         )));
     };
     let last = first.saturating_add(chunk).min(m.runs);
-    let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, run_one(dir, i))).collect();
+    let outcomes: Vec<(u64, Outcome)> = (first..last).map(|i| (i, plan.run_one(dir, i))).collect();
     summarize(&outcomes, &format!("runs {first}..={}", last - 1))
 }
 
@@ -577,20 +626,8 @@ fn planned(dir: &Path, m: &Manifest) -> Result<PlannedRuns, Error> {
     Ok(runs)
 }
 
-/// Run `i`'s result as JSON if it answers the planned spec `toml` (identity `id`), as the
-/// spec is on disk; else an error naming the file and what to do.
-fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value, Error> {
-    let path = result_path(dir, i);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
-    let bad = |why: String| {
-        Error::Runtime(format!(
-            "{}: {why}; delete it and run index {i} again",
-            path.display()
-        ))
-    };
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
-    // The result must answer this run's spec: the planned one, as it is on disk.
+/// Whether run spec `i` on disk is the planned one (`toml`), or an error naming it.
+fn spec_as_planned(dir: &Path, i: u64, toml: &str) -> Result<(), Error> {
     let spec = spec_path(dir, i);
     let on_disk = std::fs::read_to_string(&spec).map_err(|e| Error::io(&spec, "read", e))?;
     if on_disk != toml {
@@ -600,8 +637,29 @@ fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<serde_json::Value,
             spec.display()
         )));
     }
+    Ok(())
+}
+
+/// Run `i`'s report if its result answers the planned spec `toml` (identity `id`), as the
+/// spec is on disk; else an error naming the file and what to do.
+fn answer(dir: &Path, i: u64, toml: &str, id: &str) -> Result<RunReport, Error> {
+    let path = result_path(dir, i);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
+    let bad = |why: String| {
+        Error::Runtime(format!(
+            "{}: {why}; `fabsim sweep run` runs index {i} again",
+            path.display()
+        ))
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not a run report ({e})")))?;
+    // The result must answer this run's spec: the planned one, as it is on disk.
+    spec_as_planned(dir, i, toml)?;
+    let spec = spec_path(dir, i);
     match v.get(SPEC_FIELD).and_then(|x| x.as_str()) {
-        Some(x) if x == id => Ok(v),
+        Some(x) if x == id => {
+            serde_json::from_value(v).map_err(|e| bad(format!("not a run report ({e})")))
+        }
         Some(_) => Err(bad(format!(
             "answers another run spec than {} (the spec or an input file changed since it \
              ran, or the file was copied from another run)",
@@ -643,15 +701,7 @@ pub fn load_results(dir: &Path) -> Result<(Vec<Labels>, Vec<RunReport>), Error> 
     let PlannedRuns { specs, tomls, ids } = planned(dir, &m)?;
     let mut reports = Vec::with_capacity(specs.len());
     for ((i, toml), id) in (0..m.runs).zip(&tomls).zip(&ids) {
-        let v = answer(dir, i, toml, id)?;
-        let path = result_path(dir, i);
-        let r: RunReport = serde_json::from_value(v).map_err(|e| {
-            Error::Runtime(format!(
-                "{}: not a run report ({e}); delete it and run index {i} again",
-                path.display()
-            ))
-        })?;
-        reports.push(r);
+        reports.push(answer(dir, i, toml, id)?);
     }
     let labels: Vec<Vec<(String, String)>> = specs.into_iter().map(|s| s.label).collect();
     Ok((labels, reports))

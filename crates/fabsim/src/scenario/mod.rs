@@ -39,6 +39,45 @@ use crate::lb::SwitchLbKind;
 use crate::params::SimParams;
 use crate::workload::WorkloadSpec;
 
+/// The largest input file fabsim reads (a scenario, run spec, htsim connection matrix,
+/// flow-size CDF, traffic matrix, flow table or report): far above any real one (the
+/// largest shipped is under 1 MiB), small enough to hold in memory.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads input file `path` as text: a regular file, or a pipe (`<(...)`), of at most
+/// [`MAX_INPUT_BYTES`]. A device (`/dev/zero`), a directory or a larger file is refused at
+/// once, and a pipe as soon as it passes the limit, with a message naming what was found.
+pub fn read_input(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let limit = MAX_INPUT_BYTES;
+    let too_large = |n: String| format!("{n}, over the {} GiB limit of an input file", limit >> 30);
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    let kind = meta.file_type();
+    if meta.is_dir() {
+        return Err("is a directory, not a file".into());
+    }
+    #[cfg(unix)]
+    let is_pipe = std::os::unix::fs::FileTypeExt::is_fifo(&kind);
+    #[cfg(not(unix))]
+    let is_pipe = false;
+    if !kind.is_file() && !is_pipe {
+        return Err(
+            "not a regular file (a device or socket): give a file (or a pipe) to read".into(),
+        );
+    }
+    if meta.len() > limit {
+        return Err(too_large(format!("{} bytes", meta.len())));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(format!("more than {limit} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))
+}
+
 /// Every key, by domain, in sweep order (later keys vary fastest).
 pub const SCHEMA: &[&[&Key]] = &[
     topology::KEYS,
@@ -102,6 +141,21 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
+    /// The files this run reads, each with its key (`workload.file`, `workload.cdf`), as the
+    /// run spec names them (absolute paths; a shipped CDF, named, is no file).
+    pub fn input_files(&self) -> Vec<(&'static str, std::path::PathBuf)> {
+        self.assignment
+            .iter()
+            .filter(|(k, _)| *k == workload::FILE || *k == workload::CDF)
+            .filter_map(|(k, v)| {
+                let s = v.as_str()?;
+                let named = *k == workload::CDF
+                    && crate::workload::cdf::BUILT_IN.iter().any(|(n, _)| *n == s);
+                (!named).then(|| (k.name, std::path::PathBuf::from(s)))
+            })
+            .collect()
+    }
+
     /// This run as a single-point scenario (TOML): parsing and expanding it yields exactly
     /// this run. Fails only if the seed does not fit a TOML integer (i64).
     pub fn to_toml(&self) -> Result<String, ScenarioError> {
@@ -432,6 +486,28 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
 }
 
 /// A `--set` value: TOML if it parses as a value, a list if it has commas, else a string.
+/// `assignment` (`KEY=VALUE`, as [`Scenario::set`] takes it) with the files a file key
+/// (`workload.file`, `workload.cdf`) names as absolute paths, found as a run finds them from
+/// the working directory: the same assignment from any directory. Others are returned as
+/// they are.
+pub fn absolute_set(assignment: &str) -> String {
+    let Some((key, raw)) = assignment.split_once('=') else {
+        return assignment.into();
+    };
+    let key = key.trim();
+    let abs = match key {
+        k if k == workload::FILE.name => workload::path_value,
+        k if k == workload::CDF.name => workload::cdf_value,
+        _ => return assignment.into(),
+    };
+    let abs = |v: &Value| abs(v, None);
+    let value = match parse_value(raw.trim()) {
+        Value::Array(items) => Value::Array(items.iter().map(abs).collect()),
+        v => abs(&v),
+    };
+    format!("{key}={value}")
+}
+
 fn parse_value(raw: &str) -> Value {
     if let Ok(t) = format!("v = {raw}").parse::<toml::Table>() {
         if let Some(v) = t.get("v") {

@@ -534,7 +534,7 @@ fn size_cdf(k: &Keys, scenario_dir: Option<&std::path::Path>) -> Result<SizeCdf,
         return Ok(cdf);
     }
     let path = find_file(file, scenario_dir);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let text = super::read_input(&path).map_err(|e| {
         let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
         let mut m = format!(
             "cannot read flow-size CDF file {file:?}: {e}; allowed: a path or one of {}",
@@ -558,7 +558,7 @@ fn htsim(
     let key = FILE;
     let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
     let path = find_file(file, scenario_dir);
-    let text = std::fs::read_to_string(&path)
+    let text = super::read_input(&path)
         .map_err(|e| k.err(key, format!("cannot read htsim file {file:?}: {e}")))?;
     let matrix = HtsimMatrix::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))?;
     if matrix.nodes as u64 > hosts {

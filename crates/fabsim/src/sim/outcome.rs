@@ -27,6 +27,8 @@ pub struct PortSample {
 pub(super) struct Trace {
     pub(super) served: Vec<Time>,
     pub(super) samples: Vec<PortSample>,
+    /// The most samples it may hold ([`crate::params::SimParams::trace_max_samples`]).
+    pub(super) max_samples: u64,
 }
 
 /// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
@@ -237,6 +239,23 @@ impl<A: Chassis> Sim<'_, A> {
             );
         }
         Some(msg)
+    }
+
+    /// Why the run must stop after its last sample: its trace holds more samples than
+    /// `run.max_memory_gib` leaves room for.
+    pub(super) fn trace_full(&self) -> Option<String> {
+        let trace = self.trace.as_ref()?;
+        let n = trace.samples.len() as u64;
+        (n > trace.max_samples).then(|| {
+            format!(
+                "{}: {n} samples of every port every trace.interval_us by {} us, with no \
+                 run.duration_us to size it ahead; set run.duration_us, sample less often, \
+                 or raise run.max_memory_gib ({} GiB)",
+                crate::params::TRACE_FULL,
+                self.now.as_us_f64(),
+                self.p.run.max_memory_bytes as f64 / (1u64 << 30) as f64
+            )
+        })
     }
 
     /// Records every fabric port at `t` (the earliest pending time: nothing happens between

@@ -295,6 +295,9 @@ fn windows<A: Chassis + Send>(
         if let Some(at) = sample_at.filter(|&at| at <= t) {
             // A sample changes nothing: not an event, and none once nothing else is left.
             sims[0].sample(at);
+            if let Some(why) = sims[0].trace_full() {
+                return End::Stalled(why);
+            }
             sample_at = Some(at + trace.expect("sampling"));
             continue;
         }
