@@ -718,3 +718,214 @@ fn run_specs_name_unread_input_files_by_absolute_path() {
             .unwrap();
     }
 }
+
+/// Issue 48, case 2: a stride that is a multiple of the host count sends every flow to its
+/// own source (given, or the default hosts per rack on a single switch); shuffle peers that
+/// come back to the sender or repeat are refused like it (shuffle drops a self-pair, but a
+/// stride of a multiple leaves it no flow).
+#[test]
+fn stride_to_itself_is_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ecmp").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.workload.clone())
+    };
+    let one_switch = [
+        "topology.tiers=2",
+        "topology.leaves=1",
+        "topology.hosts_per_leaf=16",
+        "topology.uplinks=0",
+    ];
+    for (sets, says) in [
+        (
+            &["topology.k=4", "workload.kind=stride", "workload.stride=16"][..],
+            "invalid value 16; allowed: an integer from 1 to 2^20 that is not a multiple of the fabric's 16 hosts",
+        ),
+        (
+            &["topology.k=4", "workload.kind=shuffle", "workload.stride=32"],
+            "invalid value 32",
+        ),
+        (
+            &[&one_switch[..], &["workload.kind=stride"]].concat(),
+            "the default, hosts per rack (16), is a multiple of the fabric's 16 hosts",
+        ),
+        (
+            &[&one_switch[..], &["workload.kind=shuffle"]].concat(),
+            "every shuffle flow would go from a host to itself",
+        ),
+    ] {
+        let e = expand(sets).unwrap_err();
+        assert_eq!(e.key, "workload.stride", "{sets:?}: {e}");
+        assert!(e.to_string().contains(says), "{sets:?}: {e}");
+    }
+    // Any other stride sends to another host, and a single switch takes a given one.
+    for sets in [
+        &["topology.k=4", "workload.kind=stride", "workload.stride=17"][..],
+        &[
+            &one_switch[..],
+            &["workload.kind=stride", "workload.stride=3"],
+        ]
+        .concat(),
+    ] {
+        let w = expand(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+        assert!(w.flows(16, 1).iter().all(|f| f.src != f.dst), "{sets:?}");
+    }
+}
+
+/// Issue 48, case 5: incast senders and shuffle peers beyond the fabric's other hosts are
+/// refused (they were cut to 15 flows, or repeated peers), naming the maximum.
+#[test]
+fn counts_beyond_the_fabric_are_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.workload.clone())
+    };
+    for (sets, key, says) in [
+        (
+            &["workload.kind=incast", "workload.senders=1000"][..],
+            "workload.senders",
+            "invalid value 1000; allowed: at most 15",
+        ),
+        (
+            &["workload.kind=incast", "workload.senders=16"],
+            "workload.senders",
+            "at most 15",
+        ),
+        (
+            &[
+                "workload.kind=shuffle",
+                "workload.stride=1",
+                "workload.shuffle_k=100",
+            ],
+            "workload.shuffle_k",
+            "invalid value 100; allowed: at most 15",
+        ),
+        // The default stride, 2 hosts per rack, returns to the sender after 8 peers.
+        (
+            &["workload.kind=shuffle", "workload.shuffle_k=8"],
+            "workload.shuffle_k",
+            "at most 7",
+        ),
+    ] {
+        let e = expand(sets).unwrap_err();
+        assert_eq!(e.key, key, "{sets:?}: {e}");
+        assert!(e.to_string().contains(says), "{sets:?}: {e}");
+    }
+    // At the maximum: every host sends to distinct peers other than itself.
+    for (sets, flows) in [
+        (&["workload.kind=incast", "workload.senders=15"][..], 15),
+        (
+            &[
+                "workload.kind=shuffle",
+                "workload.stride=1",
+                "workload.shuffle_k=15",
+            ],
+            16 * 15,
+        ),
+        (&["workload.kind=shuffle", "workload.shuffle_k=7"], 16 * 7),
+    ] {
+        let w = expand(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+        let mut pairs: Vec<(u32, u32)> = w.flows(16, 1).iter().map(|f| (f.src, f.dst)).collect();
+        assert!(pairs.iter().all(|p| p.0 != p.1), "{sets:?}");
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), flows, "{sets:?}");
+    }
+}
+
+/// Issue 48, case 18: a fabric of one host (one leaf of one host) panicked in the
+/// permutation's derangement, and web's draw; every workload needs a peer, so the topology
+/// is refused before any workload is built.
+#[test]
+fn a_one_host_fabric_is_refused() {
+    for kind in [
+        "permutation",
+        "web",
+        "stride",
+        "incast",
+        "all-gather",
+        "moe",
+    ] {
+        let mut s = Scenario::default_scenario();
+        for a in [
+            "topology.tiers=2",
+            "topology.leaves=1",
+            "topology.hosts_per_leaf=1",
+            "topology.uplinks=0",
+            "switch.lb=ecmp",
+            "run.duration_us=100",
+            &format!("workload.kind={kind}"),
+        ] {
+            s.set(a).unwrap();
+        }
+        let e = s.expand().unwrap_err();
+        assert_eq!(e.key, "topology.hosts_per_leaf", "{kind}: {e}");
+        assert!(e.to_string().contains("at least 2 hosts"), "{kind}: {e}");
+    }
+}
+
+/// Issue 48, case 3: a count of failed links above what can fail without cutting edge
+/// switches apart (20 of 32 at k = 4) is refused, naming that number; and (case 15) a link
+/// named twice.
+#[test]
+fn failure_count_above_what_can_fail_is_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand()
+    };
+    for n in [21, 25, 32] {
+        let e = expand(&[&format!("failures.links={n}")]).unwrap_err();
+        assert_eq!(e.key, "failures.links");
+        let says = format!("invalid value {n}; allowed: at most 20: of the fabric's 32");
+        assert!(e.to_string().contains(&says), "{e}");
+    }
+    // 20 can fail, and every seed's draw reaches them.
+    let runs = expand(&["failures.links=20", "run.seeds=20"]).unwrap();
+    for r in &runs {
+        let f = crate::net::Fabric::new(&r.params.topology, 1, Time::from_ps(1));
+        let spec = r.params.failures.as_ref().unwrap();
+        let fs = crate::net::Failures::new(&f, spec, r.params.run.seed).unwrap();
+        assert_eq!(fs.names.len(), 20, "seed {}", r.params.run.seed);
+    }
+    // k = 6: 108 links, 18 edges' uplinks and 6 pods' to one core stay up.
+    let mut s = Scenario::default_scenario();
+    for a in ["topology.k=6", "switch.lb=ecmp", "failures.links=84,85"] {
+        s.set(a).unwrap();
+    }
+    assert!(s.expand().unwrap_err().to_string().contains("at most 84"));
+    s.set("failures.links=84").unwrap();
+    s.set("run.seeds=5").unwrap();
+    for r in s.expand().unwrap() {
+        let f = crate::net::Fabric::new(&r.params.topology, 1, Time::from_ps(1));
+        let spec = r.params.failures.as_ref().unwrap();
+        let fs = crate::net::Failures::new(&f, spec, r.params.run.seed).unwrap();
+        assert_eq!(fs.names.len(), 84, "seed {}", r.params.run.seed);
+    }
+    let e = expand(&["failures.links=edge0-agg0,edge0-agg0"]).unwrap_err();
+    assert_eq!(e.key, "failures.links");
+    assert!(e.to_string().contains("named twice"), "{e}");
+    // Leaf-spine: every leaf keeps one uplink.
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.tiers=2",
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "failures.links=5",
+    ] {
+        s.set(a).unwrap();
+    }
+    let e = s.expand().unwrap_err();
+    assert!(
+        e.to_string().contains("at most 4: of the fabric's 8"),
+        "{e}"
+    );
+}
