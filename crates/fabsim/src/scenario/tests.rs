@@ -65,13 +65,19 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
     }
     assert_eq!(runs[2].params.run.seed, 43);
 
+    // Issue 48, case 15: seeds past the largest a run spec holds were run and reported.
     let mut s = Scenario::default_scenario();
     s.set(&format!("run.seed={}", i64::MAX)).unwrap();
     s.set("run.seeds=2").unwrap();
-    let runs = s.expand().unwrap();
-    assert!(runs[0].to_toml().is_ok());
-    let e = runs[1].to_toml().unwrap_err();
-    assert_eq!(e.key, "run.seed");
+    let e = s.expand().unwrap_err();
+    assert_eq!(e.key, "run.seeds");
+    assert!(
+        e.to_string()
+            .contains("invalid value 2; allowed: at most 1:"),
+        "{e}"
+    );
+    s.set("run.seeds=1").unwrap();
+    assert!(s.expand().unwrap()[0].to_toml().is_ok());
 }
 
 #[test]
@@ -928,4 +934,116 @@ fn failure_count_above_what_can_fail_is_refused() {
         e.to_string().contains("at most 4: of the fabric's 8"),
         "{e}"
     );
+}
+
+/// Issue 48, case 14: errors name the user's key and the real cause, and echo values
+/// legibly: a slow rate was blamed on the default delay; a seed past 64 bits was "a string";
+/// a TOML datetime showed as `$__toml_private_datetime`; a memory limit of 0.01 GiB as
+/// 0.0099999997 against "0.0 GiB"; a long value was echoed whole, a control character
+/// invisibly; a byte-order mark broke a scenario file.
+#[test]
+fn misleading_messages_name_the_real_cause() {
+    let err = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap_err()
+    };
+    let e = err(&["link.rate_gbps=0.001"]);
+    assert_eq!(e.key, "link.rate_gbps", "{e}");
+    assert!(
+        e.to_string()
+            .contains("invalid value 0.001; allowed: a rate"),
+        "{e}"
+    );
+    // A long delay is still the delay's.
+    assert_eq!(err(&["link.delay_ns=1e7"]).key, "link.delay_ns");
+    let e = err(&["run.seed=18446744073709551615"]).to_string();
+    assert!(e.contains("beyond the largest integer"), "{e}");
+    assert!(!e.contains("a string"), "{e}");
+    let e = Scenario::parse("[workload]\nkind = 1979-05-27\n", "f.toml")
+        .unwrap()
+        .expand()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("invalid value 1979-05-27 (a datetime)"), "{e}");
+    assert!(!e.contains("toml_private"), "{e}");
+    let e = err(&[
+        "run.max_memory_gib=0.01",
+        "topology.k=8",
+        "workload.kind=all-to-all",
+    ]);
+    let e = e.to_string();
+    assert!(e.contains("over the 0.01 GiB limit"), "{e}");
+    // The estimate with three significant digits (it read "0.0 GiB").
+    let est = e
+        .split("packet-hops and ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next());
+    let est: f64 = est
+        .and_then(|g| g.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    assert!(est > 0.01 && est < 1.0, "{e}");
+    let long = "x".repeat(700_000);
+    let e = err(&[&format!("workload.kind={long}")]).to_string();
+    assert!(e.len() < 1_000, "{} bytes", e.len());
+    assert!(e.contains("... (700000 characters)"), "{e}");
+    let e = err(&["workload.kind=perm\u{1}x\u{200b}"]).to_string();
+    assert!(e.contains("invalid value perm\\u{1}x\\u{200b};"), "{e}");
+    let s = Scenario::parse("\u{feff}[workload]\nkind = \"incast\"\n", "bom.toml").unwrap();
+    assert!(s.expand().is_ok());
+    let cdf = crate::workload::SizeCdf::parse("\u{feff}100 0.5\n300 1\n").unwrap();
+    assert_eq!(
+        cdf,
+        crate::workload::SizeCdf::parse("100 0.5\n300 1\n").unwrap()
+    );
+}
+
+/// Issue 48, case 15: a warm-up past the run's end left every flow out, and an inter-ASIC
+/// buffer below one packet dropped everything until the watchdog; both are refused, naming
+/// the limit.
+#[test]
+fn silent_acceptance_is_refused() {
+    let err = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap_err()
+    };
+    let e = err(&["run.duration_us=100", "run.warmup_us=100"]);
+    assert_eq!(e.key, "run.warmup_us");
+    assert!(
+        e.to_string()
+            .contains("allowed: below run.duration_us (100 us)"),
+        "{e}"
+    );
+    let e = err(&[
+        "switch.arch=oversubscribed",
+        "switch.inter_asic_buffer_bytes=1",
+    ]);
+    assert_eq!(e.key, "switch.inter_asic_buffer_bytes");
+    let says = e.to_string();
+    let least: u64 = says
+        .split("at least ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{says}"));
+    // The least allowed is accepted, one byte less is not.
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "switch.arch=oversubscribed",
+    ] {
+        s.set(a).unwrap();
+    }
+    s.set(&format!("switch.inter_asic_buffer_bytes={least}"))
+        .unwrap();
+    assert!(s.expand().is_ok());
+    s.set(&format!("switch.inter_asic_buffer_bytes={}", least - 1))
+        .unwrap();
+    assert!(s.expand().is_err());
 }
