@@ -142,12 +142,19 @@ impl LinkModel {
 /// Permutation CCT lower bound for messages of `bytes` over paths of `hops` links, the
 /// receivers ACKing per packet (`ack_every_bytes = 0`) or coalescing (the fewest ACKs).
 ///
-/// A flow's packets share its sender's link and its receiver's; the links between may differ
-/// per packet (spraying), so there no packet waits for another. A short last packet can then
-/// reach the receiver's link before full ones sent ahead of it, which serves them in arrival
-/// order: the packet arriving last, not the short one, completes the message and owes the
-/// last ACK.
-pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_bytes: u32) -> Time {
+/// A flow's packets share its sender's link and its receiver's; with `spray` (the fabric has
+/// more than one path) the links between may differ per packet, so there no packet waits for
+/// another. A short last packet can then reach the receiver's link before full ones sent
+/// ahead of it, which serves them in arrival order: the packet arriving last, not the short
+/// one, completes the message and owes the last ACK. Without `spray` every link is shared
+/// and the short packet queues behind the full one ahead of it on each.
+pub fn permutation_bound_ps(
+    link: &LinkModel,
+    bytes: u64,
+    hops: u32,
+    ack_every_bytes: u32,
+    spray: bool,
+) -> Time {
     let ack = link.ser(link.ack_bytes);
     let sizes: Vec<u32> = link.packet_sizes(bytes).collect();
     // Per packet: when it reaches the receiver's link, and its arrival at the receiver.
@@ -161,7 +168,10 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_b
     let mut next_ack = 0;
     let mut last_free = Time::ZERO;
     let mut unacked = 0;
-    let middle = |size: u32| (hops as u64).saturating_sub(2) * (link.ser(size) + link.delay_ps);
+    let middle = (hops as usize).saturating_sub(2);
+    // When each link between the first and the last finishes its previous packet, when
+    // they are shared.
+    let mut middle_free = vec![Time::ZERO; if spray { 0 } else { middle }];
     for (i, &size) in sizes.iter().enumerate() {
         // Phase 2: send every ACK already due before the next data packet.
         while next_ack < ack_due.len() && ack_due[next_ack].0 <= t {
@@ -169,7 +179,14 @@ pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_b
             next_ack += 1;
         }
         t += link.ser(size);
-        let e = t + link.delay_ps + middle(size);
+        let mut e = t + link.delay_ps;
+        if spray {
+            e += middle as u64 * (link.ser(size) + link.delay_ps);
+        }
+        for free in &mut middle_free {
+            *free = e.max(*free) + link.ser(size);
+            e = *free + link.delay_ps;
+        }
         last_free = e.max(last_free) + link.ser(size);
         enter.push(e);
         arrival.push(last_free + link.delay_ps);
@@ -446,7 +463,7 @@ mod tests {
     fn bound_exceeds_the_trivial_bounds() {
         let l = ofan_default();
         let m = 256 * 4096;
-        let b = permutation_bound_ps(&l, m, 6, 0);
+        let b = permutation_bound_ps(&l, m, 6, 0, true);
         // Sending the data alone, plus one round trip of the last packet.
         let data = 256 * l.ser(4160);
         let rtt = l.latency_after_send(4160, 6) + l.ser(64) + l.latency_after_send(64, 6);
@@ -458,8 +475,8 @@ mod tests {
     #[test]
     fn bound_grows_linearly_with_message_size() {
         let l = ofan_default();
-        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6, 0);
-        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6, 0);
+        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6, 0, true);
+        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6, 0, true);
         let per_packet = (b2 - b1).as_ps_f64() / 1024.0;
         // Asymptotically each packet costs one data and one ACK serialization.
         let expected = (l.ser(4160) + l.ser(64)).as_ps_f64();

@@ -199,8 +199,8 @@ fn a_short_last_packet_does_not_raise_the_bound_above_a_cct() {
 fn coalesced_acks_lower_the_permutation_bound() {
     let link: LinkModel = params(&[])[0].link;
     let m = 256 * link.payload_bytes as u64;
-    let per_packet = permutation_bound_ps(&link, m, 6, 0);
-    let coalesced = permutation_bound_ps(&link, m, 6, 16_384);
+    let per_packet = permutation_bound_ps(&link, m, 6, 0, true);
+    let coalesced = permutation_bound_ps(&link, m, 6, 16_384, true);
     assert!(coalesced < per_packet, "{coalesced:?} >= {per_packet:?}");
     let saved = (256 - link.min_acks(m, 16_384)) * link.ack_ser_ps().ps();
     assert!(per_packet.ps() - coalesced.ps() <= saved);
