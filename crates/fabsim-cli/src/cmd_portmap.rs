@@ -185,6 +185,9 @@ pub fn run_portmap(args: &PortmapArgs) -> Result<(), Error> {
 /// The largest ASIC bandwidth (Tb/s) or power (W) the power model takes: far above any
 /// ASIC, far below where its arithmetic overflows.
 const MAX_POWER_INPUT: f64 = 1e9;
+/// The smallest: far below any ASIC (1 Gb/s, 1 mW), above where the report's numbers run
+/// to hundreds of digits.
+const MIN_POWER_INPUT: f64 = 1e-3;
 
 /// The power/radix report for `args` (Tables 2 and 3, Fig. 2, section 1).
 pub fn format_power(args: &PowerArgs) -> Result<String, Error> {
@@ -193,9 +196,9 @@ pub fn format_power(args: &PowerArgs) -> Result<String, Error> {
         ("--asic-watts", args.asic_watts),
     ] {
         // Bounded so that every derived number stays finite and printable.
-        if !(v.is_finite() && v > 0.0 && v <= MAX_POWER_INPUT) {
+        if !(v.is_finite() && (MIN_POWER_INPUT..=MAX_POWER_INPUT).contains(&v)) {
             return Err(Error::Usage(format!(
-                "{name} = {v:e}: allowed: a number > 0 and <= {MAX_POWER_INPUT:e}"
+                "{name} = {v:e}: allowed: a number from {MIN_POWER_INPUT:e} to {MAX_POWER_INPUT:e}"
             )));
         }
     }

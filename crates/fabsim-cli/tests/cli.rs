@@ -229,10 +229,20 @@ fn hw_pipeline_memory_and_orders() {
 
 #[test]
 fn hw_bad_input_exits_2() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["hw", "memory", "--k", "7"], "k = 7"),
         (&["hw", "memory", "--tiers", "4"], "tiers = 4"),
         (&["hw", "memory", "--pipe-ports", "0"], "pipe ports = 0"),
+        // Issue 48, case 15: more pipe ports than the switch has, an absurd ASIC.
+        (
+            &["hw", "memory", "--k", "8", "--pipe-ports", "1000"],
+            "pipe ports = 1000: allowed: 1 to the switch's 8 ports",
+        ),
+        (&["power", "--asic-tbps", "1e-300"], "--asic-tbps = 1e-300"),
+        (
+            &["power", "--asic-watts", "1e-10"],
+            "allowed: a number from 1e-3",
+        ),
         (&["hw", "memory", "--k", "abc"], "abc"),
         (&["hw", "pipeline", "--width", "0"], "--width 0"),
         (&["hw", "pipeline", "--max-w", "0"], "--max-w 0"),
@@ -386,7 +396,7 @@ fn out_of_range_powers_empty_tables_and_file_outputs_are_usage_errors() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["power", "--asic-watts", "1e308"],
-            "allowed: a number > 0 and <= 1e9",
+            "allowed: a number from 1e-3 to 1e9",
         ),
         (
             &[

@@ -129,6 +129,25 @@ fn sweep_plans_runs_resumes_and_merges_like_fabsim_run() {
         assert!(sbatch.contains(needle), "missing {needle:?} in\n{sbatch}");
     }
     fails(&["sweep", "slurm", d, "--time", "5 min"], 2, &["--time"]);
+    // Issue 48, case 15: a time Slurm cannot read was written into the script.
+    for bad in ["abc", "1:2:3:4", "x-5", "1-", "5:", "1.5"] {
+        fails(
+            &["sweep", "slurm", d, "--time", bad],
+            2,
+            &["not a Slurm time limit", "DAYS-HOURS"],
+        );
+    }
+    for good in [
+        "30",
+        "30:00",
+        "2:30:00",
+        "1-12",
+        "1-0:30",
+        "1-00:00:00",
+        "UNLIMITED",
+    ] {
+        ok(&["sweep", "slurm", d, "--time", good]);
+    }
 
     // Nothing to merge yet: a clear error and no partial file.
     fails(&["sweep", "merge", d], 1, &["missing: 0-3"]);

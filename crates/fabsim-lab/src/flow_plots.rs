@@ -89,7 +89,7 @@ const PLOT_NAMES: [&str; 5] = [
 /// (the columns between `run` and `seed`), or `all flows`.
 fn read_flows(name: &str, text: &str) -> Result<(Vec<String>, Vec<Flow>), Error> {
     let bad = |m: String| Error::Usage(format!("{name}: {m}"));
-    let mut csv = csv::Reader::from_reader(text.as_bytes());
+    let mut csv = csv::Reader::from_reader(fabsim::engine::without_bom(text).as_bytes());
     let header: Vec<String> = csv
         .headers()
         .map_err(|e| bad(format!("not a CSV: {e}")))?
@@ -320,8 +320,8 @@ fn bucket_start(name: &str) -> u64 {
 /// Mean and p99 FCT per size bucket of the runs of a `--json` file.
 fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>)>, Error> {
     let bad = |m: String| Error::Usage(format!("{name}: {m}"));
-    let doc: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let doc: serde_json::Value = serde_json::from_str(fabsim::engine::without_bom(text))
+        .map_err(|e| bad(format!("not JSON: {e}")))?;
     let runs = doc["runs"]
         .as_array()
         .ok_or_else(|| bad("expected the JSON of `fabsim run --json`: {\"runs\": [...]}".into()))?;

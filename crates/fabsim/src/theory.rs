@@ -22,8 +22,10 @@
 //! The collective ends when the ACK of the last data packet reaches its sender: the time
 //! the receiver's NIC finishes sending it, plus `d + (H-1)(T_a + d)`. [`permutation_bound_ps`]
 //! computes that schedule exactly, packet by packet (so partial last packets and ACK/data
-//! rounding are exact), rather than with a fluid approximation of the phases; it also
-//! lets a short last packet queue behind the full one ahead of it on every link.
+//! rounding are exact), rather than with a fluid approximation of the phases. A flow's
+//! packets share only its first and last link (a spraying switch may send each over another
+//! path): a short last packet may overtake full ones between them, and then the full packet
+//! reaching the receiver last, not the short one, completes the message.
 //!
 //! For workloads other than permutations the paper uses naive bounds: a host cannot finish
 //! before its NIC has sent its data and the ACKs it owes, nor before it has received the data
@@ -139,40 +141,92 @@ impl LinkModel {
 
 /// Permutation CCT lower bound for messages of `bytes` over paths of `hops` links, the
 /// receivers ACKing per packet (`ack_every_bytes = 0`) or coalescing (the fewest ACKs).
-pub fn permutation_bound_ps(link: &LinkModel, bytes: u64, hops: u32, ack_every_bytes: u32) -> Time {
+///
+/// A flow's packets share its sender's link and its receiver's; with `spray` (the fabric has
+/// more than one path) the links between may differ per packet, so there no packet waits for
+/// another. A short last packet can then reach the receiver's link before full ones sent
+/// ahead of it, which serves them in arrival order: the packet arriving last, not the short
+/// one, completes the message and owes the last ACK. Without `spray` every link is shared
+/// and the short packet queues behind the full one ahead of it on each.
+pub fn permutation_bound_ps(
+    link: &LinkModel,
+    bytes: u64,
+    hops: u32,
+    ack_every_bytes: u32,
+    spray: bool,
+) -> Time {
     let ack = link.ser(link.ack_bytes);
     let sizes: Vec<u32> = link.packet_sizes(bytes).collect();
-    // ACK due times at this host = arrival times of the symmetric sender's data, which by
-    // symmetry leaves at the same times as this host's own data.
-    let mut ack_due: Vec<Time> = Vec::with_capacity(sizes.len());
+    // Per packet: when it reaches the receiver's link, and its arrival at the receiver.
+    let mut enter = Vec::with_capacity(sizes.len());
+    let mut arrival = Vec::with_capacity(sizes.len());
+    // ACK due times at this host (with the packet each answers) = arrival times of the
+    // symmetric sender's data, which by symmetry leaves at the same times as this host's own
+    // data.
+    let mut ack_due: Vec<(Time, usize)> = Vec::with_capacity(sizes.len());
     let mut t = Time::ZERO;
     let mut next_ack = 0;
-    let mut last_ack_end = Time::ZERO;
-    // When each later link of the path finishes its previous data packet: a short last
-    // packet cannot overtake the full one ahead of it.
-    let mut link_free = vec![Time::ZERO; hops as usize - 1];
+    let mut last_free = Time::ZERO;
     let mut unacked = 0;
+    let middle = (hops as usize).saturating_sub(2);
+    // When each link between the first and the last finishes its previous packet, when
+    // they are shared.
+    let mut middle_free = vec![Time::ZERO; if spray { 0 } else { middle }];
     for (i, &size) in sizes.iter().enumerate() {
         // Phase 2: send every ACK already due before the next data packet.
-        while next_ack < ack_due.len() && ack_due[next_ack] <= t {
+        while next_ack < ack_due.len() && ack_due[next_ack].0 <= t {
             t += ack;
             next_ack += 1;
         }
         t += link.ser(size);
-        let mut arrival = t + link.delay_ps;
-        for free in &mut link_free {
-            *free = arrival.max(*free) + link.ser(size);
-            arrival = *free + link.delay_ps;
+        let mut e = t + link.delay_ps;
+        if spray {
+            e += middle as u64 * (link.ser(size) + link.delay_ps);
         }
+        for free in &mut middle_free {
+            *free = e.max(*free) + link.ser(size);
+            e = *free + link.delay_ps;
+        }
+        last_free = e.max(last_free) + link.ser(size);
+        enter.push(e);
+        arrival.push(last_free + link.delay_ps);
         if link.acks_packet(bytes, ack_every_bytes, i as u64, &mut unacked) {
-            ack_due.push(arrival);
+            ack_due.push((arrival[i], i));
         }
     }
+    // Only the last packet can be short, and it is sent last: the full packets reach the
+    // receiver's link in order. If the short one gets there before some of them, it is served
+    // first and they later; none of their ACKs was due yet (each arrives after the short
+    // packet left its sender).
+    let n = sizes.len();
+    let overtaken = enter[..n - 1].partition_point(|&e| e <= enter[n - 1]);
+    if overtaken < n - 1 {
+        let mut free = match overtaken {
+            0 => Time::ZERO,
+            j => arrival[j - 1] - link.delay_ps,
+        };
+        free = enter[n - 1].max(free) + link.ser(sizes[n - 1]);
+        arrival[n - 1] = free + link.delay_ps;
+        for j in overtaken..n - 1 {
+            free = enter[j].max(free) + link.ser(sizes[j]);
+            arrival[j] = free + link.delay_ps;
+        }
+        // The last packet's forced ACK goes to the packet arriving last, the full one before
+        // the short one; the short one's threshold ACK, if any, is not charged (fewer ACKs
+        // only lower the bound).
+        let rest = &mut ack_due[next_ack..];
+        rest.last_mut().expect("the last packet is ACKed").1 = n - 2;
+        let mut rest: Vec<(Time, usize)> = rest.iter().map(|&(_, j)| (arrival[j], j)).collect();
+        rest.dedup_by_key(|a| a.1);
+        rest.sort();
+        ack_due.truncate(next_ack);
+        ack_due.extend(rest);
+    }
     // Phase 3: the remaining ACKs, each when due or when the NIC frees up.
-    while next_ack < ack_due.len() {
-        t = t.max(ack_due[next_ack]) + ack;
+    let mut last_ack_end = Time::ZERO;
+    for &(due, _) in &ack_due[next_ack..] {
+        t = t.max(due) + ack;
         last_ack_end = t;
-        next_ack += 1;
     }
     last_ack_end + link.latency_after_send(link.ack_bytes, hops)
 }
@@ -409,7 +463,7 @@ mod tests {
     fn bound_exceeds_the_trivial_bounds() {
         let l = ofan_default();
         let m = 256 * 4096;
-        let b = permutation_bound_ps(&l, m, 6, 0);
+        let b = permutation_bound_ps(&l, m, 6, 0, true);
         // Sending the data alone, plus one round trip of the last packet.
         let data = 256 * l.ser(4160);
         let rtt = l.latency_after_send(4160, 6) + l.ser(64) + l.latency_after_send(64, 6);
@@ -421,8 +475,8 @@ mod tests {
     #[test]
     fn bound_grows_linearly_with_message_size() {
         let l = ofan_default();
-        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6, 0);
-        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6, 0);
+        let b1 = permutation_bound_ps(&l, 1024 * 4096, 6, 0, true);
+        let b2 = permutation_bound_ps(&l, 2048 * 4096, 6, 0, true);
         let per_packet = (b2 - b1).as_ps_f64() / 1024.0;
         // Asymptotically each packet costs one data and one ACK serialization.
         let expected = (l.ser(4160) + l.ser(64)).as_ps_f64();

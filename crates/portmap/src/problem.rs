@@ -263,10 +263,11 @@ impl TrafficMatrix {
                 .collect();
             let is_first = !seen_first;
             seen_first = true;
-            // A header is a first line with a cell that does not even look
-            // like a number (a sign or digit start marks a bad number instead).
+            // A header is a first line none of whose cells even looks like a number (a
+            // sign or digit start marks a number); a first line that mixes them is a row
+            // with a bad cell, reported by line and column.
             if is_first
-                && cells.iter().any(|c| {
+                && cells.iter().all(|c| {
                     !c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '+')
                 })
             {

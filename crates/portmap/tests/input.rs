@@ -14,6 +14,32 @@ fn csv_parses_with_and_without_header() {
     assert_eq!(tm.data(), &[1, 2, 3, 4]);
 }
 
+/// Issue 48, case 22: only a first row with no numeric cell is a header; one that mixes a
+/// number with a bad cell was dropped as a header, and is now an error naming its line and
+/// column (the CLI adds the file).
+#[test]
+fn a_first_row_with_a_number_is_not_a_header() {
+    for (text, column, value) in [
+        ("1,x\n3,4\n", 2, "x"),
+        ("asic0,2\n3,4\n", 1, "asic0"),
+        ("7 8 n/a\n1 2 3\n", 3, "n/a"),
+    ] {
+        let err = TrafficMatrix::from_csv_str(text, None).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Parse {
+                line: 1,
+                column,
+                value: value.into()
+            },
+            "{text:?}"
+        );
+    }
+    // A wholly non-numeric first row is still a header, also after comments.
+    let tm = TrafficMatrix::from_csv_str("# tm\nsrc dst\n1 2\n3 4\n", None).unwrap();
+    assert_eq!(tm.data(), &[1, 2, 3, 4]);
+}
+
 #[test]
 fn csv_negative_entry_is_parse_error() {
     let err = TrafficMatrix::from_csv_str("1,2\n3,-4\n", Some(2)).unwrap_err();

@@ -486,6 +486,22 @@ pub struct Slurm {
     pub submit: bool,
 }
 
+/// Whether `t` is a time limit in one of sbatch's formats (`man sbatch`, `--time`): minutes,
+/// minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes,
+/// days-hours:minutes:seconds, or no limit.
+fn slurm_time(t: &str) -> bool {
+    if matches!(t, "INFINITE" | "UNLIMITED" | "infinite" | "unlimited") {
+        return true;
+    }
+    let number = |p: &str| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit());
+    let (days, rest) = match t.split_once('-') {
+        Some((d, rest)) => (Some(d), rest),
+        None => (None, t),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    days.is_none_or(number) && parts.len() <= 3 && parts.iter().all(|p| number(p))
+}
+
 /// `fabsim sweep slurm`: writes DIR/sweep.sbatch, a job array over the remaining runs.
 pub fn slurm(dir: &Path, a: &Slurm) -> Result<(), Error> {
     let m = read_manifest(dir)?;
@@ -497,6 +513,11 @@ pub fn slurm(dir: &Path, a: &Slurm) -> Result<(), Error> {
                 )));
             }
         }
+    }
+    if let Some(t) = a.time.as_deref().filter(|t| !slurm_time(t)) {
+        return Err(Error::Usage(format!(
+            "--time {t:?}: not a Slurm time limit; allowed: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS (e.g. 30:00, 1-00:00:00) or UNLIMITED"
+        )));
     }
     let dir = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, "resolve", e))?;
     let s = state(&dir, m.runs)?;

@@ -10,3 +10,10 @@ mod time;
 pub use queue::{EventQueue, HeapQueue, TimingWheel};
 pub use rng::Rng;
 pub use time::{Time, BIT_PS_PER_BYTE_S};
+
+/// A text input without the UTF-8 byte-order mark some editors write at its start: every
+/// parser of a user's text file (scenarios, htsim matrices, CDFs, `--flows` tables) reads
+/// through it, so the mark never reads as part of the first key, field or cell.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}

@@ -98,8 +98,10 @@ pub fn pofan_memory(
     if k > 4096 {
         return Err(format!("k = {k}: allowed: at most 4096"));
     }
-    if pipe_ports == 0 {
-        return Err("pipe ports = 0: allowed: an integer >= 1".into());
+    if pipe_ports == 0 || pipe_ports > k {
+        return Err(format!(
+            "pipe ports = {pipe_ports}: allowed: 1 to the switch's {k} ports"
+        ));
     }
     if classes == 0 {
         return Err("classes = 0: allowed: an integer >= 1".into());

@@ -76,7 +76,9 @@ fn workload_bounds(
     let (bound, terms) = match kind {
         BoundKind::Permutation { message_bytes } => {
             let hops = flows.iter().map(|fl| f.hops(fl.src, fl.dst)).max();
-            let bound = permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every);
+            // Packets of a flow may take different paths where a switch has two uplinks.
+            let spray = f.switches.iter().any(|s| s.uplinks() > 1);
+            let bound = permutation_bound_ps(link, message_bytes, hops.unwrap_or(2), every, spray);
             (bound, None)
         }
         BoundKind::Nic => (nic_bound_ps(link, every, f, flows), None),

@@ -34,7 +34,9 @@ use crate::flow::FlowSpec;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FailureSpec {
     /// This many links, drawn at random from the run's `failures` stream (links whose
-    /// failure would disconnect a pair of hosts are skipped).
+    /// failure would disconnect a pair of hosts are skipped; a draw stuck short of the count
+    /// is drawn again keeping up the fewest links that connect every edge switch, so that any
+    /// count [`FailureSpec::check`] allows fails).
     Count(u32),
     /// These links, by name.
     Links(Vec<String>),
@@ -61,9 +63,21 @@ impl FailureSpec {
         match self {
             FailureSpec::Count(n) => {
                 let links = links(&fabric).len();
-                if *n as usize > links {
+                let (keep, how) = match *topology {
+                    TopologySpec::FatTree { k } => (
+                        (k * k / 2 + k) as usize,
+                        "every edge switch keeps an uplink, all to aggregation switches of one index, and each pod's one of them an uplink to one core",
+                    ),
+                    TopologySpec::LeafSpine { leaves, .. } if leaves > 1 => (
+                        leaves as usize,
+                        "every leaf keeps an uplink, all to one spine",
+                    ),
+                    TopologySpec::LeafSpine { .. } => (0, "a single switch has none"),
+                };
+                let most = links - keep;
+                if *n as usize > most {
                     return Err(format!(
-                        "at most the fabric's {links} switch-to-switch links"
+                        "at most {most}: of the fabric's {links} switch-to-switch links, at least {keep} stay up so that every edge switch still reaches every other ({how})"
                     ));
                 }
                 Ok(())
@@ -152,7 +166,10 @@ impl Failures {
         fs.valid = vec![0; off];
         match spec {
             FailureSpec::Links(names) => {
-                for n in names {
+                for (i, n) in names.iter().enumerate() {
+                    if names[..i].contains(n) {
+                        return Err(format!("each link once (link {n:?} is named twice)"));
+                    }
                     let Some((_, port)) = all.iter().find(|(name, _)| name == n) else {
                         let some: Vec<&str> = all.iter().take(4).map(|l| l.0.as_str()).collect();
                         return Err(format!(
@@ -173,22 +190,49 @@ impl Failures {
             FailureSpec::Count(n) => {
                 let mut order: Vec<usize> = (0..all.len()).collect();
                 Rng::stream(seed, "failures").shuffle(&mut order);
-                for i in order {
-                    if fs.names.len() == *n as usize {
-                        break;
+                fs.draw(f, &all, &order, *n, &[]);
+                if fs.names.len() < *n as usize {
+                    // The draw can leave a set no further link can join (9 of 32 links at
+                    // k = 4, seed 3) below the count `FailureSpec::check` allows: draw again
+                    // in the same order, keeping up the fewest links that connect every edge
+                    // switch (each one's first uplink, and their upper ends' first uplinks).
+                    fs.dead.fill(false);
+                    fs.names.clear();
+                    let mut keep: Vec<u32> = Vec::new();
+                    for s in f.switches.iter().filter(|s| s.tier == Tier::Edge) {
+                        let up = s.port_base + s.down;
+                        keep.push(up);
+                        let agg = &f.switches[f.switch_of(f.port_to_node[up as usize]) as usize];
+                        if agg.tier == Tier::Agg {
+                            keep.push(agg.port_base + agg.down);
+                        }
                     }
-                    fs.kill(f, all[i].1, true);
-                    fs.compute(f);
-                    if fs.disconnected(f).is_some() {
-                        fs.kill(f, all[i].1, false);
-                    } else {
-                        fs.names.push(all[i].0.clone());
-                    }
+                    fs.draw(f, &all, &order, *n, &keep);
                 }
                 fs.compute(f);
             }
         }
         Ok(fs)
+    }
+
+    /// Fails the links of `all` in `order` until `n` failed, skipping those in `keep` (upward
+    /// ports) and those whose failure would cut two edge switches apart.
+    fn draw(&mut self, f: &Fabric, all: &[(String, u32)], order: &[usize], n: u32, keep: &[u32]) {
+        for &i in order {
+            if self.names.len() == n as usize {
+                break;
+            }
+            if keep.contains(&all[i].1) {
+                continue;
+            }
+            self.kill(f, all[i].1, true);
+            self.compute(f);
+            if self.disconnected(f).is_some() {
+                self.kill(f, all[i].1, false);
+            } else {
+                self.names.push(all[i].0.clone());
+            }
+        }
     }
 
     /// Marks the link of upward `port` (both directions) down or up.

@@ -2,7 +2,9 @@
 
 use portmap::{Constraints, Solver};
 
-use super::keys::{int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
+use super::keys::{
+    fmt_num, int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+};
 use super::topology::EXPLICIT;
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, Controller, PortLayout};
 use crate::net::TopologySpec;
@@ -131,7 +133,7 @@ keys! {
         kind: int(1, MAX_BYTES),
         default: Some("300000"),
         unit: "bytes",
-        meaning: "multi-ASIC: inter-ASIC buffer per 100 Gb/s of internal link rate (Table 1: 0.3 MB)",
+        meaning: "multi-ASIC: inter-ASIC buffer per 100 Gb/s of internal link rate (Table 1: 0.3 MB); the slowest internal link's must hold one data packet",
     },
     UTIL_SAMPLE_US: Key {
         name: "switch.util_sample_us",
@@ -151,6 +153,7 @@ pub fn parse(
     k: &Keys,
     topology: &TopologySpec,
     rate_bps: u64,
+    packet_bytes: u64,
 ) -> Result<(ArchParams, u64), ScenarioError> {
     let kind: Arch = k.choice(ARCH);
     let asics = k.u32(ASICS);
@@ -229,6 +232,22 @@ pub fn parse(
         return Err(k.invalid(
             ASIC_CAPACITY_GBPS,
             &format!("enough for ports of at least 1 Mb/s ({port} b/s here)"),
+        ));
+    }
+    // The slowest inter-ASIC link (of the switches with fewer ports) must buffer one data
+    // packet, as `net::asic` sizes its buffer (a smaller one drops every packet).
+    let slowest =
+        ((radix.min(other) / asics) as f64 * port * kind.internal_share(oversub)).round() as u128;
+    if slowest > 0
+        && slowest * params.buffer_per_100g as u128 / 100_000_000_000 < packet_bytes as u128
+    {
+        let least = (packet_bytes as u128 * 100_000_000_000).div_ceil(slowest);
+        return Err(k.invalid(
+            INTER_ASIC_BUFFER_BYTES,
+            &format!(
+                "at least {least} bytes: the slowest inter-ASIC link ({} Gb/s) gets this per 100 Gb/s, and must hold one {packet_bytes}-byte data packet",
+                fmt_num(slowest as f64 / 1e9)
+            ),
         ));
     }
     Ok((params, port as u64))

@@ -21,7 +21,7 @@ keys! {
         },
         default: None,
         unit: "",
-        meaning: "failed switch-to-switch links",
+        meaning: "failed switch-to-switch links; a count draws them at random, skipping a link whose failure would cut two edge switches apart (a draw stuck short of the count draws again keeping up the fewest links that connect every edge switch), and is at most the links less those fewest (20 of 32 at k = 4); names: each link once",
     },
     PACE: Key {
         name: "failures.pace",

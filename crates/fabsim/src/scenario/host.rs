@@ -1,7 +1,9 @@
 //! `host.*`: host-side load balancing, congestion control, ACKs, connection set-up and the
 //! retransmission timer; `host.profile` sets a reference simulator's defaults for them.
 
-use super::keys::{int, keys, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::keys::{
+    fmt_num, int, keys, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES,
+};
 use super::profile::Profile;
 use super::{link, switch};
 use crate::engine::Time;
@@ -280,11 +282,26 @@ const MAX_RTT: Time = Time::from_ps(1 << 32);
 fn check_rtt(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<(), ScenarioError> {
     let limit = MAX_RTT.as_us_f64();
     if base_rtt_ps >= MAX_RTT {
+        // Blame what makes most of the round trip: the links' delays, or serializing its
+        // packets at the rate.
+        let delays = c.link.delay_ps.saturating_mul(2 * c.hops as u64);
+        let (key, what) = if base_rtt_ps.saturating_sub(delays) > delays {
+            (
+                link::RATE_GBPS,
+                "a rate (with link.delay_ns and the packet size)",
+            )
+        } else {
+            (
+                link::DELAY_NS,
+                "a delay (with link.rate_gbps and the packet size)",
+            )
+        };
         return Err(k.invalid(
-            link::DELAY_NS,
+            key,
             &format!(
-                "a delay (with link.rate_gbps and the packet size) whose longest base round trip stays under {limit} us, where RTT samples are exact (they are carried modulo 2^32 ps); here it is {} us",
-                base_rtt_ps.as_us_f64()
+                "{what} whose longest base round trip stays under {limit} us, where RTT samples are exact (they are carried modulo 2^32 ps); here it is {} us, {} us of it the links' delays",
+                fmt_num(base_rtt_ps.as_us_f64()),
+                fmt_num(delays.min(base_rtt_ps).as_us_f64())
             ),
         ));
     }

@@ -27,7 +27,13 @@ impl fmt::Display for ScenarioError {
         if self.key.is_empty() {
             write!(f, "{}: {}", self.source, self.message)
         } else {
-            write!(f, "{}: `{}`: {}", self.source, self.key, self.message)
+            write!(
+                f,
+                "{}: `{}`: {}",
+                self.source,
+                echo(&self.key),
+                self.message
+            )
         }
     }
 }
@@ -263,6 +269,18 @@ fn shown(v: &Value, allowed: &str) -> String {
                 x.to_string()
             }
         ),
+        // An integer too large for TOML's 64 bits reaches here as `--set`'s bare word.
+        Value::String(t)
+            if allowed.contains("integer")
+                && t.trim().parse::<u128>().is_ok()
+                && t.trim().parse::<i64>().is_err() =>
+        {
+            format!(
+                "{} (beyond the largest integer a scenario holds, {})",
+                quote(v),
+                i64::MAX
+            )
+        }
         Value::String(t) if t.trim().parse::<f64>().is_ok() => {
             format!("{} (a string: write the number without quotes)", quote(v))
         }
@@ -273,8 +291,34 @@ fn shown(v: &Value, allowed: &str) -> String {
 pub fn quote(v: &Value) -> String {
     match v {
         Value::Float(x) => fmt_num(*x),
-        other => display(other),
+        Value::Datetime(d) => format!("{d} (a datetime)"),
+        other => echo(&display(other)),
     }
+}
+
+/// The most characters of a user's text an error echoes.
+pub const ECHO_CHARS: usize = 80;
+
+/// A user's text as an error echoes it: invisible characters (controls, zero-width and
+/// direction marks, a byte-order mark) escaped, and cut to [`ECHO_CHARS`] characters with an
+/// ellipsis and the full length.
+pub fn echo(s: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == ECHO_CHARS {
+            out += &format!("... ({} characters)", s.chars().count());
+            break;
+        }
+        match c {
+            c if c.is_control() => out.extend(c.escape_debug()),
+            '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{FEFF}' => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The closest of `candidates` to `s`, if close enough to be a likely typo.

@@ -209,7 +209,7 @@ impl Scenario {
             key: key.to_string(),
             message,
         };
-        let doc: toml::Table = text
+        let doc: toml::Table = crate::engine::without_bom(text)
             .parse()
             .map_err(|e: toml::de::Error| err("", format!("malformed TOML: {}", e.message())))?;
         let mut s = Self {
@@ -441,13 +441,14 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     let topology = topology::parse(k)?;
     let link = link::parse(k);
     let mut switch = switch::parse(k, &link)?;
-    let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps)?;
+    let packet_bytes = link.payload_bytes as u64 + link.header_bytes as u64;
+    let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps, packet_bytes)?;
     // The traffic comes from the nominal host rate, whatever the architecture: Fastroute's
     // comparisons keep one trace for every switch (an architecture's slower ports only
     // carry it more slowly).
     let nominal_bps = link.rate_bps;
     let (topology, link) = arch::host_count(k, topology, link, port_rate_bps, arch.asics)?;
-    let run = run::parse(k);
+    let run = run::parse(k)?;
     let workload = workload::parse(k, &topology, nominal_bps, run.stop_ps, dir)?;
     let (failures, pace) = failures::parse(k, &topology)?;
     if switch.lb == SwitchLbKind::Conga && failures.is_some() {

@@ -1,6 +1,8 @@
 //! `run.*`: seeds and the run length.
 
-use super::keys::{int, keys, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::keys::{
+    fmt_num, int, keys, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES,
+};
 use super::{link, trace, workload};
 use crate::engine::Time;
 use crate::params::{RunParams, SimParams};
@@ -22,7 +24,7 @@ keys! {
         kind: int(1, MAX_SEEDS),
         default: Some("1"),
         unit: "",
-        meaning: "runs per point, with seeds run.seed, run.seed + 1, ...",
+        meaning: "runs per point, with seeds run.seed, run.seed + 1, ... (the last at most 2^63 - 1)",
     },
     DURATION_US: Key {
         name: "run.duration_us",
@@ -36,7 +38,7 @@ keys! {
         kind: number(0.0, 1e7),
         default: Some("0"),
         unit: "us",
-        meaning: "flows that start before this time are left out of the FCT statistics and the mean throughput (the start-up transient; CCT and per-flow output keep every flow)",
+        meaning: "flows that start before this time are left out of the FCT statistics and the mean throughput (the start-up transient; CCT and per-flow output keep every flow); below run.duration_us when that is given",
     },
     THREADS: Key {
         name: "run.threads",
@@ -81,18 +83,41 @@ keys! {
     },
 }
 
-/// The run keys (with the trace's interval); `seed`: the point's first.
-pub fn parse(k: &Keys) -> RunParams {
-    RunParams {
-        seed: k.int(SEED),
+/// The run keys (with the trace's interval); `seed`: the point's first. Refuses seeds past
+/// the largest a run spec holds, and a warm-up that leaves out every flow of a run with a
+/// duration.
+pub fn parse(k: &Keys) -> Result<RunParams, ScenarioError> {
+    let (seed, seeds) = (k.int(SEED), k.int(SEEDS));
+    let last = i64::MAX as u64;
+    if seed + (seeds - 1) > last {
+        return Err(k.invalid(
+            SEEDS,
+            &format!(
+                "at most {}: the seeds run.seed ({seed}), run.seed + 1, ... stay at most {last}",
+                last - seed + 1
+            ),
+        ));
+    }
+    let (stop_ps, warmup_ps) = (k.opt_us(DURATION_US), k.us(WARMUP_US));
+    if let Some(stop) = stop_ps.filter(|&stop| warmup_ps >= stop) {
+        return Err(k.invalid(
+            WARMUP_US,
+            &format!(
+                "below run.duration_us ({} us): flows that start before the warm-up ends are left out, and none starts after the run's end",
+                fmt_num(stop.as_us_f64())
+            ),
+        ));
+    }
+    Ok(RunParams {
+        seed,
         threads: k.int(THREADS) as u32,
-        stop_ps: k.opt_us(DURATION_US),
-        warmup_ps: k.us(WARMUP_US),
+        stop_ps,
+        warmup_ps,
         max_memory_bytes: max_memory_bytes(k),
         fct_buckets: fct_buckets(k),
         start_bins_ps: start_bins(k),
         trace_interval_ps: trace::interval(k),
-    }
+    })
 }
 
 /// Most start-time bin boundaries.
@@ -188,19 +213,33 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
             ),
         ));
     }
+    // Three significant digits (a small run's "0.0 GiB" read as nothing), and the limit as
+    // given (its bytes, divided back, printed 0.0099999997 for 0.01).
     let gib = e.memory_bytes as f64 / GIB;
-    let max_gib = p.run.max_memory_bytes as f64 / GIB;
+    let gib = match gib {
+        0.0 => "0".to_string(),
+        g => {
+            let scale = 10f64.powi(2 - g.log10().floor() as i32);
+            fmt_num((g * scale).round() / scale)
+        }
+    };
+    let max_gib = k
+        .opt_float(MAX_MEMORY_GIB)
+        .unwrap_or(DEFAULT_MAX_MEMORY_GIB);
     let max_hops = k
         .opt_float(MAX_PACKET_HOPS)
         .unwrap_or(DEFAULT_MAX_PACKET_HOPS);
     let what = format!(
-        "the run is estimated at {} flows, {} packets, {:.3e} packet-hops and {gib:.1} GiB",
+        "the run is estimated at {} flows, {} packets, {:.3e} packet-hops and {gib} GiB",
         e.flows, e.packets, e.packet_hops as f64
     );
-    if gib > max_gib {
+    if e.memory_bytes > p.run.max_memory_bytes {
         return Err(k.err(
             MAX_MEMORY_GIB,
-            format!("{what}: over the {max_gib} GiB limit; make it smaller, or raise run.max_memory_gib"),
+            format!(
+                "{what}: over the {} GiB limit; make it smaller, or raise run.max_memory_gib",
+                fmt_num(max_gib)
+            ),
         ));
     }
     if e.packet_hops as f64 > max_hops {

@@ -65,13 +65,19 @@ fn each_run_written_as_toml_expands_to_exactly_that_run() {
     }
     assert_eq!(runs[2].params.run.seed, 43);
 
+    // Issue 48, case 15: seeds past the largest a run spec holds were run and reported.
     let mut s = Scenario::default_scenario();
     s.set(&format!("run.seed={}", i64::MAX)).unwrap();
     s.set("run.seeds=2").unwrap();
-    let runs = s.expand().unwrap();
-    assert!(runs[0].to_toml().is_ok());
-    let e = runs[1].to_toml().unwrap_err();
-    assert_eq!(e.key, "run.seed");
+    let e = s.expand().unwrap_err();
+    assert_eq!(e.key, "run.seeds");
+    assert!(
+        e.to_string()
+            .contains("invalid value 2; allowed: at most 1:"),
+        "{e}"
+    );
+    s.set("run.seeds=1").unwrap();
+    assert!(s.expand().unwrap()[0].to_toml().is_ok());
 }
 
 #[test]
@@ -717,4 +723,327 @@ fn run_specs_name_unread_input_files_by_absolute_path() {
             .and_then(|s| s.expand())
             .unwrap();
     }
+}
+
+/// Issue 48, case 2: a stride that is a multiple of the host count sends every flow to its
+/// own source (given, or the default hosts per rack on a single switch); shuffle peers that
+/// come back to the sender or repeat are refused like it (shuffle drops a self-pair, but a
+/// stride of a multiple leaves it no flow).
+#[test]
+fn stride_to_itself_is_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.lb=ecmp").unwrap();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.workload.clone())
+    };
+    let one_switch = [
+        "topology.tiers=2",
+        "topology.leaves=1",
+        "topology.hosts_per_leaf=16",
+        "topology.uplinks=0",
+    ];
+    for (sets, says) in [
+        (
+            &["topology.k=4", "workload.kind=stride", "workload.stride=16"][..],
+            "invalid value 16; allowed: an integer from 1 to 2^20 that is not a multiple of the fabric's 16 hosts",
+        ),
+        (
+            &["topology.k=4", "workload.kind=shuffle", "workload.stride=32"],
+            "invalid value 32",
+        ),
+        (
+            &[&one_switch[..], &["workload.kind=stride"]].concat(),
+            "the default, hosts per rack (16), is a multiple of the fabric's 16 hosts",
+        ),
+        (
+            &[&one_switch[..], &["workload.kind=shuffle"]].concat(),
+            "every shuffle flow would go from a host to itself",
+        ),
+    ] {
+        let e = expand(sets).unwrap_err();
+        assert_eq!(e.key, "workload.stride", "{sets:?}: {e}");
+        assert!(e.to_string().contains(says), "{sets:?}: {e}");
+    }
+    // Any other stride sends to another host, and a single switch takes a given one.
+    for sets in [
+        &["topology.k=4", "workload.kind=stride", "workload.stride=17"][..],
+        &[
+            &one_switch[..],
+            &["workload.kind=stride", "workload.stride=3"],
+        ]
+        .concat(),
+    ] {
+        let w = expand(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+        assert!(w.flows(16, 1).iter().all(|f| f.src != f.dst), "{sets:?}");
+    }
+}
+
+/// Issue 48, case 5: incast senders and shuffle peers beyond the fabric's other hosts are
+/// refused (they were cut to 15 flows, or repeated peers), naming the maximum.
+#[test]
+fn counts_beyond_the_fabric_are_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.workload.clone())
+    };
+    for (sets, key, says) in [
+        (
+            &["workload.kind=incast", "workload.senders=1000"][..],
+            "workload.senders",
+            "invalid value 1000; allowed: at most 15",
+        ),
+        (
+            &["workload.kind=incast", "workload.senders=16"],
+            "workload.senders",
+            "at most 15",
+        ),
+        (
+            &[
+                "workload.kind=shuffle",
+                "workload.stride=1",
+                "workload.shuffle_k=100",
+            ],
+            "workload.shuffle_k",
+            "invalid value 100; allowed: at most 15",
+        ),
+        // The default stride, 2 hosts per rack, returns to the sender after 8 peers.
+        (
+            &["workload.kind=shuffle", "workload.shuffle_k=8"],
+            "workload.shuffle_k",
+            "at most 7",
+        ),
+    ] {
+        let e = expand(sets).unwrap_err();
+        assert_eq!(e.key, key, "{sets:?}: {e}");
+        assert!(e.to_string().contains(says), "{sets:?}: {e}");
+    }
+    // At the maximum: every host sends to distinct peers other than itself.
+    for (sets, flows) in [
+        (&["workload.kind=incast", "workload.senders=15"][..], 15),
+        (
+            &[
+                "workload.kind=shuffle",
+                "workload.stride=1",
+                "workload.shuffle_k=15",
+            ],
+            16 * 15,
+        ),
+        (&["workload.kind=shuffle", "workload.shuffle_k=7"], 16 * 7),
+    ] {
+        let w = expand(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+        let mut pairs: Vec<(u32, u32)> = w.flows(16, 1).iter().map(|f| (f.src, f.dst)).collect();
+        assert!(pairs.iter().all(|p| p.0 != p.1), "{sets:?}");
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), flows, "{sets:?}");
+    }
+}
+
+/// Issue 48, case 18: a fabric of one host (one leaf of one host) panicked in the
+/// permutation's derangement, and web's draw; every workload needs a peer, so the topology
+/// is refused before any workload is built.
+#[test]
+fn a_one_host_fabric_is_refused() {
+    for kind in [
+        "permutation",
+        "web",
+        "stride",
+        "incast",
+        "all-gather",
+        "moe",
+    ] {
+        let mut s = Scenario::default_scenario();
+        for a in [
+            "topology.tiers=2",
+            "topology.leaves=1",
+            "topology.hosts_per_leaf=1",
+            "topology.uplinks=0",
+            "switch.lb=ecmp",
+            "run.duration_us=100",
+            &format!("workload.kind={kind}"),
+        ] {
+            s.set(a).unwrap();
+        }
+        let e = s.expand().unwrap_err();
+        assert_eq!(e.key, "topology.hosts_per_leaf", "{kind}: {e}");
+        assert!(e.to_string().contains("at least 2 hosts"), "{kind}: {e}");
+    }
+}
+
+/// Issue 48, case 3: a count of failed links above what can fail without cutting edge
+/// switches apart (20 of 32 at k = 4) is refused, naming that number; and (case 15) a link
+/// named twice.
+#[test]
+fn failure_count_above_what_can_fail_is_refused() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand()
+    };
+    for n in [21, 25, 32] {
+        let e = expand(&[&format!("failures.links={n}")]).unwrap_err();
+        assert_eq!(e.key, "failures.links");
+        let says = format!("invalid value {n}; allowed: at most 20: of the fabric's 32");
+        assert!(e.to_string().contains(&says), "{e}");
+    }
+    // 20 can fail, and every seed's draw reaches them.
+    let runs = expand(&["failures.links=20", "run.seeds=20"]).unwrap();
+    for r in &runs {
+        let f = crate::net::Fabric::new(&r.params.topology, 1, Time::from_ps(1));
+        let spec = r.params.failures.as_ref().unwrap();
+        let fs = crate::net::Failures::new(&f, spec, r.params.run.seed).unwrap();
+        assert_eq!(fs.names.len(), 20, "seed {}", r.params.run.seed);
+    }
+    // k = 6: 108 links, 18 edges' uplinks and 6 pods' to one core stay up.
+    let mut s = Scenario::default_scenario();
+    for a in ["topology.k=6", "switch.lb=ecmp", "failures.links=84,85"] {
+        s.set(a).unwrap();
+    }
+    assert!(s.expand().unwrap_err().to_string().contains("at most 84"));
+    s.set("failures.links=84").unwrap();
+    s.set("run.seeds=5").unwrap();
+    for r in s.expand().unwrap() {
+        let f = crate::net::Fabric::new(&r.params.topology, 1, Time::from_ps(1));
+        let spec = r.params.failures.as_ref().unwrap();
+        let fs = crate::net::Failures::new(&f, spec, r.params.run.seed).unwrap();
+        assert_eq!(fs.names.len(), 84, "seed {}", r.params.run.seed);
+    }
+    let e = expand(&["failures.links=edge0-agg0,edge0-agg0"]).unwrap_err();
+    assert_eq!(e.key, "failures.links");
+    assert!(e.to_string().contains("named twice"), "{e}");
+    // Leaf-spine: every leaf keeps one uplink.
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.tiers=2",
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "failures.links=5",
+    ] {
+        s.set(a).unwrap();
+    }
+    let e = s.expand().unwrap_err();
+    assert!(
+        e.to_string().contains("at most 4: of the fabric's 8"),
+        "{e}"
+    );
+}
+
+/// Issue 48, case 14: errors name the user's key and the real cause, and echo values
+/// legibly: a slow rate was blamed on the default delay; a seed past 64 bits was "a string";
+/// a TOML datetime showed as `$__toml_private_datetime`; a memory limit of 0.01 GiB as
+/// 0.0099999997 against "0.0 GiB"; a long value was echoed whole, a control character
+/// invisibly; a byte-order mark broke a scenario file.
+#[test]
+fn misleading_messages_name_the_real_cause() {
+    let err = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in sets {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap_err()
+    };
+    let e = err(&["link.rate_gbps=0.001"]);
+    assert_eq!(e.key, "link.rate_gbps", "{e}");
+    assert!(
+        e.to_string()
+            .contains("invalid value 0.001; allowed: a rate"),
+        "{e}"
+    );
+    // A long delay is still the delay's.
+    assert_eq!(err(&["link.delay_ns=1e7"]).key, "link.delay_ns");
+    let e = err(&["run.seed=18446744073709551615"]).to_string();
+    assert!(e.contains("beyond the largest integer"), "{e}");
+    assert!(!e.contains("a string"), "{e}");
+    let e = Scenario::parse("[workload]\nkind = 1979-05-27\n", "f.toml")
+        .unwrap()
+        .expand()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("invalid value 1979-05-27 (a datetime)"), "{e}");
+    assert!(!e.contains("toml_private"), "{e}");
+    let e = err(&[
+        "run.max_memory_gib=0.01",
+        "topology.k=8",
+        "workload.kind=all-to-all",
+    ]);
+    let e = e.to_string();
+    assert!(e.contains("over the 0.01 GiB limit"), "{e}");
+    // The estimate with three significant digits (it read "0.0 GiB").
+    let est = e
+        .split("packet-hops and ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next());
+    let est: f64 = est
+        .and_then(|g| g.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    assert!(est > 0.01 && est < 1.0, "{e}");
+    let long = "x".repeat(700_000);
+    let e = err(&[&format!("workload.kind={long}")]).to_string();
+    assert!(e.len() < 1_000, "{} bytes", e.len());
+    assert!(e.contains("... (700000 characters)"), "{e}");
+    let e = err(&["workload.kind=perm\u{1}x\u{200b}"]).to_string();
+    assert!(e.contains("invalid value perm\\u{1}x\\u{200b};"), "{e}");
+    let s = Scenario::parse("\u{feff}[workload]\nkind = \"incast\"\n", "bom.toml").unwrap();
+    assert!(s.expand().is_ok());
+    let cdf = crate::workload::SizeCdf::parse("\u{feff}100 0.5\n300 1\n").unwrap();
+    assert_eq!(
+        cdf,
+        crate::workload::SizeCdf::parse("100 0.5\n300 1\n").unwrap()
+    );
+}
+
+/// Issue 48, case 15: a warm-up past the run's end left every flow out, and an inter-ASIC
+/// buffer below one packet dropped everything until the watchdog; both are refused, naming
+/// the limit.
+#[test]
+fn silent_acceptance_is_refused() {
+    let err = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ecmp"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand().unwrap_err()
+    };
+    let e = err(&["run.duration_us=100", "run.warmup_us=100"]);
+    assert_eq!(e.key, "run.warmup_us");
+    assert!(
+        e.to_string()
+            .contains("allowed: below run.duration_us (100 us)"),
+        "{e}"
+    );
+    let e = err(&[
+        "switch.arch=oversubscribed",
+        "switch.inter_asic_buffer_bytes=1",
+    ]);
+    assert_eq!(e.key, "switch.inter_asic_buffer_bytes");
+    let says = e.to_string();
+    let least: u64 = says
+        .split("at least ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{says}"));
+    // The least allowed is accepted, one byte less is not.
+    let mut s = Scenario::default_scenario();
+    for a in [
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "switch.arch=oversubscribed",
+    ] {
+        s.set(a).unwrap();
+    }
+    s.set(&format!("switch.inter_asic_buffer_bytes={least}"))
+        .unwrap();
+    assert!(s.expand().is_ok());
+    s.set(&format!("switch.inter_asic_buffer_bytes={}", least - 1))
+        .unwrap();
+    assert!(s.expand().is_err());
 }

@@ -37,7 +37,7 @@ keys! {
         kind: int(1, 1024),
         default: None,
         unit: "",
-        meaning: "2 tiers: hosts per leaf (default k/2)",
+        meaning: "2 tiers: hosts per leaf (default k/2; at least 2 on a single switch: every workload needs two hosts)",
     },
     UPLINKS: Key {
         name: "topology.uplinks",
@@ -80,6 +80,13 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
         }
     }
     let hosts = spec.hosts();
+    if hosts < 2 {
+        // Only one leaf of one host: every workload needs a peer.
+        return Err(k.err(
+            HOSTS_PER_LEAF,
+            "the fabric would have 1 host (topology.leaves = 1 x topology.hosts_per_leaf = 1); allowed: at least 2 hosts, as every workload sends from one host to another",
+        ));
+    }
     if hosts > MAX_HOSTS {
         let key = if k.given(LEAVES) {
             LEAVES

@@ -107,21 +107,21 @@ keys! {
         kind: int(1, super::topology::MAX_HOSTS),
         default: Some("2"),
         unit: "hosts",
-        meaning: "incast: hosts 1..=senders send to host 0",
+        meaning: "incast: hosts 1..=senders send to host 0 (at most the fabric's hosts - 1)",
     },
     STRIDE: Key {
         name: "workload.stride",
         kind: int(1, super::topology::MAX_HOSTS),
         default: None,
         unit: "hosts",
-        meaning: "stride/shuffle offset (default: hosts per rack)",
+        meaning: "stride/shuffle offset: host i sends to i + stride mod hosts (default: hosts per rack); a multiple of the host count, which would send every flow to its own source, is refused",
     },
     SHUFFLE_K: Key {
         name: "workload.shuffle_k",
         kind: int(1, 1024),
         default: Some("4"),
         unit: "peers",
-        meaning: "shuffle: peers per host",
+        meaning: "shuffle: peers per host, i + j x stride mod hosts for j = 1..k, at most hosts / gcd(stride, hosts) - 1 (hosts - 1 for a stride prime to the host count): beyond, peers repeat",
     },
     LOAD: Key {
         name: "workload.load",
@@ -297,10 +297,22 @@ pub fn parse(
     let spec = match k.choice::<WorkloadKind>(KIND) {
         WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
         WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
-        WorkloadKind::Incast => WorkloadSpec::Incast {
-            message_bytes,
-            senders: k.u32(SENDERS),
-        },
+        WorkloadKind::Incast => {
+            let senders = k.u32(SENDERS);
+            if senders as u64 >= hosts {
+                return Err(k.invalid(
+                    SENDERS,
+                    &format!(
+                        "at most {}: the other hosts of the fabric's {hosts} send to host 0",
+                        hosts - 1
+                    ),
+                ));
+            }
+            WorkloadSpec::Incast {
+                message_bytes,
+                senders,
+            }
+        }
         WorkloadKind::AllToAll if k.get(ALGORITHM).is_none() && k.get(GROUP).is_none() => {
             WorkloadSpec::AllToAll {
                 message_bytes,
@@ -479,10 +491,14 @@ fn fastroute(
         _ if long_lived && !given => (rate_bps as f64 * LONG_LIVED_DEFAULT_S / 8.0).round() as u64,
         _ => message_bytes,
     };
+    let stride = k.opt_u32(STRIDE).unwrap_or(hosts_per_rack);
+    if matches!(pattern, Pattern::Stride | Pattern::Shuffle { .. }) {
+        distinct_peers(k, pattern, stride, topology.hosts())?;
+    }
     Ok(FastrouteWorkload {
         pattern,
         message_bytes,
-        stride: k.opt_u32(STRIDE).unwrap_or(hosts_per_rack),
+        stride,
         hosts_per_rack,
         rate_bps,
         duration_ps,
@@ -493,6 +509,48 @@ fn fastroute(
         skew,
         cdf: cdf.filter(|_| matches!(pattern, Pattern::Web | Pattern::Hadoop)),
     })
+}
+
+/// Refuses a stride or shuffle whose peers are not distinct hosts other than the sender:
+/// host i's peers i + j x `stride` mod `hosts` (j = 1..k, k = 1 for stride) come back to i
+/// after `hosts / gcd(stride, hosts)` steps. A stride that is a multiple of the host count
+/// (the default, hosts per rack, on a single switch) sends every flow to its own source.
+fn distinct_peers(
+    k: &Keys,
+    pattern: Pattern,
+    stride: u32,
+    hosts: u64,
+) -> Result<(), ScenarioError> {
+    let (mut a, mut b) = (stride as u64, hosts);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let max_peers = hosts / a - 1;
+    let name = pattern.name();
+    if max_peers == 0 {
+        let allowed = format!(
+            "an integer from 1 to 2^20 that is not a multiple of the fabric's {hosts} hosts (1 to {} for a shorter hop): host i sends to i + stride mod {hosts}, so a multiple sends every flow to its own source",
+            hosts - 1
+        );
+        return Err(if k.given(STRIDE) {
+            k.invalid(STRIDE, &allowed)
+        } else {
+            k.err(
+                STRIDE,
+                format!("the default, hosts per rack ({stride}), is a multiple of the fabric's {hosts} hosts (one rack: a single switch), so every {name} flow would go from a host to itself; allowed: {allowed}"),
+            )
+        });
+    }
+    match pattern {
+        Pattern::Shuffle { k: peers } if peers as u64 > max_peers => Err(k.invalid(
+            SHUFFLE_K,
+            &format!(
+                "at most {max_peers}: host i's peers i + j x {stride} mod {hosts} (j = 1..k) return to i after {} steps, so more would repeat peers",
+                max_peers + 1
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A file key's path: as given (relative to the working directory) if it exists there, else

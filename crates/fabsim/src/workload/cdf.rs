@@ -66,6 +66,7 @@ impl std::fmt::Display for CdfError {
 impl SizeCdf {
     /// Parses a CDF file's text (see the module documentation for the formats).
     pub fn parse(text: &str) -> Result<Self, CdfError> {
+        let text = crate::engine::without_bom(text);
         let err = |line: usize, message: String| CdfError { line, message };
         let mut points: Vec<(f64, f64)> = Vec::new();
         let mut linear = true;

@@ -90,6 +90,7 @@ fn num<T: std::str::FromStr>(line: usize, field: &str, tok: Option<&str>) -> Res
 
 impl HtsimMatrix {
     pub fn parse(text: &str) -> Result<Self, HtsimError> {
+        let text = crate::engine::without_bom(text);
         let err = |line: usize, field: &str, message: String| HtsimError {
             line,
             field: field.to_string(),
@@ -172,7 +173,14 @@ impl HtsimMatrix {
                             t => Ok(Some(t)),
                         }
                     };
+                    // Every token here names a field (values are taken with it): a field
+                    // given twice would silently keep its last value.
+                    let mut seen: Vec<&str> = Vec::new();
                     while let Some(t) = toks.next() {
+                        if seen.contains(&t) {
+                            return Err(err(line, t, format!("`{t}` given twice; allowed: each field once per connection")));
+                        }
+                        seen.push(t);
                         match t {
                             "id" => {
                                 let id = num::<u32>(line, "id", toks.next())?;
@@ -391,6 +399,21 @@ mod tests {
         assert_eq!(t.deps.send_done.row(0), &[0]);
         assert_eq!(t.deps.recv_done.row(1), &[1]);
         assert_eq!(m.total_bytes(), 8192 + 4096 + 100);
+    }
+
+    /// Issue 48: a field twice on a connection line kept its last value (cases 15), and a
+    /// byte-order mark made the `Nodes` line unknown (case 14).
+    #[test]
+    fn a_field_twice_is_refused_and_a_byte_order_mark_skipped() {
+        for field in ["size 1", "start 0", "id 1"] {
+            let text = format!("Nodes 4\n0->1 id 1 start 0 size 8 {field}\n");
+            let e = HtsimMatrix::parse(&text).unwrap_err();
+            let name = field.split(' ').next().unwrap();
+            assert_eq!((e.line, e.field.as_str()), (2, name), "{e}");
+            assert!(e.to_string().contains("given twice"), "{e}");
+        }
+        let m = HtsimMatrix::parse(&format!("\u{feff}{CHAIN}")).unwrap();
+        assert_eq!(m, HtsimMatrix::parse(CHAIN).unwrap());
     }
 
     #[test]
