@@ -124,14 +124,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow`'s sender has every byte acknowledged: its state goes, and the partition that
     /// holds its receiver (if another) releases that at the window's end.
     fn release_sender(&mut self, flow: u32) {
-        // A sender done may still hold packets it once presumed lost: it sends no more.
-        let src = self.ends[flow as usize][0] as usize;
-        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
-            self.tx[src].remove(i);
-            if (i as u32) < self.cursor[src] {
-                self.cursor[src] -= 1;
-            }
-        }
+        self.unlist(flow);
         self.window_open[flow as usize] = false;
         let to = self.owner[self.ends[flow as usize][1] as usize];
         if to != self.me {
@@ -141,12 +134,27 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// Puts `flow` back on its host's send list if its sender has data again (packets it
-    /// presumed lost) after having none.
+    /// presumed lost) after having none, or takes it off if an ACK left it none (it covered
+    /// the last packets waiting to be resent).
     #[inline]
     fn resume(&mut self, flow: u32, had_data: bool) {
         let f = self.flows.at(flow);
         if !had_data && f.tx.has_data() {
             self.tx[f.src as usize].push(flow);
+        } else if had_data && !f.tx.has_data() {
+            self.unlist(flow);
+        }
+    }
+
+    /// Takes `flow` off its host's send list, if it is there (a sender done may still hold
+    /// packets it once presumed lost: it sends no more).
+    fn unlist(&mut self, flow: u32) {
+        let src = self.ends[flow as usize][0] as usize;
+        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
+            self.tx[src].remove(i);
+            if (i as u32) < self.cursor[src] {
+                self.cursor[src] -= 1;
+            }
         }
     }
 
