@@ -6,7 +6,7 @@ use crate::lb::{Deployment, HostLbKind, SwitchLbKind};
 use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
-use crate::transport::TransportParams;
+use crate::transport::{Nic, TransportParams};
 use crate::workload::WorkloadSpec;
 
 /// Everything one run needs, validated: a struct per domain, as the scenario's parsers
@@ -63,11 +63,12 @@ pub struct HostParams {
     pub path_labels: u32,
     /// The host transport (congestion control, timers, loss recovery, ACKs).
     pub transport: TransportParams,
-    /// `host.nic = "fifo"`: flows push their packets into the host's NIC queue as soon as
+    /// `host.nic`. `fifo`: flows push their packets into the host's NIC queue as soon as
     /// their windows allow, and ACKs queue behind them; that queue has the switch ports'
-    /// buffer and ECN marking. Otherwise (`pull`) the NIC takes one data packet when it is
-    /// free, round-robin over its flows, and an ACK waits at most for the packet in service.
-    pub nic_fifo: bool,
+    /// buffer and ECN marking. Otherwise (`pull`, `pull-fifo`) the NIC takes one data packet
+    /// when it is free, round-robin over its flows or from the one waiting longest, and an
+    /// ACK waits at most for the packet in service.
+    pub nic: Nic,
 }
 
 /// How the run goes and what it reports (`run.*`, `trace.*`).

@@ -47,7 +47,7 @@ use crate::lb::{HostLb, SwitchLb, View};
 use crate::net::asic::Asics;
 use crate::net::{Fabric, Failures, Packet, Ports};
 use crate::params::SimParams;
-use crate::transport::{AckLog, Receiver, Sender};
+use crate::transport::{AckLog, Nic, Receiver, Sender};
 use crate::workload::deps::Deps;
 use crate::workload::FlowSpec;
 use egress::DequeueMarks;
@@ -167,6 +167,9 @@ struct Sim<'a, A: Chassis> {
     /// window-blocked flows without loading each one (a cache miss per flow on a large
     /// fabric); refreshed wherever the window or the bytes in flight change.
     window_open: Vec<bool>,
+    /// Per flow, with `host.nic = "pull-fifo"` (empty otherwise): it is in its NIC's line of
+    /// flows waiting to send, which is the order of those flows in its host's send list.
+    in_line: Vec<bool>,
     now: Time,
     c: Counters,
     /// [`crate::params::RunParams::second_half_ps`]: ACKs from then on count in
@@ -354,6 +357,11 @@ impl<'a, A: Chassis> Sim<'a, A> {
             cursor: vec![0; hosts],
             nic_armed: vec![false; hosts],
             window_open: vec![true; specs.len()],
+            in_line: if p.host.nic == Nic::PullFifo {
+                vec![false; specs.len()]
+            } else {
+                Vec::new()
+            },
             now: Time::ZERO,
             c: Counters::default(),
             second_half: p.run.second_half_ps(),

@@ -18,8 +18,12 @@ fn params(sets: &[&str]) -> Vec<SimParams> {
 fn check(p: &SimParams) {
     let r = run(p);
     let what = format!(
-        "{} lb={} cc={} ack_every={} fifo={}",
-        r.workload, r.lb, r.cc, p.host.transport.ack_every_bytes, p.host.nic_fifo
+        "{} lb={} cc={} ack_every={} nic={}",
+        r.workload,
+        r.lb,
+        r.cc,
+        p.host.transport.ack_every_bytes,
+        p.host.nic.name()
     );
     assert_eq!(r.flows_completed, r.flows_total, "{what}");
     let cct = r.cct_us.expect("completes");

@@ -232,26 +232,22 @@ fn htsim_spraying_on_a_16mib_permutation() {
 }
 
 /// Every pair of 128 hosts exchanging 64 KiB at once under REPS and NSCC: 127 flows per NIC.
-/// A known gap. With htsim's retransmission timer (`host.rto_timer = "oldest"`) fabsim's
-/// CCT went from +18.3% to about +11%, its median and p99 to about +8%, but fabsim still
-/// times out about 18,000 packets per run, nearly all of which had arrived, where htsim
-/// resends about 10,000 beyond its NACKs. Their ACKs waited for 16 KiB of coalescing: with an
-/// ACK per packet fabsim times out none (CCT -2.5%), and with NSCC's windows capped at 0.05
-/// BDP (each packet then fills its window and asks for an ACK) 2,500 (CCT +4.7%). So fabsim's
-/// NSCC keeps larger windows than htsim's with 127 flows per NIC; why is not found yet.
-/// This holds the gap where it is (CCT 12%, median and p99 10%), so that it can only shrink.
+/// Long a known gap (CCT +11.8%, median +8.0%, p99 +8.9% with 18,300 timeouts, 17,600
+/// duplicates and 32,900 trims per run against htsim's 10,200 timer resends and 21,000
+/// NACKs), closed by two things htsim's UEC source and NIC do (uec.cpp) that fabsim did not:
+/// - its NIC serves the flows waiting to send first come, first served (`host.nic =
+///   "pull-fifo"`), where fabsim's went round-robin over its 127 flows: a flow whose window
+///   opened could jump the line (alone: +4.2 / +3.7 / +3.0%, trims 17,500);
+/// - a packet the timer gave up on whose coalesced ACK arrives before its NIC turn is not
+///   resent (alone: +4.6 / +5.9 / +6.4%, duplicates 11,700).
+///
+/// With both: 20,400 timeouts per run, half of them ACKed before their resend and the other
+/// half (10,400) resent though they had arrived (their ACKs held for coalescing), 17,100 trims
+/// (htsim: 10,200 timer resends, 21,000 NACKs), and the gaps within the bands.
 #[test]
-fn htsim_all_to_all_known_gap() {
+fn htsim_all_to_all() {
     let name = "k8_a2a64KiB_reps";
-    let g = htsim_case(name, 8, "reps", "a2a128_64KiB.cm", &[]);
-    for ((stat, _), ((gap, _), limit)) in STATS.iter().zip(g.iter().zip([0.12, 0.10, 0.10])) {
-        assert!(
-            gap.abs() <= limit,
-            "{name} {stat}: {:+.2}% is outside the known gap's {:.0}%",
-            gap * 100.0,
-            limit * 100.0
-        );
-    }
+    assert_within(name, htsim_case(name, 8, "reps", "a2a128_64KiB.cm", &[]));
 }
 
 /// Netbench's statistics of one of its runs in `netbench_flows.csv`: CCT (the last end),

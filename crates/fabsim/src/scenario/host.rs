@@ -67,7 +67,7 @@ keys! {
         kind: Kind::Choice(names::<Nic>),
         default: Some("\"pull\""),
         unit: "",
-        meaning: "pull: the NIC takes a data packet when free, round-robin over its flows, ACKs wait only for the packet in service; fifo: flows push packets into one NIC queue as their windows open, ACKs queue behind, with the switch ports' buffer and ECN marking (Netbench)",
+        meaning: "pull: the NIC takes a data packet when free, round-robin over its flows, ACKs wait only for the packet in service; fifo: flows push packets into one NIC queue as their windows open, ACKs queue behind, with the switch ports' buffer and ECN marking (Netbench); pull-fifo: as pull, but from the flow waiting longest: a flow joins the back of the line when its window lets it send and again after each packet if it still may (htsim)",
     },
     HANDSHAKE: Key {
         name: "host.handshake",
@@ -420,7 +420,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
             ack_delay_ps: k.opt_us(ACK_DELAY_US),
             handshake: k.bool(HANDSHAKE),
         },
-        nic_fifo: k.choice::<Nic>(NIC) == Nic::Fifo,
+        nic: k.choice(NIC),
     })
 }
 

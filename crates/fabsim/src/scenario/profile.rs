@@ -49,7 +49,8 @@ impl Profile {
             // on dequeue by the data queue and trims the arriving packet or the tail; its
             // sources always run a retransmission timer, armed at the oldest unACKed packet's
             // send time plus 15 us and six buffer drains, that resends that packet alone and
-            // takes it off the window; main_uec.cpp marks ECN from 20% to 80% of the BDP.
+            // takes it off the window; main_uec.cpp marks ECN from 20% to 80% of the BDP; its
+            // NIC (UecNIC) serves the sources waiting to send first come, first served.
             Profile::Htsim => &[
                 (host::ACK_EVERY_BYTES, "16384"),
                 (host::PATH_LABELS, "64"),
@@ -62,6 +63,7 @@ impl Profile {
                 (host::RTO_US, "\"htsim\""),
                 (host::RTO, "\"fixed\""),
                 (host::RTO_TIMER, "\"oldest\""),
+                (host::NIC, "\"pull-fifo\""),
             ],
             // NewRenoTcpSocket / NewRenoDctcpSocket defaults: window 3 MSS and ssthresh 30 MSS
             // (Netbench derives both from its TCP_MAX_SEGMENT_SIZE, here the payload), receive

@@ -8,6 +8,7 @@ use super::{Event, Sim};
 use crate::engine::rng::keyed_below;
 use crate::engine::{EventQueue, Time};
 use crate::net::{Enqueue, Overflow, Packet, PacketKind};
+use crate::transport::Nic;
 
 /// `switch.ecn_at = "dequeue"`, per egress port: its last `undecided` data packets (FIFO
 /// among themselves; the first of them is the ring's slot `next`, whose last bit leaves at
@@ -101,7 +102,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Host `host` hands a packet to its NIC.
     #[inline]
     pub(super) fn nic_send(&mut self, host: u32, pkt: Packet) {
-        let d = if self.p.host.nic_fifo {
+        let d = if self.p.host.nic == Nic::Fifo {
             Discipline::Buffered
         } else {
             Discipline::Unbuffered

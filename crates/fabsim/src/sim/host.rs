@@ -8,7 +8,7 @@ use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{Packet, PacketKind};
-use crate::transport::{Expiry, Reply};
+use crate::transport::{Expiry, Nic, Reply};
 use crate::workload::deps::{Csr, Deps};
 
 /// A log entry that is not one: the flow's sender is done, its receiver may go.
@@ -124,14 +124,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow`'s sender has every byte acknowledged: its state goes, and the partition that
     /// holds its receiver (if another) releases that at the window's end.
     fn release_sender(&mut self, flow: u32) {
-        // A sender done may still hold packets it once presumed lost: it sends no more.
-        let src = self.ends[flow as usize][0] as usize;
-        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
-            self.tx[src].remove(i);
-            if (i as u32) < self.cursor[src] {
-                self.cursor[src] -= 1;
-            }
-        }
+        self.unlist(flow);
         self.window_open[flow as usize] = false;
         let to = self.owner[self.ends[flow as usize][1] as usize];
         if to != self.me {
@@ -141,12 +134,30 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// Puts `flow` back on its host's send list if its sender has data again (packets it
-    /// presumed lost) after having none.
+    /// presumed lost) after having none, or takes it off if an ACK left it none (it covered
+    /// the last packets waiting to be resent).
     #[inline]
     fn resume(&mut self, flow: u32, had_data: bool) {
         let f = self.flows.at(flow);
         if !had_data && f.tx.has_data() {
             self.tx[f.src as usize].push(flow);
+        } else if had_data && !f.tx.has_data() {
+            self.unlist(flow);
+        }
+    }
+
+    /// Takes `flow` off its host's send list, if it is there (a sender done may still hold
+    /// packets it once presumed lost: it sends no more).
+    fn unlist(&mut self, flow: u32) {
+        let src = self.ends[flow as usize][0] as usize;
+        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
+            self.tx[src].remove(i);
+            if (i as u32) < self.cursor[src] {
+                self.cursor[src] -= 1;
+            }
+        }
+        if let Some(in_line) = self.in_line.get_mut(flow as usize) {
+            *in_line = false;
         }
     }
 
@@ -182,6 +193,9 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn open(&mut self, flow: u32) {
         let src = self.flows.at(flow).src;
         self.tx[src as usize].push(flow);
+        if let Some(in_line) = self.in_line.get_mut(flow as usize) {
+            *in_line = true;
+        }
         self.arm_nic(src);
     }
 
@@ -260,6 +274,14 @@ impl<A: Chassis> Sim<'_, A> {
         let f = self.flows.at(flow);
         let (open, src) = (f.tx.window_open(t), f.src);
         self.window_open[flow as usize] = open;
+        if open && self.in_line.get(flow as usize) == Some(&false) && f.tx.has_data() {
+            // `host.nic = "pull-fifo"`: it may send, so it joins the back of the line.
+            let list = &mut self.tx[src as usize];
+            let i = list.iter().position(|&g| g == flow);
+            list.remove(i.expect("a flow with data is on the send list"));
+            list.push(flow);
+            self.in_line[flow as usize] = true;
+        }
         self.arm_nic(src);
     }
 
@@ -268,7 +290,7 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn arm_nic(&mut self, host: u32) {
         if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
             self.nic_armed[host as usize] = true;
-            let at = if self.p.host.nic_fifo {
+            let at = if self.p.host.nic == Nic::Fifo {
                 self.now
             } else {
                 self.ports.stats[self.fabric.nic(host).port() as usize]
@@ -288,11 +310,12 @@ impl<A: Chassis> Sim<'_, A> {
         if list.is_empty() {
             return;
         }
-        // Round-robin over the host's flows, skipping those whose window is full.
+        // Round-robin over the host's flows, skipping those whose window is full; with
+        // `host.nic = "pull-fifo"` the cursor stays at the front of the line.
         let t = &self.p.host.transport;
         let start = self.cursor[h] as usize % list.len();
         let (flows, open) = (&self.flows, &self.window_open);
-        let Some(i) = (0..list.len())
+        let found = (0..list.len())
             .map(|j| (start + j) % list.len())
             .find(|&j| {
                 let fid = list[j] as usize;
@@ -303,8 +326,15 @@ impl<A: Chassis> Sim<'_, A> {
                     "flow {fid}"
                 );
                 open[fid]
-            })
-        else {
+            });
+        if !self.in_line.is_empty() {
+            // The flows ahead of the one served, or all, had their turn with a shut window:
+            // they leave the line (and join it again when their window opens).
+            for &g in &list[..found.unwrap_or(list.len())] {
+                self.in_line[g as usize] = false;
+            }
+        }
+        let Some(i) = found else {
             // Every flow waits for ACKs; an ACK re-arms the NIC.
             return;
         };
@@ -319,7 +349,14 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue
                 .push_ticketed(at, key, Event::Timeout { flow: fid });
         }
-        if !f.tx.has_data() {
+        if !self.in_line.is_empty() {
+            // Out of the line; back at its end if its window still lets it send (below).
+            list.remove(i);
+            self.in_line[fid as usize] = false;
+            if f.tx.has_data() {
+                list.push(fid);
+            }
+        } else if !f.tx.has_data() {
             list.remove(i);
             self.cursor[h] = i as u32;
         } else {

@@ -155,6 +155,11 @@ named_enum! {
         Pull => "pull",
         /// Flows push packets into one FIFO as their windows open (Netbench's sockets).
         Fifo => "fifo",
+        /// One data packet when the NIC is free, from the flow that has waited longest: a
+        /// flow joins the back of the line when its window lets it send and again after each
+        /// packet if it still may, and leaves it when its turn finds its window shut (htsim's
+        /// `UecNIC`: `requestSending`, `doNextEvent`, `cantSend` in uec.cpp).
+        PullFifo => "pull-fifo",
     }
 }
 

@@ -338,14 +338,21 @@ impl Sender {
 
     /// Packet `seq` is known to have arrived: returns the bytes it counted in the window if
     /// that is news, 0 if it was ACKed before (then only a copy resent after the first ACK,
-    /// when a timeout raced it, leaves flight).
+    /// when a timeout raced it, leaves flight). A packet presumed lost and not resent yet is
+    /// not resent (as htsim's `UecSrc::handleAckno` takes it off its resend queue).
     fn ack_seq(&mut self, seq: u32, t: &TransportParams) -> u64 {
         let bytes = self.charge(seq, t);
-        if self.outstanding.set(seq, false) {
+        let in_flight = self.outstanding.set(seq, false);
+        if in_flight {
             self.inflight_bytes -= bytes;
         }
         if self.acked_seqs.set(seq, true) {
             return 0;
+        }
+        if !in_flight {
+            if let Some(i) = self.retx.iter().rposition(|&s| s == seq) {
+                self.retx.remove(i);
+            }
         }
         if let Some(log) = self.log.as_mut() {
             log.rack = log.rack.max(log.sent_at[seq as usize]);
