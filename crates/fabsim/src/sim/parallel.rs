@@ -233,12 +233,14 @@ fn windows<A: Chassis + Send>(
     loop {
         let mut guards = crew.lock_all();
         let sims = &mut guards[..];
+        // The next thing to happen: an event, a packet shipped to a partition, or a packet
+        // still leaving a crossing link (no event marks its departure: without this, a run
+        // whose last packet is on such a link when every queue is empty would end there).
         let next = sims
             .iter_mut()
             .map(|s| {
-                s.queue
-                    .peek()
-                    .map_or(s.inbox_first, |e| e.0.min(s.inbox_first))
+                let waiting = s.inbox_first.min(s.next_ship);
+                s.queue.peek().map_or(waiting, |e| e.0.min(waiting))
             })
             .filter(|&t| t < Time::MAX)
             .min();
