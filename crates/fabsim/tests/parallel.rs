@@ -125,3 +125,20 @@ fn a_cancelled_partitioned_run_stops_and_says_so() {
     );
     assert!(o.flows_completed < o.flows_total);
 }
+
+/// A link delay (the window) under a full packet's serialization runs on one partition:
+/// at 1 ps on k = 8 with 3 threads every window held a handful of events behind a barrier
+/// (10 s against 0.2 s at 500 ns) and a flow was left unfinished that one thread completes.
+/// At the threshold (4160 B at 800 Gb/s: 41.6 ns) the run is still cut, and the same.
+#[test]
+fn tiny_link_delay_with_threads() {
+    let tiny = ["topology.k=8", "switch.lb=ofan", "link.delay_ns=0.001"];
+    let one = same_for_every_thread_count(&tiny);
+    let three = simulate(&params(&[&tiny[..], &["run.threads=3"]].concat()));
+    assert_eq!(three.partitions, 1);
+    assert_eq!(one.flows_completed, one.flows_total);
+    let at = ["topology.k=8", "switch.lb=ofan", "link.delay_ns=41.6"];
+    same_for_every_thread_count(&at);
+    let three = simulate(&params(&[&at[..], &["run.threads=3"]].concat()));
+    assert_eq!(three.partitions, 3);
+}
