@@ -125,12 +125,8 @@ impl<A: Chassis> Sim<'_, A> {
     /// holds its receiver (if another) releases that at the window's end.
     fn release_sender(&mut self, flow: u32) {
         // A sender done may still hold packets it once presumed lost: it sends no more.
-        let src = self.ends[flow as usize][0] as usize;
-        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
-            self.tx[src].remove(i);
-            if (i as u32) < self.cursor[src] {
-                self.cursor[src] -= 1;
-            }
+        if self.tx.contains(flow) {
+            self.tx.remove(self.ends[flow as usize][0], flow);
         }
         self.window_open[flow as usize] = false;
         let to = self.owner[self.ends[flow as usize][1] as usize];
@@ -146,7 +142,7 @@ impl<A: Chassis> Sim<'_, A> {
     fn resume(&mut self, flow: u32, had_data: bool) {
         let f = self.flows.at(flow);
         if !had_data && f.tx.has_data() {
-            self.tx[f.src as usize].push(flow);
+            self.tx.push(f.src, flow);
         }
     }
 
@@ -181,7 +177,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow` may send: onto its host's send list.
     pub(super) fn open(&mut self, flow: u32) {
         let src = self.flows.at(flow).src;
-        self.tx[src as usize].push(flow);
+        self.tx.push(src, flow);
         self.arm_nic(src);
     }
 
@@ -266,7 +262,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
     /// NIC is free, or at once with `host.nic = "fifo"` (flows push into its queue).
     pub(super) fn arm_nic(&mut self, host: u32) {
-        if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
+        if !self.nic_armed[host as usize] && !self.tx.is_empty(host) {
             self.nic_armed[host as usize] = true;
             let at = if self.p.host.nic_fifo {
                 self.now
@@ -284,31 +280,21 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn nic_free(&mut self, host: u32) {
         let h = host as usize;
         self.nic_armed[h] = false;
-        let list = &mut self.tx[h];
-        if list.is_empty() {
-            return;
-        }
         // Round-robin over the host's flows, skipping those whose window is full.
         let t = &self.p.host.transport;
-        let start = self.cursor[h] as usize % list.len();
         let (flows, open) = (&self.flows, &self.window_open);
-        let Some(i) = (0..list.len())
-            .map(|j| (start + j) % list.len())
-            .find(|&j| {
-                let fid = list[j] as usize;
-                debug_assert!(
-                    flows
-                        .get(fid as u32)
-                        .is_some_and(|f| f.tx.window_open(t) == open[fid]),
-                    "flow {fid}"
-                );
-                open[fid]
-            })
-        else {
-            // Every flow waits for ACKs; an ACK re-arms the NIC.
+        let Some(fid) = self.tx.find(host, |fid| {
+            debug_assert!(
+                flows
+                    .get(fid)
+                    .is_some_and(|f| f.tx.window_open(t) == open[fid as usize]),
+                "flow {fid}"
+            );
+            open[fid as usize]
+        }) else {
+            // Every flow waits for ACKs (or none has data); an ACK re-arms the NIC.
             return;
         };
-        let fid = list[i];
         let f = self.flows.at(fid);
         let send =
             f.tx.next_packet(self.now, &self.p.host.transport)
@@ -319,12 +305,7 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue
                 .push_ticketed(at, key, Event::Timeout { flow: fid });
         }
-        if !f.tx.has_data() {
-            list.remove(i);
-            self.cursor[h] = i as u32;
-        } else {
-            self.cursor[h] = i as u32 + 1;
-        }
+        self.tx.sent(host, fid, !f.tx.has_data());
         let hops = f.hops;
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
         (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, host, hops, self.now);
