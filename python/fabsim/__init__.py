@@ -13,12 +13,43 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
+import warnings as _warnings
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._fabsim import ScenarioError
+from ._fabsim import interrupt as _interrupt
 from ._fabsim import run as _run
 
-__all__ = ["run", "ScenarioError"]
+__all__ = ["run", "ScenarioError", "FabsimWarning"]
+
+
+class FabsimWarning(UserWarning):
+    """What ``fabsim run`` warns of on stderr: a run stopped by the no-progress watchdog,
+    settings that defeat their purpose (e.g. DCTCP with no ECN marking)."""
+
+
+def _install_interrupt_handler() -> None:
+    """Ctrl-C stops ``run`` on whatever thread it was called: Python runs SIGINT handlers
+    on the main thread only, so the handler installed here (at import, on the main thread,
+    before the one it replaces, which it then calls) tells every ``run`` in progress to
+    stop. Not installed where SIGINT is ignored or handled outside Python; a handler a
+    program installs later replaces it (then Ctrl-C stops only runs on the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):
+        return
+
+    def handler(signum, frame):  # type: ignore[no-untyped-def]
+        _interrupt()
+        return previous(signum, frame)
+
+    signal.signal(signal.SIGINT, handler)
+
+
+_install_interrupt_handler()
 
 Scenario = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -67,8 +98,12 @@ def run(
     ``pandas.DataFrame`` if pandas is installed, else a dict of lists (``None`` where the
     CSV has an empty cell).
 
+    Each report has ``warnings``: the run's warnings (a list, empty if none). What ``fabsim
+    run`` warns of on stderr is emitted as :class:`FabsimWarning` (``warnings.warn``).
+
     Raises :class:`ScenarioError` (a ``ValueError``) on bad input. Ctrl-C stops the runs
-    within milliseconds and raises ``KeyboardInterrupt``; nothing is returned or kept.
+    within milliseconds, whatever thread called ``run``, and raises ``KeyboardInterrupt``
+    there; nothing is returned or kept.
     """
     sets: Dict[str, Any] = dict(set or {})
     sets.update(overrides)
@@ -84,7 +119,7 @@ def run(
         source = f"<str read as TOML text: no file of that name exists; {_STR_RULE}>"
     elif scenario is not None:
         path = os.fspath(scenario)
-    reports_json, (flow_columns, trace_columns) = _run(
+    reports_json, (flow_columns, trace_columns), (lines, per_run) = _run(
         path=path,
         text=text,
         source=source,
@@ -95,6 +130,10 @@ def run(
         jobs=jobs,
     )
     reports = json.loads(reports_json)
+    for report, own in zip(reports, per_run):
+        report["warnings"] = own
+    for line in lines:
+        _warnings.warn(line, FabsimWarning, stacklevel=2)
     tables = [t for t in (flow_columns, trace_columns) if t is not None]
     if not tables:
         return reports

@@ -5,6 +5,8 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Union, ov
 
 from ._fabsim import ScenarioError as ScenarioError
 
+class FabsimWarning(UserWarning): ...
+
 Scenario = Union[None, str, os.PathLike[str], Mapping[str, Any]]
 Report = Dict[str, Any]
 

@@ -14,8 +14,18 @@ def run(
     flows: bool = False,
     trace: bool = False,
     jobs: Optional[int] = None,
-) -> Tuple[str, Tuple[Optional[Dict[str, List[Any]]], Optional[Dict[str, List[Any]]]]]:
-    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None)).
+) -> Tuple[
+    str,
+    Tuple[Optional[Dict[str, List[Any]]], Optional[Dict[str, List[Any]]]],
+    Tuple[List[str], List[List[str]]],
+]:
+    """Runs a scenario: (the reports as JSON, (flow columns or None, trace columns or None),
+    (the warnings ``fabsim run`` prints, each run's own warnings)).
 
-    ``source`` names ``text`` in error messages. Ctrl-C (a signal handler that raises) stops
-    the runs within milliseconds and raises, returning nothing."""
+    ``source`` names ``text`` in error messages. Ctrl-C (a signal handler that raises, or
+    :func:`interrupt` from any thread) stops the runs within milliseconds and raises,
+    returning nothing."""
+
+def interrupt() -> None:
+    """Stops every ``run`` in progress, on any thread (they raise ``KeyboardInterrupt``):
+    what the package's SIGINT handler calls."""

@@ -4,12 +4,12 @@
 //! run`, with the GIL released. The Python wrapper (`fabsim/__init__.py`) is the API.
 
 use fabsim::metrics::columns::{self, Column, FLOW_COLUMNS, TRACE_COLUMNS};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use fabsim::metrics::{self, Extras, RunReport, RunResult};
 use fabsim::params::SimParams;
 use fabsim::scenario::{RunSpec, Scenario};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -194,9 +194,20 @@ fn tables<'py, R>(
 /// The flow and trace columns of a run.
 type Tables<'py> = (Option<Bound<'py, PyDict>>, Option<Bound<'py, PyDict>>);
 
-/// Runs `params` on worker threads while this (the interpreter's) thread waits without the
-/// GIL, checking for signals every 50 ms: Ctrl-C (or any signal handler that raises) cancels
-/// the runs, which stop within milliseconds, and raises here with nothing returned.
+/// Ctrl-Cs seen by the package's SIGINT handler (installed at import, `fabsim/__init__.py`),
+/// which runs on the main thread whatever thread called `run`.
+static INTERRUPTS: AtomicU64 = AtomicU64::new(0);
+
+/// Called by the package's SIGINT handler: every `run` in progress, on any thread, stops.
+#[pyfunction]
+fn interrupt() {
+    INTERRUPTS.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Runs `params` on worker threads while this (the calling Python) thread waits without the
+/// GIL, checking every 50 ms for a Ctrl-C the package's handler counted (from any thread)
+/// and, on the main thread, for signals: either cancels the runs, which stop within
+/// milliseconds, and raises here (`KeyboardInterrupt`) with nothing returned.
 fn run_interruptible(
     py: Python<'_>,
     params: &[&SimParams],
@@ -204,6 +215,7 @@ fn run_interruptible(
     extras: Extras,
 ) -> PyResult<Vec<RunResult>> {
     let cancel = AtomicBool::new(false);
+    let seen = INTERRUPTS.load(Ordering::SeqCst);
     std::thread::scope(|scope| {
         let worker =
             scope.spawn(|| metrics::run_parallel(params, jobs, extras, &|_, _| {}, Some(&cancel)));
@@ -219,7 +231,14 @@ fn run_interruptible(
             if worker.is_finished() {
                 break;
             }
-            if let Err(e) = py.check_signals() {
+            let signalled = match py.check_signals() {
+                Err(e) => Some(e),
+                Ok(()) if INTERRUPTS.load(Ordering::SeqCst) != seen => Some(
+                    PyKeyboardInterrupt::new_err("fabsim.run interrupted (Ctrl-C)"),
+                ),
+                Ok(()) => None,
+            };
+            if let Some(e) = signalled {
                 cancel.store(true, Ordering::Relaxed);
                 // The runs stop at their next check; their partial results are dropped.
                 let _ = py.detach(|| worker.join());
@@ -235,7 +254,12 @@ fn run_interruptible(
     })
 }
 
-/// Runs a scenario: `(reports as JSON, flow columns or None, trace columns or None)`.
+/// What a sweep warns of: the lines `fabsim run` prints (without `warning: `), and per run
+/// its own (the report's `warnings`, then its outcome's).
+type Warnings = (Vec<String>, Vec<Vec<String>>);
+
+/// Runs a scenario: `(reports as JSON, (flow columns or None, trace columns or None),
+/// warnings)`.
 #[pyfunction]
 #[pyo3(signature = (path=None, text=None, source=None, table=None, sets=None, flows=false, trace=false, jobs=None))]
 #[allow(clippy::too_many_arguments)]
@@ -249,7 +273,7 @@ fn run<'py>(
     flows: bool,
     trace: bool,
     jobs: Option<usize>,
-) -> PyResult<(String, Tables<'py>)> {
+) -> PyResult<(String, Tables<'py>, Warnings)> {
     if jobs.is_some_and(|j| !(1..=1024).contains(&j)) {
         return Err(scenario_error("jobs: 1 to 1024 threads"));
     }
@@ -261,6 +285,17 @@ fn run<'py>(
     let reports: Vec<&RunReport> = results.iter().map(|r| &r.report).collect();
     let json =
         serde_json::to_string(&reports).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let runs: Vec<_> = (specs.iter().zip(&reports))
+        .map(|(spec, &r)| (&spec.label[..], &spec.params, r))
+        .collect();
+    let per_run = (runs.iter())
+        .map(|&(label, p, r)| {
+            let mut w = r.warnings.clone();
+            w.extend(metrics::run_warnings(label, p, r));
+            w
+        })
+        .collect();
+    let warnings = (metrics::sweep_warnings(&runs), per_run);
     let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
     let (flow_rows, trace_rows): (Vec<_>, Vec<_>) = (results.into_iter())
         .map(|r| (r.flows.map(|t| t.records().collect::<Vec<_>>()), r.trace))
@@ -268,12 +303,13 @@ fn run<'py>(
     // Every run has the table or none does (the same extras for all).
     let flows = tables(py, FLOW_COLUMNS, &labels, flow_rows.into_iter().collect())?;
     let trace = tables(py, TRACE_COLUMNS, &labels, trace_rows.into_iter().collect())?;
-    Ok((json, (flows, trace)))
+    Ok((json, (flows, trace), warnings))
 }
 
 #[pymodule]
 fn _fabsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt, m)?)?;
     Ok(())
 }

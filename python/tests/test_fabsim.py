@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,9 @@ def test_reports_equal_the_cli_json():
     cli_reports = json.loads(out.stdout)["runs"]
     reports = fabsim.run(LOSSY)
     assert len(reports) == 4
+    # Each report's own warnings, as a list (the CLI's JSON leaves an empty one out).
+    own = [r.pop("warnings") for r in reports]
+    assert own == [r.get("warnings", []) for r in cli_reports]
     assert without_perf(reports) == without_perf(cli_reports)
 
 
@@ -241,3 +245,64 @@ def test_a_str_is_a_path_if_the_file_exists_else_toml_text(tmp_path, monkeypatch
     # No such file and nothing TOML-like in it.
     with pytest.raises(fabsim.ScenarioError, match="no such file .a str is a path when"):
         fabsim.run("missing.toml")
+
+
+def test_python_drops_warnings():
+    # DCTCP with no port marking, and a run the no-progress watchdog stops (a 400 KB flow
+    # through 1-packet drop-tail buffers with no retransmission timer loses packets for
+    # good): what the CLI prints as warnings, Python emits as FabsimWarning and lists in
+    # each report's `warnings`.
+    dctcp = {"topology.k": 4, "host.cc": "dctcp", "switch.ecn_default": "none",
+             "workload.message_bytes": 65536}
+    with pytest.warns(fabsim.FabsimWarning, match="reacts to ECN marks") as caught:
+        reports = fabsim.run(set=dctcp)
+    assert all(any("reacts to ECN marks" in w for w in r["warnings"]) for r in reports)
+    cli = cli_run(*[a for k, v in dctcp.items() for a in ("--set", f"{k}={v}")], "--json", "-")
+    cli_lines = [l[len("warning: "):] for l in cli.stderr.splitlines() if l.startswith("warning: ")]
+    assert [str(w.message) for w in caught] == cli_lines
+    stall = {"topology.k": 4, "switch.buffer_bytes": 4200, "switch.overflow": "drop",
+             "host.rto_us": "off", "workload.message_bytes": 400000}
+    with pytest.warns(fabsim.FabsimWarning, match="stopped") as caught:
+        reports = fabsim.run(set=stall)
+    assert any(r.get("stalled") for r in reports)
+    assert all(
+        any("stopped" in w for w in r["warnings"]) == bool(r.get("stalled")) for r in reports
+    )
+    # A clean run warns of nothing and lists no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fabsim.run(set={"topology.k": 4})[0]["warnings"] == []
+
+
+def test_python_ctrl_c_from_a_worker_thread():
+    # fabsim.run on a threading.Thread: Python runs the SIGINT handler on the main thread
+    # (here waiting in join, where it raises KeyboardInterrupt); the run on the worker
+    # thread stops too and raises KeyboardInterrupt there, within a second.
+    long = {"switch": {"lb": ["ecmp", "ofan"]}, "workload": {"message_bytes": 400_000_000}}
+    outcome = {}
+
+    def work():
+        start = time.monotonic()
+        try:
+            fabsim.run(long, jobs=2)
+            outcome["result"] = "finished"
+        except KeyboardInterrupt:
+            outcome["result"] = "interrupted"
+        outcome["took"] = time.monotonic() - start
+
+    worker = threading.Thread(target=work)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    worker.start()
+    timer.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        pass
+    timer.join()
+    # A join interrupted by KeyboardInterrupt may no longer wait (CPython < 3.13): poll.
+    deadline = time.monotonic() + 10
+    while "took" not in outcome and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert outcome.get("result") == "interrupted", outcome
+    assert outcome["took"] < 0.3 + 1.0, outcome
+    assert len(fabsim.run(LOSSY)) == 4

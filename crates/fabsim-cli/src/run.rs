@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{Extras, RunReport, RunResult};
+use fabsim::metrics::{sweep_warnings, Extras, RunReport, RunResult};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
 use fabsim::params::TRACE_FULL;
@@ -150,44 +150,24 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
     let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
-        let at: String = spec
-            .label
-            .iter()
-            .map(|(k, v)| format!(" {k}={v}"))
-            .collect();
-        if let Some(why) = &r.stalled {
-            // A trace cut short by its memory is no trace of the run: nothing is written.
-            if why.starts_with(TRACE_FULL) {
-                return Err(Error::Usage(format!(
-                    "--trace: run{at} (seed {}): {why}",
-                    r.seed
-                )));
-            }
-            eprintln!("warning: run{at} (seed {}) stopped: {why}", r.seed);
-        }
-
-        if let Some(c) = spec.params.arch.circuit.as_ref() {
-            let first_us = (c.interval_ps + c.compute_delay_ps).as_us_f64();
-            if r.cct_us.is_some_and(|t| t < first_us) {
-                eprintln!(
-                    "warning: run{at} (seed {}): every flow ended ({} us) before Fastroute's \
-                     first mapping could apply ({} us = switch.reconfig_interval_us + \
-                     switch.compute_delay_us): it measures the initial mapping; use longer \
-                     messages or a shorter interval",
-                    r.seed,
-                    r.cct_us.unwrap_or_default(),
-                    first_us
-                );
-            }
+        // A trace cut short by its memory is no trace of the run: nothing is written.
+        if let Some(why) = r.stalled.as_deref().filter(|w| w.starts_with(TRACE_FULL)) {
+            let at: String = spec
+                .label
+                .iter()
+                .map(|(k, v)| format!(" {k}={v}"))
+                .collect();
+            return Err(Error::Usage(format!(
+                "--trace: run{at} (seed {}): {why}",
+                r.seed
+            )));
         }
     }
-    // A scenario's warnings, once each however many runs share them.
-    let mut warned = std::collections::BTreeMap::<&str, usize>::new();
-    for w in reports.iter().flat_map(|r| &r.warnings) {
-        *warned.entry(w).or_default() += 1;
-    }
-    for (w, n) in warned {
-        eprintln!("warning: {w} ({n} of {} runs)", reports.len());
+    let runs: Vec<_> = (specs.iter().zip(&reports))
+        .map(|(spec, r)| (&spec.label[..], &spec.params, r))
+        .collect();
+    for w in sweep_warnings(&runs) {
+        eprintln!("warning: {w}");
     }
     let table = table(&specs, &reports);
     let write_csv = |path: &PathBuf, csv: String| {

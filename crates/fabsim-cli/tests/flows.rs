@@ -187,6 +187,170 @@ fn plots_of_flows_and_reports(dir: &std::path::Path) {
     );
 }
 
+/// The trimmed contents of every `<text>` element of an SVG.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .map(|el| {
+            let start = el.find('>').unwrap() + 1;
+            let end = el.find("</text>").unwrap();
+            el[start..end].trim().to_string()
+        })
+        .collect()
+}
+
+/// The README's Fig. 1 example, small (k = 8, 2 seeds): FCTs of 13-50 µs and slowdowns of
+/// 1-3, less than a decade each, read on their axes: every value axis has numbers inside
+/// the data's range, the title is written once, and a `run.fct_buckets` sweep gives a
+/// series per bucketing.
+#[test]
+fn plots_without_numbers() {
+    let dir = std::env::temp_dir().join(format!("fabsim-plotnum-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let fig1 = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/fig1.toml");
+    let small = [
+        "--set",
+        "topology.k=8",
+        "--set",
+        "run.seeds=2",
+        "--set",
+        "switch.lb=ecmp,ofan",
+    ];
+    ok(&[
+        &["run", fig1][..],
+        &small,
+        &["--flows", &p("f.csv"), "--json", &p("r.json")],
+    ]
+    .concat());
+    ok(&[
+        "run",
+        fig1,
+        "--set",
+        "topology.k=8",
+        "--set",
+        "switch.lb=ecmp",
+        "--set",
+        "run.fct_buckets=[[1000000], [1100000, 2000000]]",
+        "--json",
+        &p("s.json"),
+    ]);
+    let flows = std::fs::read_to_string(dir.join("f.csv")).unwrap();
+    let mut csv = csv::Reader::from_reader(flows.as_bytes());
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    let col = |c: &str| header.iter().position(|h| h == c).unwrap();
+    let (mut fct, mut slow) = (vec![], vec![]);
+    for r in csv.records().map(Result::unwrap) {
+        fct.push(r[col("fct_us")].parse::<f64>().unwrap());
+        slow.push(r[col("slowdown")].parse::<f64>().unwrap());
+    }
+    let span = |v: &[f64]| {
+        let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().cloned().fold(0.0, f64::max);
+        (lo, hi)
+    };
+    let (fct_lo, fct_hi) = span(&fct);
+    let (slow_lo, slow_hi) = span(&slow);
+    assert!(fct_hi < 10.0 * fct_lo && fct_lo > 1.0, "{fct_lo}-{fct_hi}");
+    // Numbers written in the plot within [lo, hi] widened by the axis margin.
+    let ticks_within = |svg: &str, (lo, hi): (f64, f64)| {
+        svg_texts(svg)
+            .iter()
+            .filter_map(|t| t.parse::<f64>().ok())
+            .filter(|v| *v >= lo / 1.3 && *v <= hi * 1.3)
+            .count()
+    };
+    let plot = |input: &str, out: &str, file: &str| {
+        ok(&["plot", &p(input), "--out", &p(out)]);
+        std::fs::read_to_string(dir.join(out).join(file)).unwrap()
+    };
+    let cdf = plot("f.csv", "pf", "fct_cdf.svg");
+    // Fractions 0-1 are the y axis; the FCT axis' ticks lie above 1.
+    assert!(
+        ticks_within(&cdf, (fct_lo.max(1.5), fct_hi)) >= 2,
+        "{:?}",
+        svg_texts(&cdf)
+    );
+    let slowdown = std::fs::read_to_string(dir.join("pf/slowdown_vs_size.svg")).unwrap();
+    assert!(
+        ticks_within(&slowdown, (slow_lo, slow_hi)) >= 2,
+        "{:?}",
+        svg_texts(&slowdown)
+    );
+    // Flows of 1 MiB: the size axis shows numbers around it.
+    assert!(
+        ticks_within(&slowdown, (1048576.0, 1048576.0)) >= 1,
+        "{:?}",
+        svg_texts(&slowdown)
+    );
+    for (name, text) in [("fct_cdf.svg", &cdf), ("slowdown_vs_size.svg", &slowdown)] {
+        let texts = svg_texts(text);
+        let title = &texts[0];
+        assert_eq!(
+            texts.iter().filter(|t| *t == title).count(),
+            1,
+            "{name}: {texts:?}"
+        );
+    }
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let means: Vec<f64> = (doc["runs"].as_array().unwrap().iter())
+        .map(|r| r["fct_by_size"][">=1MB"]["mean_us"].as_f64().unwrap())
+        .collect();
+    let mean = plot("r.json", "pj", "fct_mean_by_size.svg");
+    assert!(
+        ticks_within(&mean, span(&means)) >= 2,
+        "{:?}",
+        svg_texts(&mean)
+    );
+    let sweep = plot("s.json", "ps", "fct_mean_by_size.svg");
+    let texts = svg_texts(&sweep);
+    let series: Vec<&String> = texts.iter().filter(|t| t.starts_with("ecmp")).collect();
+    assert_eq!(
+        series.len(),
+        2,
+        "one series per fct_buckets value: {texts:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A flow table whose FCT is beyond any run's clock, negative or not a number, or whose
+/// slowdown is not its FCT over its ideal FCT, is refused naming the file, line and column,
+/// and no plot is written.
+#[test]
+fn plot_of_a_malformed_flow_table() {
+    let dir = std::env::temp_dir().join(format!("fabsim-plotbad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let head = "run,seed,size_bytes,fct_us,ideal_fct_us,slowdown\n0,1,1000,10,5,2\n";
+    for (row, column) in [
+        ("0,1,1000,1e300,5,2e299", "fct_us"),
+        ("0,1,1000,-3,5,", "fct_us"),
+        ("0,1,1000,NaN,5,", "fct_us"),
+        ("0,1,1000,10,5,7", "slowdown"),
+        ("0,1,1000,10,1e300,", "ideal_fct_us"),
+    ] {
+        let input = dir.join("bad.csv");
+        std::fs::write(&input, format!("{head}{row}\n")).unwrap();
+        let out = dir.join("plots");
+        let o = fabsim(&[
+            "plot",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{row}: {err}");
+        assert!(
+            err.contains("bad.csv")
+                && err.contains("line 3")
+                && err.contains(&format!("column {column}")),
+            "{row}: {err}"
+        );
+        assert!(!out.exists(), "{row}: nothing written");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn collective_flows_name_their_collective_and_step() {
     let out = ok(&[

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use fabsim::engine::Time;
 use fabsim::metrics::size_buckets;
 use fabsim::metrics::stats::{mean_sd, quantile};
 
@@ -145,21 +146,40 @@ fn read_flows(name: &str, text: &str) -> Result<(Vec<String>, Vec<Flow>), Error>
                 series.len() - 1
             }
         };
-        // Sizes, FCTs and slowdowns are finite and not negative.
-        let checked = |c: usize, empty_ok: bool| -> Result<Option<f64>, Error> {
+        // Sizes, FCTs and slowdowns are finite and not negative; an FCT fits the simulator's
+        // clock (u64 picoseconds), and a slowdown is the FCT over the ideal FCT.
+        let checked = |c: usize, empty_ok: bool, max: f64| -> Result<Option<f64>, Error> {
             match num(c, empty_ok)? {
                 Some(x) if !(x.is_finite() && x >= 0.0) => Err(bad(format!(
                     "line {line}: column {}: {x} is not a finite number >= 0",
                     header[c]
                 ))),
+                Some(x) if x > max => Err(bad(format!(
+                    "line {line}: column {}: {x:e} is beyond the longest time a run can reach ({max} µs: 2^64 ps)",
+                    header[c]
+                ))),
                 x => Ok(x),
             }
         };
+        let fct_us = checked(fct, true, Time::MAX.as_us_f64())?;
+        let slowdown = checked(slow, true, f64::MAX)?;
+        let ideal = match col("ideal_fct_us") {
+            Some(c) => checked(c, true, Time::MAX.as_us_f64())?,
+            None => None,
+        };
+        if let (Some(f), Some(i), Some(x)) = (fct_us, ideal, slowdown) {
+            if i > 0.0 && ((f / i) - x).abs() > 1e-6 * x.max(1.0) {
+                return Err(bad(format!(
+                    "line {line}: column slowdown: {x} is not fct_us / ideal_fct_us = {}",
+                    f / i
+                )));
+            }
+        }
         flows.push(Flow {
             series: s,
-            bytes: checked(size, false)?.unwrap_or(0.0),
-            fct_us: checked(fct, true)?,
-            slowdown: checked(slow, true)?,
+            bytes: checked(size, false, f64::MAX)?.unwrap_or(0.0),
+            fct_us,
+            slowdown,
         });
     }
     if flows.is_empty() {
@@ -317,6 +337,60 @@ fn bucket_start(name: &str) -> u64 {
         .saturating_mul(scale)
 }
 
+/// The report fields of a run that name its sweep point besides the schemes (lb, host_lb,
+/// cc): a series is named by those that differ between the runs.
+const POINT_FIELDS: [&str; 5] = ["arch", "workload", "hosts", "message_bytes", "port_gbps"];
+
+/// The byte boundaries a size bucket's name shows (`<10KB`: 10000, `10KB-100KB`: both).
+fn bucket_bounds(name: &str) -> Vec<u64> {
+    let lo = bucket_start(name);
+    let hi = name
+        .strip_prefix('<')
+        .or_else(|| name.split_once('-').map(|(_, hi)| hi))
+        .map(|hi| bucket_start(&format!(">={hi}")));
+    [(lo > 0).then_some(lo), hi].into_iter().flatten().collect()
+}
+
+/// Per run, its size buckets (`run.fct_buckets`) when the runs have different ones, else
+/// `None`. A run lists only its non-empty buckets, so its boundaries are those its names
+/// show; a run whose boundaries are among one other run's only is that run's bucketing
+/// (its empty buckets left out).
+fn bucket_schemes(runs: &[serde_json::Value]) -> Vec<Option<String>> {
+    let bounds: Vec<Vec<u64>> = runs
+        .iter()
+        .map(|r| {
+            let mut b: Vec<u64> = (r["fct_by_size"].as_object().into_iter())
+                .flat_map(|m| m.keys().flat_map(|k| bucket_bounds(k)))
+                .collect();
+            b.sort_unstable();
+            b.dedup();
+            b
+        })
+        .collect();
+    let within = |a: &[u64], b: &[u64]| a.iter().all(|x| b.contains(x));
+    // The largest boundary sets: those no other run's set strictly contains.
+    let mut widest: Vec<&Vec<u64>> = bounds
+        .iter()
+        .filter(|b| !bounds.iter().any(|o| o.len() > b.len() && within(b, o)))
+        .collect();
+    widest.sort();
+    widest.dedup();
+    if widest.len() < 2 {
+        return vec![None; runs.len()];
+    }
+    let show = |b: &[u64]| b.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    bounds
+        .iter()
+        .map(|b| {
+            let mut fits = widest.iter().filter(|w| within(b, w));
+            match (fits.next(), fits.next()) {
+                (Some(w), None) => Some(show(w)),
+                _ => Some(show(b)),
+            }
+        })
+        .collect()
+}
+
 /// Mean and p99 FCT per size bucket of the runs of a `--json` file.
 fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>)>, Error> {
     let bad = |m: String| Error::Usage(format!("{name}: {m}"));
@@ -332,8 +406,16 @@ fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>
         .collect();
     cats.sort_by_key(|c| bucket_start(c));
     cats.dedup();
-    // A series per scheme combination; seeds of one give its mean and sd.
-    let label = |r: &serde_json::Value| {
+    // A series per sweep point (the JSON does not name the swept keys: the scheme
+    // combination, the run's settings the report carries that differ between runs, and its
+    // size buckets); seeds of one give its mean and sd.
+    let varying: Vec<&str> = POINT_FIELDS
+        .into_iter()
+        .filter(|k| runs.iter().any(|r| r[*k] != runs[0][*k]))
+        .collect();
+    let schemes = bucket_schemes(runs);
+    let label = |i: usize| {
+        let r = &runs[i];
         let mut parts = vec![r["lb"].as_str().unwrap_or("?").to_string()];
         for (k, none) in [("host_lb", "none"), ("cc", "none")] {
             match r[k].as_str() {
@@ -341,13 +423,23 @@ fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>
                 _ => {}
             }
         }
-        parts.join(" + ")
+        let mut label = parts.join(" + ");
+        for k in &varying {
+            label += &format!(
+                ", {k}={}",
+                r[*k].as_str().map_or(r[*k].to_string(), String::from)
+            );
+        }
+        if let Some(b) = &schemes[i] {
+            label += &format!(", buckets {b}");
+        }
+        label
     };
+    let labels: Vec<String> = (0..runs.len()).map(label).collect();
     let mut names: Vec<String> = Vec::new();
-    for r in runs {
-        let l = label(r);
-        if !names.contains(&l) {
-            names.push(l);
+    for l in &labels {
+        if !names.contains(l) {
+            names.push(l.clone());
         }
     }
     let figure = |stat: &str, title: &str, y_label: &'static str| Figure {
@@ -364,8 +456,8 @@ fn report_figures(name: &str, text: &str) -> Result<Vec<(String, Figure<'static>
                 name: n.clone(),
                 points: (cats.iter().enumerate())
                     .filter_map(|(x, c)| {
-                        let ys: Vec<f64> = (runs.iter().filter(|r| label(r) == *n))
-                            .filter_map(|r| r["fct_by_size"][c][stat].as_f64())
+                        let ys: Vec<f64> = (runs.iter().zip(&labels).filter(|(_, l)| *l == n))
+                            .filter_map(|(r, _)| r["fct_by_size"][c][stat].as_f64())
                             .collect();
                         (!ys.is_empty()).then(|| {
                             let (m, sd) = mean_sd(&ys);

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fabsim::engine::Rng;
 use fabsim::metrics::{self, RunReport};
 use fabsim::scenario::{schema, Key, Kind as KeyKind, Scenario};
-use fabsim::workload::HtsimMatrix;
+use fabsim::workload::{HtsimMatrix, StartUnit};
 use portmap::{solve, Constraints, Solver, TrafficMatrix, Workspace};
 
 use crate::output::temp_name;
@@ -490,8 +490,10 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
             (
                 format!("htsim:\n{text}"),
                 Box::new(move || {
-                    if let Ok(m) = HtsimMatrix::parse(&t) {
-                        let _ = (m.total_bytes(), m.traffic());
+                    for unit in [StartUnit::Us, StartUnit::Ps] {
+                        if let Ok(m) = HtsimMatrix::parse(&t, unit) {
+                            let _ = (m.total_bytes(), m.traffic());
+                        }
                     }
                 }),
             )

@@ -5,6 +5,7 @@
 //! slowdowns. plotters with its SVG backend only: text is written as SVG `<text>` elements
 //! (no font files are read).
 
+use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
@@ -108,6 +109,22 @@ fn range(
     (lo - pad)..(hi + pad)
 }
 
+/// A log axis over `r` with ticks at 1, 2 and 5 times the powers of ten inside it, or `None`
+/// when `r` spans less than a decade: a log axis there would show one tick or none, so the
+/// axis is linear.
+fn log_axis(r: &std::ops::Range<f64>) -> Option<WithKeyPoints<LogCoord<f64>>> {
+    if !(r.start > 0.0 && r.end >= 10.0 * r.start) {
+        return None;
+    }
+    let first = r.start.log10().floor() as i32;
+    let last = r.end.log10().ceil() as i32;
+    let ticks: Vec<f64> = (first..=last)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(|t| (r.start..=r.end).contains(t))
+        .collect();
+    Some(r.clone().log_scale().with_key_points(ticks))
+}
+
 /// The lower end of an error bar: mean - sd; on a log axis a bar reaching zero or below is
 /// cut at the axis' lower end `floor`.
 fn bar_low(m: f64, sd: f64, log: bool, floor: f64) -> f64 {
@@ -157,14 +174,16 @@ pub struct Figure<'a> {
 
 /// Draws the axes, markers, lines and error bars of `f` on `area` with x and y coordinates
 /// `x`, `y` (linear or logarithmic ranges); `color` numbers a series by its name (the same
-/// in every panel), `floor` is the y axis' lower end.
+/// in every panel), `log_floor` is a log y axis' lower end; `caption`: the figure's title
+/// over the chart.
 fn chart<X, Y>(
     area: &Area,
     x: X,
     y: Y,
     f: &Figure,
     color: &dyn Fn(&str) -> usize,
-    floor: f64,
+    log_floor: Option<f64>,
+    caption: bool,
 ) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
@@ -173,11 +192,15 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let (cats, series) = (&f.cats, &f.series);
-    let mut chart = ChartBuilder::on(area)
+    let mut builder = ChartBuilder::on(area);
+    builder
         .margin(14)
         .x_label_area_size(48)
-        .y_label_area_size(72)
-        .caption(&f.title, ("sans-serif", 15))
+        .y_label_area_size(72);
+    if caption {
+        builder.caption(&f.title, ("sans-serif", 15));
+    }
+    let mut chart = builder
         .build_cartesian_2d(x, y)
         .map_err(|e| e.to_string())?;
     let fmt_x = |v: &f64| {
@@ -226,7 +249,10 @@ where
         }
         chart
             .draw_series(s.points.iter().filter(|q| q.2 > 0.0).map(|&(x, m, sd)| {
-                let low = bar_low(m, sd, f.y_log, floor);
+                let low = match log_floor {
+                    Some(floor) => bar_low(m, sd, true, floor),
+                    None => bar_low(m, sd, false, f64::NEG_INFINITY),
+                };
                 ErrorBar::new_vertical(x, low, m, m + sd, color.stroke_width(1), 8)
             }))
             .map_err(|e| e.to_string())?;
@@ -285,7 +311,8 @@ pub fn render_figure(f: &Figure) -> Result<String, String> {
 }
 
 /// Renders `figs` side by side under `title`, with one legend (a series keeps its colour
-/// and marker in every panel).
+/// and marker in every panel); a panel's own title is drawn over it when there are several.
+/// A log axis spanning less than a decade is drawn linear (see [`log_axis`]).
 fn render_panels(title: &str, figs: &[Figure]) -> Result<String, String> {
     let mut names: Vec<String> = vec![];
     for s in figs.iter().flat_map(|f| &f.series) {
@@ -308,19 +335,31 @@ fn render_panels(title: &str, figs: &[Figure]) -> Result<String, String> {
         for (f, area) in figs.iter().zip(&areas) {
             let xl = f.x_log && f.cats.is_empty();
             let pts = || f.series.iter().flat_map(|s| s.points.iter());
-            let xr = if f.cats.is_empty() {
+            let mut xr = if f.cats.is_empty() {
                 range(pts().map(|&(x, _, _)| x), xl, None)
             } else {
                 -0.5..(f.cats.len() as f64 - 0.5)
             };
             let ends = |&(_, m, sd): &(f64, f64, f64)| [m - sd, m, m + sd];
-            let yr = range(pts().flat_map(ends), f.y_log, f.y_span);
-            let floor = yr.start;
-            match (xl, f.y_log) {
-                (false, false) => chart(area, xr, yr, f, &color, floor),
-                (true, false) => chart(area, xr.log_scale(), yr, f, &color, floor),
-                (false, true) => chart(area, xr, yr.log_scale(), f, &color, floor),
-                (true, true) => chart(area, xr.log_scale(), yr.log_scale(), f, &color, floor),
+            let mut yr = range(pts().flat_map(ends), f.y_log, f.y_span);
+            let (xlog, ylog) = (
+                log_axis(&xr).filter(|_| xl),
+                log_axis(&yr).filter(|_| f.y_log),
+            );
+            // A log range made linear: its margin as a linear axis'.
+            if xl && xlog.is_none() {
+                xr = range(pts().map(|&(x, _, _)| x), false, None);
+            }
+            if f.y_log && ylog.is_none() {
+                yr = range(pts().flat_map(ends), false, f.y_span);
+            }
+            let floor = ylog.as_ref().map(|_| yr.start);
+            let caption = figs.len() > 1;
+            match (xlog, ylog) {
+                (None, None) => chart(area, xr, yr, f, &color, floor, caption),
+                (Some(x), None) => chart(area, x, yr, f, &color, floor, caption),
+                (None, Some(y)) => chart(area, xr, y, f, &color, floor, caption),
+                (Some(x), Some(y)) => chart(area, x, y, f, &color, floor, caption),
             }?;
         }
         legend(&legend_area, &names)?;
@@ -462,6 +501,59 @@ mod tests {
         assert_eq!(two.matches("<circle").count(), 2 * 4 + 2, "{two}");
         assert_eq!(one.matches("<circle").count(), 4 + 2);
         assert!(texts(&two).iter().any(|t| t == "100"));
+    }
+
+    /// Log axes tick at 1, 2 and 5 times the powers of ten; under a decade they are linear.
+    #[test]
+    fn log_axes_tick_at_one_two_five_or_turn_linear() {
+        let ticks = |r: std::ops::Range<f64>| log_axis(&r).map(|a| a.bold_points().to_vec());
+        assert_eq!(
+            ticks(3.0..300.0),
+            Some(vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0])
+        );
+        assert_eq!(ticks(10.4..62.5), None);
+        assert_eq!(ticks(1.0..10.0), Some(vec![1.0, 2.0, 5.0, 10.0]));
+        assert_eq!(ticks(0.0..10.0), None);
+    }
+
+    /// One figure's title is written once (over the SVG, not again over its chart).
+    #[test]
+    fn a_figure_has_one_title() {
+        let f = Figure {
+            title: "the title".into(),
+            x_label: "x",
+            y_label: "y",
+            x_log: true,
+            y_log: true,
+            cats: vec![],
+            series: vec![Series {
+                name: "s".into(),
+                points: vec![(13.0, 1.0, 0.0), (50.0, 3.0, 0.0)],
+            }],
+            markers: true,
+            y_span: None,
+        };
+        let svg = render_figure(&f).unwrap();
+        let texts = texts(&svg);
+        assert_eq!(
+            texts.iter().filter(|t| *t == "the title").count(),
+            1,
+            "{texts:?}"
+        );
+        // Both axes are under a decade: linear, numbered inside the data.
+        let numbers: Vec<f64> = texts.iter().filter_map(|t| t.parse().ok()).collect();
+        assert!(
+            numbers
+                .iter()
+                .filter(|v| (13.0..=50.0).contains(*v))
+                .count()
+                >= 2,
+            "{texts:?}"
+        );
+        assert!(
+            numbers.iter().filter(|v| (1.0..=3.0).contains(*v)).count() >= 2,
+            "{texts:?}"
+        );
     }
 
     #[test]

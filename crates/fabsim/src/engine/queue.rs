@@ -122,6 +122,10 @@ const WHEEL_SHIFT: u32 = 8;
 const WHEEL_BUCKETS: u64 = 4096;
 /// Capacity a bucket keeps after it is drained (larger ones are freed).
 const MAX_KEPT_CAPACITY: usize = 256;
+/// Most entries an insertion into the current bucket shifts; one that would shift more goes
+/// to `late` (a heap), so a bucket of n events (n flows starting at once) costs
+/// O(n log n), not O(n^2).
+const MAX_SHIFT: usize = 64;
 /// Bits of a wheel key below the time's offset in its bucket: the ticket's. Tickets beyond
 /// them (7 * 10^16 events) are refused.
 const TICKET_BITS: u32 = 64 - WHEEL_SHIFT;
@@ -142,6 +146,9 @@ pub struct TimingWheel<E> {
     /// The current bucket, sorted by key; `current[head..]` is still pending.
     current: Vec<(u64, E)>,
     head: usize,
+    /// Events pushed into the current bucket before many of its pending ones, by key: the
+    /// current bucket is `current[head..]` and `late` merged.
+    late: BinaryHeap<Reverse<Keyed<E>>>,
     /// Absolute index (`time >> WHEEL_SHIFT`) of the current bucket.
     cur: u64,
     buckets: Vec<Vec<(u64, E)>>,
@@ -158,6 +165,7 @@ impl<E> Default for TimingWheel<E> {
         Self {
             current: Vec::new(),
             head: 0,
+            late: BinaryHeap::new(),
             cur: 0,
             buckets: (0..WHEEL_BUCKETS).map(|_| Vec::new()).collect(),
             early: Vec::new(),
@@ -166,6 +174,26 @@ impl<E> Default for TimingWheel<E> {
             last: Time::ZERO,
             len: 0,
         }
+    }
+}
+
+/// An event of the current bucket ordered by its key alone (keys are unique).
+struct Keyed<E>(u64, E);
+
+impl<E> PartialEq for Keyed<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<E> Eq for Keyed<E> {}
+impl<E> PartialOrd for Keyed<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<E> Ord for Keyed<E> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
     }
 }
 
@@ -201,9 +229,26 @@ impl<E: Copy> TimingWheel<E> {
         None
     }
 
+    /// The current bucket's next event: `current[head]` or the top of `late`, whichever has
+    /// the smaller key (`true`: `late`'s). Moves the wheel on when the bucket is drained.
+    #[inline]
+    fn next_current(&mut self) -> Option<((u64, E), bool)> {
+        if self.head == self.current.len() && self.late.is_empty() {
+            self.advance();
+        }
+        let late = self.late.peek().map(|Reverse(k)| (k.0, k.1));
+        match (self.current.get(self.head), late) {
+            (Some(&c), Some(l)) if l.0 < c.0 => Some((l, true)),
+            (Some(&c), _) => Some((c, false)),
+            (None, Some(l)) => Some((l, true)),
+            (None, None) => None,
+        }
+    }
+
     /// Makes `current` hold the earliest pending bucket.
     fn advance(&mut self) {
         debug_assert_eq!(self.head, self.current.len());
+        debug_assert!(self.late.is_empty());
         self.current.clear();
         self.head = 0;
         let far_next = self.far.peek().map(|Reverse(e)| e.time.ps() >> WHEEL_SHIFT);
@@ -253,7 +298,11 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         if b == self.cur {
             // Into the sorted current bucket; later keys, the usual case, shift little.
             let at = self.head + self.current[self.head..].partition_point(|e| e.0 < key);
-            self.current.insert(at, (key, event));
+            if self.current.len() - at <= MAX_SHIFT {
+                self.current.insert(at, (key, event));
+            } else {
+                self.late.push(Reverse(Keyed(key, event)));
+            }
         } else if b < self.cur {
             // A bucket the wheel left (a `peek` moved it on, then the event being processed
             // scheduled something at the current time): before everything in the wheel.
@@ -287,11 +336,12 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
             let e = self.early.remove(0);
             (e.time, e.event)
         } else {
-            if self.head == self.current.len() {
-                self.advance();
+            let ((key, event), late) = self.next_current()?;
+            if late {
+                self.late.pop();
+            } else {
+                self.head += 1;
             }
-            let &(key, event) = self.current.get(self.head)?;
-            self.head += 1;
             (self.time_of(key), event)
         };
         self.len -= 1;
@@ -305,12 +355,8 @@ impl<E: Copy> EventQueue<E> for TimingWheel<E> {
         if let Some(e) = self.early.first() {
             return Some((e.time, e.event));
         }
-        if self.head == self.current.len() {
-            self.advance();
-        }
-        self.current
-            .get(self.head)
-            .map(|&(k, e)| (self.time_of(k), e))
+        let ((k, e), _) = self.next_current()?;
+        Some((self.time_of(k), e))
     }
 
     #[inline]
@@ -371,6 +417,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Many events in one bucket pushed out of key order (flows of many hosts starting at
+    /// once), and more pushed into it while it drains: the same order as the heap, the
+    /// out-of-order ones held in `late` rather than shifted in.
+    #[test]
+    fn a_crowded_bucket_pops_in_order() {
+        let mut rng = Rng::new(3);
+        let mut wheel = TimingWheel::default();
+        let mut heap = HeapQueue::default();
+        let mut used_late = false;
+        for step in 0..20_000u64 {
+            let t = Time::from_ps(rng.below(200));
+            let ticket = (rng.below(1 << 40) << 8) | (step % 256);
+            wheel.push_ticketed(t, ticket, step);
+            heap.push_ticketed(t, ticket, step);
+        }
+        let mut step = 20_000u64;
+        while let Some(h) = heap.pop() {
+            assert_eq!(wheel.pop(), Some(h));
+            if rng.below(2) == 0 {
+                let ticket = (rng.below(1 << 40) << 8) | 255;
+                wheel.push_ticketed(h.0, ticket, step);
+                heap.push_ticketed(h.0, ticket, step);
+                step += 1;
+            }
+            used_late |= !wheel.late.is_empty();
+        }
+        assert!(wheel.is_empty() && used_late);
     }
 
     /// The wheel pops exactly what the heap pops, with events far beyond its horizon too.

@@ -635,6 +635,51 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     }
 }
 
+/// What a run's outcome says to warn of (without the `warning: ` prefix): why the watchdog
+/// stopped it, and a Fastroute run whose flows all ended before its first mapping could
+/// apply. `label`: the run's swept keys, to name it.
+pub fn run_warnings(label: &[(String, String)], p: &SimParams, r: &RunReport) -> Vec<String> {
+    let at: String = label.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    let mut w = Vec::new();
+    if let Some(why) = &r.stalled {
+        w.push(format!("run{at} (seed {}) stopped: {why}", r.seed));
+    }
+    if let Some(c) = p.arch.circuit.as_ref() {
+        let first_us = (c.interval_ps + c.compute_delay_ps).as_us_f64();
+        if r.cct_us.is_some_and(|t| t < first_us) {
+            w.push(format!(
+                "run{at} (seed {}): every flow ended ({} us) before Fastroute's first mapping \
+                 could apply ({} us = switch.reconfig_interval_us + switch.compute_delay_us): \
+                 it measures the initial mapping; use longer messages or a shorter interval",
+                r.seed,
+                r.cct_us.unwrap_or_default(),
+                first_us
+            ));
+        }
+    }
+    w
+}
+
+/// A run as [`sweep_warnings`] reads it: its label (swept keys), parameters and report.
+pub type LabelledRun<'a> = (&'a [(String, String)], &'a SimParams, &'a RunReport);
+
+/// Everything a sweep warns of, in the order `fabsim run` prints it: each run's
+/// [`run_warnings`], then each of the scenario's [`RunReport::warnings`] once, with how many
+/// runs it concerns.
+pub fn sweep_warnings(runs: &[LabelledRun]) -> Vec<String> {
+    let mut lines: Vec<String> = (runs.iter())
+        .flat_map(|&(label, p, r)| run_warnings(label, p, r))
+        .collect();
+    let mut warned = std::collections::BTreeMap::<&str, usize>::new();
+    for w in runs.iter().flat_map(|r| &r.2.warnings) {
+        *warned.entry(w).or_default() += 1;
+    }
+    for (w, n) in warned {
+        lines.push(format!("{w} ({n} of {} runs)", runs.len()));
+    }
+    lines
+}
+
 /// Settings that run without error but likely not as meant.
 fn warnings(params: &SimParams) -> Vec<String> {
     let cc = params.host.transport.cc.kind;

@@ -81,6 +81,7 @@ named!(
     crate::workload::Algorithm,
     crate::workload::Order,
     crate::workload::FsdpPart,
+    crate::workload::StartUnit,
     super::switch::EcnDefault,
     super::profile::Profile
 );

@@ -45,7 +45,7 @@ keys! {
         kind: int(1, 256),
         default: Some("1"),
         unit: "",
-        meaning: "threads one run uses: the fabric is cut into this many partitions (by pod or leaf group) simulated in parallel; the output is byte-identical for every count (traced runs, gated workloads and the combining pipeline use one)",
+        meaning: "threads one run uses: the fabric is cut into this many partitions (by pod or leaf group) simulated in parallel; the output is byte-identical for every count (traced runs, gated workloads, the combining pipeline and links whose delay is shorter than a full packet's serialization use one)",
     },
     MAX_MEMORY_GIB: Key {
         name: "run.max_memory_gib",

@@ -11,7 +11,7 @@ use crate::workload::fastroute::PatternKind;
 use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
-    Pattern, Ranks, SizeCdf, WorkloadSpec,
+    Pattern, Ranks, SizeCdf, StartUnit, WorkloadSpec,
 };
 
 /// The workload kinds, by their scenario names (`workload.kind`).
@@ -240,6 +240,13 @@ keys! {
         default: None,
         unit: "",
         meaning: "htsim: the connection matrix (relative to the working directory or the scenario file)",
+    },
+    START_UNIT: Key {
+        name: "workload.start_unit",
+        kind: Kind::Choice(names::<StartUnit>),
+        default: Some("\"us\""),
+        unit: "",
+        meaning: "htsim: the unit of a connection's `start`: us (whole microseconds, as htsim's drivers read it) or ps (picoseconds)",
     },
     CDF: Key {
         name: "workload.cdf",
@@ -618,7 +625,8 @@ fn htsim(
     let path = find_file(file, scenario_dir);
     let text = super::read_input(&path)
         .map_err(|e| k.err(key, format!("cannot read htsim file {file:?}: {e}")))?;
-    let matrix = HtsimMatrix::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))?;
+    let unit = k.opt_choice(START_UNIT).unwrap_or(StartUnit::Us);
+    let matrix = HtsimMatrix::parse(&text, unit).map_err(|e| k.err(key, format!("{file}: {e}")))?;
     if matrix.nodes as u64 > hosts {
         return Err(k.err(
             key,

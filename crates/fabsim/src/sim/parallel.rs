@@ -28,7 +28,9 @@
 //! One partition (the same code, on the calling thread) is used where a run's parts are
 //! not independent within a window: a traced run (samples read every port), flows gated on
 //! others (a gate may start a flow at another host at once), the combining pipeline (its
-//! counts are one pipeline's), and links without delay.
+//! counts are one pipeline's); and links whose delay, the window, is shorter than a full
+//! packet's serialization (zero included): a window would hold less than one packet per
+//! port, and synchronizing the partitions every window costs more than they gain.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
@@ -54,12 +56,12 @@ pub(super) struct Mail {
 }
 
 /// How many partitions a run is cut into: `run.threads`, or one where its parts are not
-/// independent within a window (see the module's notes), and no more than edge switches.
+/// independent within a window or its windows are too short to pay off (see the module's
+/// notes), and no more than edge switches.
 fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> usize {
     let want = p.run.threads.max(1) as usize;
     let gated = traffic.deps.gated();
-    if want == 1 || traced || gated || p.switch.combining.is_some() || p.link.delay_ps == Time::ZERO
-    {
+    if want == 1 || traced || gated || p.switch.combining.is_some() || short_windows(p) {
         return 1;
     }
     let edges = fabric
@@ -68,6 +70,15 @@ fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -
         .filter(|s| s.tier == Tier::Edge)
         .count();
     want.min(edges).max(1)
+}
+
+/// Whether a window (one link delay) is shorter than a full packet's serialization: then a
+/// port sends less than one packet per window, every window costs a synchronization of all
+/// partitions for a few events each, and the run is slower on several threads than on one
+/// (k = 8 at 1 ps: 10 s against 0.2 s at 500 ns). Zero-delay links are the extreme case.
+fn short_windows(p: &SimParams) -> bool {
+    let l = &p.link;
+    l.delay_ps < Time::serialization(l.payload_bytes + l.header_bytes, l.rate_bps)
 }
 
 /// Per node (hosts, then switches as `hosts + index`): its partition. The `i`-th of a

@@ -4,7 +4,8 @@
 //! Format, one item per line (`#` starts a comment line; tokens are separated by spaces):
 //! - header: `Nodes N`, `Connections C`, optionally `Triggers T`;
 //! - a connection: `SRC->DST` followed by attributes `id ID` (required when a trigger
-//!   refers to the flow; nonzero, unique), `start T` (picoseconds, as htsim reads it),
+//!   refers to the flow; nonzero, unique), `start T` (whole microseconds, as htsim's drivers
+//!   read it: `timeFromUs((uint32_t)start)`; picoseconds with [`StartUnit::Ps`]),
 //!   `size BYTES`, `trigger TID` (start when trigger TID fires; excludes `start`),
 //!   `send_done_trigger TID` (signal TID when the sender has every ACK),
 //!   `recv_done_trigger TID` (signal TID when the receiver holds every byte), `prio P`
@@ -74,6 +75,39 @@ pub struct HtsimMatrix {
 /// The latest start time accepted (10 s, the longest run `run.duration_us` allows).
 const MAX_START_PS: f64 = 1e13;
 
+named_enum! {
+    /// The unit of a connection's `start` (`workload.start_unit`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum StartUnit {
+        /// Whole microseconds, as htsim's drivers read it.
+        Us => "us",
+        /// Picoseconds (fabsim's own time unit; e.g. Netbench replays at nanosecond precision).
+        Ps => "ps",
+    }
+}
+
+impl StartUnit {
+    /// `tok` as a start time, or what the value may be.
+    fn read(self, tok: Option<&str>) -> Result<Time, String> {
+        let v = tok.and_then(|s| s.parse::<f64>().ok());
+        let ps = match self {
+            StartUnit::Us => v.filter(|v| v.fract() == 0.0).map(|v| v * 1e6),
+            StartUnit::Ps => v,
+        };
+        match ps.filter(|v| (0.0..=MAX_START_PS).contains(v)) {
+            Some(ps) => Ok(Time::from_ps_f64(ps)),
+            None => Err(format!(
+                "invalid value {:?}; expected {}",
+                tok.unwrap_or(""),
+                match self {
+                    StartUnit::Us => "whole microseconds from 0 to 10^7 (10 s), as htsim reads them; for finer times set workload.start_unit = \"ps\"",
+                    StartUnit::Ps => "a time from 0 to 10^13 picoseconds (10 s) (workload.start_unit = \"ps\")",
+                }
+            )),
+        }
+    }
+}
+
 fn num<T: std::str::FromStr>(line: usize, field: &str, tok: Option<&str>) -> Result<T, HtsimError> {
     let err = |message: String| HtsimError {
         line,
@@ -89,7 +123,8 @@ fn num<T: std::str::FromStr>(line: usize, field: &str, tok: Option<&str>) -> Res
 }
 
 impl HtsimMatrix {
-    pub fn parse(text: &str) -> Result<Self, HtsimError> {
+    /// Parses a connection matrix whose `start` times are in `unit`.
+    pub fn parse(text: &str, unit: StartUnit) -> Result<Self, HtsimError> {
         let text = crate::engine::without_bom(text);
         let err = |line: usize, field: &str, message: String| HtsimError {
             line,
@@ -192,11 +227,7 @@ impl HtsimMatrix {
                                 }
                             }
                             "start" => {
-                                let tok = toks.next();
-                                let v: f64 = tok.and_then(|s| s.parse().ok()).filter(|v: &f64| (0.0..=MAX_START_PS).contains(v)).ok_or_else(|| {
-                                    err(line, "start", format!("invalid value {:?}; expected a time from 0 to 10^13 picoseconds (10 s)", tok.unwrap_or("")))
-                                })?;
-                                c.start_ps = Some(Time::from_ps_f64(v));
+                                c.start_ps = Some(unit.read(toks.next()).map_err(|m| err(line, "start", m))?);
                             }
                             "size" => {
                                 c.bytes = num(line, "size", toks.next())?;
@@ -391,7 +422,7 @@ mod tests {
 
     #[test]
     fn parses_a_chain_of_triggers() {
-        let m = HtsimMatrix::parse(CHAIN).unwrap();
+        let m = HtsimMatrix::parse(CHAIN, StartUnit::Us).unwrap();
         assert_eq!(m.nodes, 4);
         let t = m.traffic();
         assert_eq!(t.flows.len(), 3);
@@ -407,13 +438,13 @@ mod tests {
     fn a_field_twice_is_refused_and_a_byte_order_mark_skipped() {
         for field in ["size 1", "start 0", "id 1"] {
             let text = format!("Nodes 4\n0->1 id 1 start 0 size 8 {field}\n");
-            let e = HtsimMatrix::parse(&text).unwrap_err();
+            let e = HtsimMatrix::parse(&text, StartUnit::Us).unwrap_err();
             let name = field.split(' ').next().unwrap();
             assert_eq!((e.line, e.field.as_str()), (2, name), "{e}");
             assert!(e.to_string().contains("given twice"), "{e}");
         }
-        let m = HtsimMatrix::parse(&format!("\u{feff}{CHAIN}")).unwrap();
-        assert_eq!(m, HtsimMatrix::parse(CHAIN).unwrap());
+        let m = HtsimMatrix::parse(&format!("\u{feff}{CHAIN}"), StartUnit::Us).unwrap();
+        assert_eq!(m, HtsimMatrix::parse(CHAIN, StartUnit::Us).unwrap());
     }
 
     #[test]
@@ -422,6 +453,7 @@ mod tests {
             ("Nodes 4\n0->9 start 0 size 1\n", 2, "dst"),
             ("Nodes 4\n0->1 start 0 size x\n", 2, "size"),
             ("Nodes 4\n0->1 id 1 start 1e300 size 4096\n", 2, "start"),
+            ("Nodes 4\n0->1 id 1 start 1.5 size 4096\n", 2, "start"),
             ("Nodes 0\n", 0, "Connections"),
             ("Nodes 4\n0->1 size 1\n", 2, "start"),
             ("Nodes 4\n0->1 start 0 size 1 speed 3\n", 2, "speed"),
@@ -469,7 +501,7 @@ mod tests {
             ),
         ];
         for (text, line, field) in cases {
-            let e = HtsimMatrix::parse(text).unwrap_err();
+            let e = HtsimMatrix::parse(text, StartUnit::Us).unwrap_err();
             assert_eq!((e.line, e.field.as_str()), (line, field), "{text:?}: {e}");
         }
     }

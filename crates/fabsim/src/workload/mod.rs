@@ -19,7 +19,7 @@ pub use collective::{
 };
 pub use fastroute::{FastrouteWorkload, Pattern};
 pub use fsdp::{ModelShape, Part as FsdpPart};
-pub use htsim::HtsimMatrix;
+pub use htsim::{HtsimMatrix, StartUnit};
 
 pub use crate::flow::FlowSpec;
 
