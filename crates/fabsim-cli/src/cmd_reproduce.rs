@@ -14,8 +14,8 @@ pub struct ReproduceArgs {
     /// List the experiments, their claims and what they vary.
     #[arg(long)]
     pub list: bool,
-    /// Smaller fabric, fewer points and seeds: seconds per experiment (at most about 20 s of
-    /// CPU; `all --quick` about 170 s).
+    /// Smaller fabric, fewer points and seeds: under a second to about two minutes of CPU
+    /// per experiment, `all --quick` 5-7 minutes of CPU (the README gives measurements).
     #[arg(long)]
     pub quick: bool,
     /// Seeds per point (default: the experiment's, 10 at full size as in the papers; at most
