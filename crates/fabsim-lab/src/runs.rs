@@ -40,6 +40,13 @@ pub fn load(path: Option<&PathBuf>, set: &[String]) -> Result<Vec<RunSpec>, Erro
     Ok(scenario(text.as_deref(), &source, set)?.expand()?)
 }
 
+/// The first number after `prefix` on the line of `path` (a /proc file) that starts with it.
+fn proc_number(path: &str, prefix: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let rest = text.lines().find_map(|l| l.strip_prefix(prefix))?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
 /// What this process may still allocate, and why: the room its address-space limit leaves
 /// (`ulimit -v`, RLIMIT_AS, less what it maps already) and the memory available on the
 /// machine (MemAvailable), the smaller; `None` where neither is known (not Linux).
@@ -52,19 +59,9 @@ fn memory_room() -> Option<(u64, String)> {
         }
     };
     // `Max address space  LIMIT  HARD  bytes` (or `unlimited`).
-    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
-    let limit = limits
-        .lines()
-        .find_map(|l| l.strip_prefix("Max address space"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok());
-    if let Some(limit) = limit {
+    if let Some(limit) = proc_number("/proc/self/limits", "Max address space") {
         // `VmSize:  N kB`: what the process maps already counts against the limit.
-        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-        let used = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmSize:"))
-            .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
-            .map_or(0, |kb| kb * 1024);
+        let used = proc_number("/proc/self/status", "VmSize:").map_or(0, |kb| kb * 1024);
         offer(
             limit.saturating_sub(used),
             format!(
@@ -74,12 +71,7 @@ fn memory_room() -> Option<(u64, String)> {
             ),
         );
     }
-    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let available = meminfo
-        .lines()
-        .find_map(|l| l.strip_prefix("MemAvailable:"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok());
-    if let Some(kb) = available {
+    if let Some(kb) = proc_number("/proc/meminfo", "MemAvailable:") {
         offer(
             kb * 1024,
             format!(
