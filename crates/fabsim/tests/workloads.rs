@@ -569,9 +569,10 @@ fn websearch_cdf_gives_its_mean_size_and_the_offered_load() {
 }
 
 /// N one-packet connections on 16 hosts, all starting at once (an htsim matrix): the cost
-/// grows like N, not N^2. Before, each flow start and NIC event was shifted into the event
-/// queue's crowded current bucket and each finished flow searched its host's send list:
-/// 0.22 s at N = 40,000 and 2.48 s at 160,000 (x11); now x4-5. Times are the best of two.
+/// no longer grows like N^2. Before, each flow start and NIC event was shifted into the
+/// event queue's crowded current bucket: 0.22 s at N = 40,000 and 2.48 s at 160,000 (x11);
+/// now about x7 (the host's send list still searches and shifts on each finished flow).
+/// Times are the best of two, compared within one process.
 #[test]
 fn quadratic_cost_in_flows_per_host() {
     let time = |n: u32| {
