@@ -37,6 +37,7 @@ mod host;
 mod multi_asic;
 mod outcome;
 mod parallel;
+mod sendlist;
 mod wire;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -56,6 +57,7 @@ use flows::Flows;
 use multi_asic::{Chassis, Ideal};
 use outcome::Trace;
 pub use outcome::{Counters, PortSample, RunOutcome};
+use sendlist::SendLists;
 use wire::{Ring, Slot};
 
 #[derive(Clone, Copy, Debug)]
@@ -159,9 +161,9 @@ struct Sim<'a, A: Chassis> {
     flows: Flows,
     /// Per flow: gates still to fire before it may start (empty without gates).
     waiting: Vec<u32>,
-    /// Per host: flows with something to send, round-robin cursor, NicFree pending.
-    tx: Vec<Vec<u32>>,
-    cursor: Vec<u32>,
+    /// Per host: flows with something to send and the round robin's cursor; NicFree
+    /// pending.
+    tx: SendLists,
     nic_armed: Vec<bool>,
     /// Per flow: [`Sender::window_open`], kept beside the flows so the round robin skips
     /// window-blocked flows without loading each one (a cache miss per flow on a large
@@ -353,8 +355,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 Vec::new()
             },
             specs,
-            tx: vec![Vec::new(); hosts],
-            cursor: vec![0; hosts],
+            tx: SendLists::new(hosts, specs.len()),
             nic_armed: vec![false; hosts],
             window_open: vec![true; specs.len()],
             in_line: if p.host.nic == Nic::PullFifo {

@@ -140,7 +140,7 @@ impl<A: Chassis> Sim<'_, A> {
     fn resume(&mut self, flow: u32, had_data: bool) {
         let f = self.flows.at(flow);
         if !had_data && f.tx.has_data() {
-            self.tx[f.src as usize].push(flow);
+            self.tx.push(f.src, flow);
         } else if had_data && !f.tx.has_data() {
             self.unlist(flow);
         }
@@ -149,12 +149,8 @@ impl<A: Chassis> Sim<'_, A> {
     /// Takes `flow` off its host's send list, if it is there (a sender done may still hold
     /// packets it once presumed lost: it sends no more).
     fn unlist(&mut self, flow: u32) {
-        let src = self.ends[flow as usize][0] as usize;
-        if let Some(i) = self.tx[src].iter().position(|&f| f == flow) {
-            self.tx[src].remove(i);
-            if (i as u32) < self.cursor[src] {
-                self.cursor[src] -= 1;
-            }
+        if self.tx.contains(flow) {
+            self.tx.remove(self.ends[flow as usize][0], flow);
         }
         if let Some(in_line) = self.in_line.get_mut(flow as usize) {
             *in_line = false;
@@ -192,7 +188,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow` may send: onto its host's send list.
     pub(super) fn open(&mut self, flow: u32) {
         let src = self.flows.at(flow).src;
-        self.tx[src as usize].push(flow);
+        self.tx.push(src, flow);
         if let Some(in_line) = self.in_line.get_mut(flow as usize) {
             *in_line = true;
         }
@@ -276,10 +272,12 @@ impl<A: Chassis> Sim<'_, A> {
         self.window_open[flow as usize] = open;
         if open && self.in_line.get(flow as usize) == Some(&false) && f.tx.has_data() {
             // `host.nic = "pull-fifo"`: it may send, so it joins the back of the line.
-            let list = &mut self.tx[src as usize];
-            let i = list.iter().position(|&g| g == flow);
-            list.remove(i.expect("a flow with data is on the send list"));
-            list.push(flow);
+            assert!(
+                self.tx.contains(flow),
+                "a flow with data is on the send list"
+            );
+            self.tx.remove(src, flow);
+            self.tx.push(src, flow);
             self.in_line[flow as usize] = true;
         }
         self.arm_nic(src);
@@ -288,7 +286,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
     /// NIC is free, or at once with `host.nic = "fifo"` (flows push into its queue).
     pub(super) fn arm_nic(&mut self, host: u32) {
-        if !self.nic_armed[host as usize] && !self.tx[host as usize].is_empty() {
+        if !self.nic_armed[host as usize] && !self.tx.is_empty(host) {
             self.nic_armed[host as usize] = true;
             let at = if self.p.host.nic == Nic::Fifo {
                 self.now
@@ -306,39 +304,30 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn nic_free(&mut self, host: u32) {
         let h = host as usize;
         self.nic_armed[h] = false;
-        let list = &mut self.tx[h];
-        if list.is_empty() {
-            return;
-        }
         // Round-robin over the host's flows, skipping those whose window is full; with
         // `host.nic = "pull-fifo"` the cursor stays at the front of the line.
         let t = &self.p.host.transport;
-        let start = self.cursor[h] as usize % list.len();
-        let (flows, open) = (&self.flows, &self.window_open);
-        let found = (0..list.len())
-            .map(|j| (start + j) % list.len())
-            .find(|&j| {
-                let fid = list[j] as usize;
-                debug_assert!(
-                    flows
-                        .get(fid as u32)
-                        .is_some_and(|f| f.tx.window_open(t) == open[fid]),
-                    "flow {fid}"
-                );
-                open[fid]
-            });
-        if !self.in_line.is_empty() {
-            // The flows ahead of the one served, or all, had their turn with a shut window:
-            // they leave the line (and join it again when their window opens).
-            for &g in &list[..found.unwrap_or(list.len())] {
-                self.in_line[g as usize] = false;
+        let (flows, open, in_line) = (&self.flows, &self.window_open, &mut self.in_line);
+        let Some(fid) = self.tx.find(host, |fid| {
+            debug_assert!(
+                flows
+                    .get(fid)
+                    .is_some_and(|f| f.tx.window_open(t) == open[fid as usize]),
+                "flow {fid}"
+            );
+            if !open[fid as usize] {
+                // `host.nic = "pull-fifo"`: the flows ahead of the one served, or all, had
+                // their turn with a shut window: they leave the line (and join it again when
+                // their window opens).
+                if let Some(in_line) = in_line.get_mut(fid as usize) {
+                    *in_line = false;
+                }
             }
-        }
-        let Some(i) = found else {
-            // Every flow waits for ACKs; an ACK re-arms the NIC.
+            open[fid as usize]
+        }) else {
+            // Every flow waits for ACKs (or none has data); an ACK re-arms the NIC.
             return;
         };
-        let fid = list[i];
         let f = self.flows.at(fid);
         let send =
             f.tx.next_packet(self.now, &self.p.host.transport)
@@ -351,16 +340,13 @@ impl<A: Chassis> Sim<'_, A> {
         }
         if !self.in_line.is_empty() {
             // Out of the line; back at its end if its window still lets it send (below).
-            list.remove(i);
+            self.tx.remove(host, fid);
             self.in_line[fid as usize] = false;
             if f.tx.has_data() {
-                list.push(fid);
+                self.tx.push(host, fid);
             }
-        } else if !f.tx.has_data() {
-            list.remove(i);
-            self.cursor[h] = i as u32;
         } else {
-            self.cursor[h] = i as u32 + 1;
+            self.tx.sent(host, fid, !f.tx.has_data());
         }
         let hops = f.hops;
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
