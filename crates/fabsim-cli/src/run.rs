@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
-use fabsim::metrics::{sweep_warnings, Extras, RunReport, RunResult};
+use fabsim::metrics::{run_name, sweep_warnings, Extras, RunReport, RunResult};
 use fabsim::net::asic::Arch;
 use fabsim::net::TopologySpec;
 use fabsim::params::TRACE_FULL;
@@ -152,15 +152,8 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
     for (spec, r) in specs.iter().zip(&reports) {
         // A trace cut short by its memory is no trace of the run: nothing is written.
         if let Some(why) = r.stalled.as_deref().filter(|w| w.starts_with(TRACE_FULL)) {
-            let at: String = spec
-                .label
-                .iter()
-                .map(|(k, v)| format!(" {k}={v}"))
-                .collect();
-            return Err(Error::Usage(format!(
-                "--trace: run{at} (seed {}): {why}",
-                r.seed
-            )));
+            let run = run_name(&spec.label, r);
+            return Err(Error::Usage(format!("--trace: {run}: {why}")));
         }
     }
     let runs: Vec<_> = (specs.iter().zip(&reports))

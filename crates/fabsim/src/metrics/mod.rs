@@ -639,25 +639,31 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
 /// stopped it, and a Fastroute run whose flows all ended before its first mapping could
 /// apply. `label`: the run's swept keys, to name it.
 pub fn run_warnings(label: &[(String, String)], p: &SimParams, r: &RunReport) -> Vec<String> {
-    let at: String = label.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    let at = run_name(label, r);
     let mut w = Vec::new();
     if let Some(why) = &r.stalled {
-        w.push(format!("run{at} (seed {}) stopped: {why}", r.seed));
+        w.push(format!("{at} stopped: {why}"));
     }
     if let Some(c) = p.arch.circuit.as_ref() {
         let first_us = (c.interval_ps + c.compute_delay_ps).as_us_f64();
         if r.cct_us.is_some_and(|t| t < first_us) {
             w.push(format!(
-                "run{at} (seed {}): every flow ended ({} us) before Fastroute's first mapping \
+                "{at}: every flow ended ({} us) before Fastroute's first mapping \
                  could apply ({} us = switch.reconfig_interval_us + switch.compute_delay_us): \
                  it measures the initial mapping; use longer messages or a shorter interval",
-                r.seed,
                 r.cct_us.unwrap_or_default(),
                 first_us
             ));
         }
     }
     w
+}
+
+/// How messages name a run: `run` with its swept keys and its seed
+/// (`run workload.load=0.2 (seed 1)`).
+pub fn run_name(label: &[(String, String)], r: &RunReport) -> String {
+    let at: String = label.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    format!("run{at} (seed {})", r.seed)
 }
 
 /// A run as [`sweep_warnings`] reads it: its label (swept keys), parameters and report.
