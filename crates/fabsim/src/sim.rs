@@ -35,6 +35,7 @@ mod egress;
 mod flows;
 mod host;
 mod multi_asic;
+mod nic;
 mod outcome;
 mod parallel;
 mod sendlist;
@@ -48,16 +49,16 @@ use crate::lb::{HostLb, SwitchLb, View};
 use crate::net::asic::Asics;
 use crate::net::{Fabric, Failures, Packet, Ports};
 use crate::params::SimParams;
-use crate::transport::{AckLog, Nic, Receiver, Sender};
+use crate::transport::{AckLog, Receiver, Sender};
 use crate::workload::deps::Deps;
 use crate::workload::FlowSpec;
 use egress::DequeueMarks;
 pub use flows::FlowResult;
 use flows::Flows;
 use multi_asic::{Chassis, Ideal};
+use nic::Nics;
 use outcome::Trace;
 pub use outcome::{Counters, PortSample, RunOutcome};
-use sendlist::SendLists;
 use wire::{Ring, Slot};
 
 #[derive(Clone, Copy, Debug)]
@@ -161,17 +162,8 @@ struct Sim<'a, A: Chassis> {
     flows: Flows,
     /// Per flow: gates still to fire before it may start (empty without gates).
     waiting: Vec<u32>,
-    /// Per host: flows with something to send and the round robin's cursor; NicFree
-    /// pending.
-    tx: SendLists,
-    nic_armed: Vec<bool>,
-    /// Per flow: [`Sender::window_open`], kept beside the flows so the round robin skips
-    /// window-blocked flows without loading each one (a cache miss per flow on a large
-    /// fabric); refreshed wherever the window or the bytes in flight change.
-    window_open: Vec<bool>,
-    /// Per flow, with `host.nic = "pull-fifo"` (empty otherwise): it is in its NIC's line of
-    /// flows waiting to send, which is the order of those flows in its host's send list.
-    in_line: Vec<bool>,
+    /// The hosts' NICs and their queues of flows.
+    nics: Nics,
     now: Time,
     c: Counters,
     /// [`crate::params::RunParams::second_half_ps`]: ACKs from then on count in
@@ -184,10 +176,6 @@ struct Sim<'a, A: Chassis> {
     failures: Option<Failures>,
     /// With failures: rho_max (`net::failures`).
     rho_max: Option<f64>,
-    /// Pacing at rho_max: line-rate time over paced time, and per host the earliest next
-    /// data packet.
-    pace: Option<f64>,
-    next_tx: Vec<Time>,
     trace: Option<Trace>,
 }
 
@@ -355,23 +343,19 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 Vec::new()
             },
             specs,
-            tx: SendLists::new(hosts, specs.len()),
-            nic_armed: vec![false; hosts],
-            window_open: vec![true; specs.len()],
-            in_line: if p.host.nic == Nic::PullFifo {
-                vec![false; specs.len()]
-            } else {
-                Vec::new()
-            },
+            nics: Nics::new(
+                p.host.nic,
+                hosts,
+                specs.len(),
+                rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
+            ),
             now: Time::ZERO,
             c: Counters::default(),
             second_half: p.run.second_half_ps(),
             completed: 0,
             gate_left: traffic.deps.need.clone(),
             deps: &traffic.deps,
-            pace: rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
             rho_max,
-            next_tx: vec![Time::ZERO; hosts],
             failures,
             trace: trace.map(|_| Trace {
                 served: vec![Time::ZERO; fabric.ports()],

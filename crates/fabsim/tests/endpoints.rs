@@ -46,7 +46,8 @@ impl Pair {
     /// Sends one data packet if the window is open: the packet as the NIC stamps it, and
     /// what the sender said about it.
     fn send_one(&mut self) -> Option<(Packet, Send)> {
-        if !self.tx.has_data() || !self.tx.window_open(&self.t) {
+        let r = self.tx.ready(&self.t);
+        if !r.data || !r.window {
             return None;
         }
         let s = self.tx.next_packet(self.now, &self.t).unwrap();
@@ -142,7 +143,10 @@ fn reordering_and_duplicates_are_told_apart() {
     let again = e.ack(&a.unwrap());
     assert_eq!(
         again,
-        Acked::default(),
+        Acked {
+            ready: e.tx.ready(&e.t),
+            ..Acked::default()
+        },
         "a second ACK of one packet changes nothing"
     );
 }
@@ -157,10 +161,11 @@ fn a_trimmed_packet_is_nacked_and_resent_once() {
     assert_eq!(e.rx.received(), 0, "a header carries no data");
     let nack = nack.unwrap();
     assert_eq!(nack.kind(), PacketKind::Nack);
-    assert!(!e.tx.has_data());
-    assert!(e.tx.on_nack(e.now, nack.seq, &e.t));
+    assert!(!e.tx.ready(&e.t).data);
+    let ready = e.tx.on_nack(e.now, nack.seq, &e.t);
+    assert_eq!(ready.map(|r| r.data), Some(true), "the NACKed packet waits");
     assert!(
-        !e.tx.on_nack(e.now, nack.seq, &e.t),
+        e.tx.on_nack(e.now, nack.seq, &e.t).is_none(),
         "a second NACK is not news"
     );
     let resend = e.send();
@@ -222,7 +227,7 @@ fn ecn_marks_reach_dctcp_and_make_a_coalesced_ack_immediate() {
     let host = "cc = \"dctcp\"\ninit_window_bytes = 40960\nack_every_bytes = 100000\nrto_us = 100";
     let mut e = Pair::new(200 * PKT, host);
     let mut sent = e.send();
-    let w0 = e.tx.window_open(&e.t);
+    let w0 = e.tx.ready(&e.t).window;
     assert!(!w0, "the initial window closed before the message was sent");
     for p in sent.iter_mut().skip(1) {
         p.mark_ecn();
@@ -254,7 +259,10 @@ fn a_timeout_resends_everything_in_flight_and_waits_while_acks_bring_news() {
     e.now = 110 * US;
     assert_eq!(e.tx.on_timeout(e.now, &e.t), Expiry::Rearm(160 * US));
     e.now = 160 * US;
-    assert_eq!(e.tx.on_timeout(e.now, &e.t), Expiry::Expired(None));
+    assert!(matches!(
+        e.tx.on_timeout(e.now, &e.t),
+        Expiry::Expired { rearm: None, ready } if ready.data
+    ));
     assert_eq!(e.tx.timeouts(), 1);
     let resent: Vec<u32> = e.send().iter().map(|p| p.seq).collect();
     assert_eq!(
@@ -314,10 +322,10 @@ fn the_oldest_timer_gives_up_on_one_packet_at_a_time() {
     }
     assert_eq!(timers, [100 * US], "one timer, armed at the first send");
     e.now = 100 * US;
-    assert_eq!(
+    assert!(matches!(
         e.tx.on_timeout(e.now, &e.t),
-        Expiry::Expired(Some(110 * US))
-    );
+        Expiry::Expired { rearm: Some(at), ready } if at == 110 * US && ready.data
+    ));
     let resent: Vec<u32> = e.send().iter().map(|p| p.seq).collect();
     assert_eq!(resent, [0], "only the oldest");
 }
@@ -340,14 +348,14 @@ fn a_packet_acked_before_its_resend_is_not_resent() {
     // Packet 0 is ACKed at once (the first), packet 1's ACK is held for coalescing.
     assert!(e.round_trip(&sent[..2]).news);
     e.now = 110 * US;
-    assert_eq!(
+    assert!(matches!(
         e.tx.on_timeout(e.now, &e.t),
-        Expiry::Expired(Some(120 * US))
-    );
-    assert!(e.tx.has_data(), "packet 1 waits to be resent");
+        Expiry::Expired { rearm: Some(at), ready } if at == 120 * US && ready.data
+    ));
+    assert!(e.tx.ready(&e.t).data, "packet 1 waits to be resent");
     // Packet 2, the last, asks for an ACK, which covers packet 1 too.
     assert!(e.round_trip(&sent[2..]).done);
-    assert!(!e.tx.has_data(), "nothing left to resend");
+    assert!(!e.tx.ready(&e.t).data, "nothing left to resend");
     assert!(e.send().is_empty());
     assert_eq!(e.tx.retransmits(), 0);
 }

@@ -8,7 +8,7 @@ use super::multi_asic::Chassis;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{Packet, PacketKind};
-use crate::transport::{Expiry, Nic, Reply};
+use crate::transport::{Expiry, Ready, Reply};
 use crate::workload::deps::{Csr, Deps};
 
 /// A log entry that is not one: the flow's sender is done, its receiver may go.
@@ -60,13 +60,13 @@ impl<A: Chassis> Sim<'_, A> {
                     // Released: every byte was acknowledged already.
                     return;
                 };
-                let had_data = f.tx.has_data();
                 let late = now >= self.second_half;
                 let acked = if late { f.tx.acked_bytes() } else { 0 };
                 let a = f.tx.on_ack(now, &p, &mut f.acks, t);
                 if late {
                     self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
                 }
+                let src = f.src;
                 if a.news {
                     self.host_lb.on_ack(flow, p.entropy, p.ecn());
                     self.progressed = true;
@@ -76,9 +76,9 @@ impl<A: Chassis> Sim<'_, A> {
                     self.signal(|d| &d.send_done, flow);
                 }
                 self.c.fast_retransmits += a.presumed_lost as u64;
-                self.resume(flow, had_data);
+                self.nics.answer(src, flow, a.ready, a.moved);
                 if a.moved {
-                    self.window_moved(flow);
+                    self.arm_nic(src);
                 }
                 if a.done {
                     self.release_sender(flow);
@@ -102,10 +102,10 @@ impl<A: Chassis> Sim<'_, A> {
                 let Some(f) = self.flows.get_mut(flow) else {
                     return;
                 };
-                let had_data = f.tx.has_data();
-                if f.tx.on_nack(now, p.seq, t) {
-                    self.resume(flow, had_data);
-                    self.window_moved(flow);
+                if let Some(ready) = f.tx.on_nack(now, p.seq, t) {
+                    let src = f.src;
+                    self.nics.answer(src, flow, ready, true);
+                    self.arm_nic(src);
                 }
             }
         }
@@ -124,37 +124,13 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow`'s sender has every byte acknowledged: its state goes, and the partition that
     /// holds its receiver (if another) releases that at the window's end.
     fn release_sender(&mut self, flow: u32) {
-        self.unlist(flow);
-        self.window_open[flow as usize] = false;
-        let to = self.owner[self.ends[flow as usize][1] as usize];
+        let [src, dst] = self.ends[flow as usize];
+        self.nics.release(src, flow);
+        let to = self.owner[dst as usize];
         if to != self.me {
             self.log_out[to as usize].push((flow, SENDER_DONE));
         }
         self.flows.release(flow, true);
-    }
-
-    /// Puts `flow` back on its host's send list if its sender has data again (packets it
-    /// presumed lost) after having none, or takes it off if an ACK left it none (it covered
-    /// the last packets waiting to be resent).
-    #[inline]
-    fn resume(&mut self, flow: u32, had_data: bool) {
-        let f = self.flows.at(flow);
-        if !had_data && f.tx.has_data() {
-            self.tx.push(f.src, flow);
-        } else if had_data && !f.tx.has_data() {
-            self.unlist(flow);
-        }
-    }
-
-    /// Takes `flow` off its host's send list, if it is there (a sender done may still hold
-    /// packets it once presumed lost: it sends no more).
-    fn unlist(&mut self, flow: u32) {
-        if self.tx.contains(flow) {
-            self.tx.remove(self.ends[flow as usize][0], flow);
-        }
-        if let Some(in_line) = self.in_line.get_mut(flow as usize) {
-            *in_line = false;
-        }
     }
 
     /// Sends the ACK (or NACK, if `p` was trimmed) of data packet `p` from its receiver
@@ -188,10 +164,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow` may send: onto its host's send list.
     pub(super) fn open(&mut self, flow: u32) {
         let src = self.flows.at(flow).src;
-        self.tx.push(src, flow);
-        if let Some(in_line) = self.in_line.get_mut(flow as usize) {
-            *in_line = true;
-        }
+        self.nics.open(src, flow);
         self.arm_nic(src);
     }
 
@@ -242,7 +215,6 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         };
         let src = f.src;
-        let had_data = f.tx.has_data();
         match f.tx.on_timeout(self.now, &self.p.host.transport) {
             Expiry::Idle => {}
             Expiry::Rearm(at) => self.at_host(src, at, Event::Timeout { flow }),
@@ -250,87 +222,44 @@ impl<A: Chassis> Sim<'_, A> {
                 self.c.timeouts += 1;
                 self.send_syn(flow);
             }
-            Expiry::Expired(rearm) => {
+            Expiry::Expired { rearm, ready } => {
                 self.c.timeouts += 1;
                 self.host_lb.on_timeout(flow, self.now);
-                self.resume(flow, had_data);
+                self.nics.answer(src, flow, ready, true);
                 if let Some(at) = rearm {
                     self.at_host(src, at, Event::Timeout { flow });
                 }
-                self.window_moved(flow);
+                self.arm_nic(src);
             }
         }
     }
 
-    /// `flow`'s bytes in flight or its congestion window changed: refresh the copy of
-    /// [`crate::transport::Sender::window_open`] the NIC's round robin reads (`Sim::window_open`), and make sure
-    /// its NIC is armed (the window may have opened).
-    fn window_moved(&mut self, flow: u32) {
-        let t = &self.p.host.transport;
-        let f = self.flows.at(flow);
-        let (open, src) = (f.tx.window_open(t), f.src);
-        self.window_open[flow as usize] = open;
-        if open && self.in_line.get(flow as usize) == Some(&false) && f.tx.has_data() {
-            // `host.nic = "pull-fifo"`: it may send, so it joins the back of the line.
-            assert!(
-                self.tx.contains(flow),
-                "a flow with data is on the send list"
-            );
-            self.tx.remove(src, flow);
-            self.tx.push(src, flow);
-            self.in_line[flow as usize] = true;
-        }
-        self.arm_nic(src);
-    }
-
-    /// Makes sure a `NicFree` is pending for `host` if it has something to send: when the
-    /// NIC is free, or at once with `host.nic = "fifo"` (flows push into its queue).
+    /// Makes sure a `NicFree` is pending for `host` if it has something to send.
     pub(super) fn arm_nic(&mut self, host: u32) {
-        if !self.nic_armed[host as usize] && !self.tx.is_empty(host) {
-            self.nic_armed[host as usize] = true;
-            let at = if self.p.host.nic == Nic::Fifo {
-                self.now
-            } else {
-                self.ports.stats[self.fabric.nic(host).port() as usize]
-                    .busy_until
-                    .max(self.now)
-                    .max(self.next_tx[host as usize])
-            };
+        let busy = self.ports.stats[self.fabric.nic(host).port() as usize].busy_until;
+        if let Some(at) = self.nics.wake_at(host, self.now, busy) {
             self.at_host(host, at, Event::NicFree { host });
         }
     }
 
     /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
     pub(super) fn nic_free(&mut self, host: u32) {
-        let h = host as usize;
-        self.nic_armed[h] = false;
-        // Round-robin over the host's flows, skipping those whose window is full; with
-        // `host.nic = "pull-fifo"` the cursor stays at the front of the line.
-        let t = &self.p.host.transport;
-        let (flows, open, in_line) = (&self.flows, &self.window_open, &mut self.in_line);
-        let Some(fid) = self.tx.find(host, |fid| {
-            debug_assert!(
-                flows
-                    .get(fid)
-                    .is_some_and(|f| f.tx.window_open(t) == open[fid as usize]),
-                "flow {fid}"
-            );
-            if !open[fid as usize] {
-                // `host.nic = "pull-fifo"`: the flows ahead of the one served, or all, had
-                // their turn with a shut window: they leave the line (and join it again when
-                // their window opens).
-                if let Some(in_line) = in_line.get_mut(fid as usize) {
-                    *in_line = false;
-                }
-            }
-            open[fid as usize]
-        }) else {
-            // Every flow waits for ACKs (or none has data); an ACK re-arms the NIC.
+        let Some(fid) = self.nics.pick(host) else {
+            // Every flow waits for ACKs (or none has data); an answer re-arms the NIC.
             return;
         };
+        let t = &self.p.host.transport;
         let f = self.flows.at(fid);
+        debug_assert!(
+            f.tx.ready(t)
+                == (Ready {
+                    data: true,
+                    window: true
+                }),
+            "flow {fid}: the NIC picked a flow that cannot send"
+        );
         let send =
-            f.tx.next_packet(self.now, &self.p.host.transport)
+            f.tx.next_packet(self.now, t)
                 .expect("a flow on the send list has data");
         self.c.retransmits += send.retransmit as u64;
         if let Some(at) = send.timer {
@@ -338,29 +267,21 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue
                 .push_ticketed(at, key, Event::Timeout { flow: fid });
         }
-        if !self.in_line.is_empty() {
-            // Out of the line; back at its end if its window still lets it send (below).
-            self.tx.remove(host, fid);
-            self.in_line[fid as usize] = false;
-            if f.tx.has_data() {
-                self.tx.push(host, fid);
-            }
+        let ser = if self.nics.paced() {
+            let wire = send.payload + self.p.link.header_bytes;
+            Time::serialization(wire, self.p.link.rate_bps)
         } else {
-            self.tx.sent(host, fid, !f.tx.has_data());
-        }
+            Time::ZERO
+        };
+        self.nics.served(host, fid, send.ready, self.now, ser);
         let hops = f.hops;
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
         (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, host, hops, self.now);
         pkt.set_ack_req(send.ack_req);
         pkt.set_short(send.payload < self.p.link.payload_bytes);
         self.c.created += 1;
-        if let Some(stretch) = self.pace {
-            // Paced at rho_max: the next data packet waits as if this one took 1/rho longer.
-            let wire = send.payload + self.p.link.header_bytes;
-            let ser = Time::serialization(wire, self.p.link.rate_bps);
-            self.next_tx[h] = self.now + Time::from_ps_f64(ser.as_ps_f64() * stretch);
-        }
         self.nic_send(host, pkt);
-        self.window_moved(fid);
+        self.nics.answer(host, fid, send.ready, true);
+        self.arm_nic(host);
     }
 }

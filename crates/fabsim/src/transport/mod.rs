@@ -20,7 +20,7 @@ use crate::engine::Time;
 pub use dctcp::{Dctcp, DctcpParams, DctcpRules, FirstWindow};
 pub use nscc::{Nscc, NsccParams, NsccRules};
 pub use receiver::{AckLog, Delivery, Receiver, Reply};
-pub use sender::{Acked, Expiry, Send, Sender};
+pub use sender::{Acked, Expiry, Ready, Send, Sender};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
 
 /// The host transport's rules, shared by every flow of a run (the `host.*` keys).

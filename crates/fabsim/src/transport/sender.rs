@@ -77,6 +77,19 @@ pub struct Send {
     pub ack_req: bool,
     /// The retransmission timer was started: it fires then.
     pub timer: Option<Time>,
+    /// What the sender is ready to do after handing it over.
+    pub ready: Ready,
+}
+
+/// What a sender is ready to do, as of the end of the call that answers it: every call
+/// that changes its data or its window says so, and the host keeps its NIC's view of the
+/// flow from these answers alone (it never asks the sender back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ready {
+    /// It has data to send (new, or presumed lost).
+    pub data: bool,
+    /// Its window has room for one more full packet (or nothing is in flight).
+    pub window: bool,
 }
 
 /// What an ACK did.
@@ -90,6 +103,8 @@ pub struct Acked {
     pub done: bool,
     /// Packets presumed lost by loss recovery and queued again.
     pub presumed_lost: u32,
+    /// What the sender is ready to do after it.
+    pub ready: Ready,
 }
 
 /// What the retransmission timer's expiry did.
@@ -101,9 +116,9 @@ pub enum Expiry {
     Rearm(Time),
     /// The SYN or its SYN-ACK was lost: send the SYN again ([`Sender::send_syn`]).
     ResendSyn,
-    /// Packets were presumed lost and queued again (the window moved); with `Some`, the
+    /// Packets were presumed lost and queued again (the window moved); with `rearm`, the
     /// timer is set again for then.
-    Expired(Option<Time>),
+    Expired { rearm: Option<Time>, ready: Ready },
 }
 
 impl Sender {
@@ -161,9 +176,18 @@ impl Sender {
         self.payload(seq) as u64 + t.window_header_bytes as u64
     }
 
+    /// What it is ready to do now (as every call that changes it answers).
+    #[inline]
+    pub fn ready(&self, t: &TransportParams) -> Ready {
+        Ready {
+            data: self.has_data(),
+            window: self.window_open(t),
+        }
+    }
+
     /// Has data to send (new, or presumed lost).
     #[inline]
-    pub fn has_data(&self) -> bool {
+    fn has_data(&self) -> bool {
         self.next_seq < self.pkts || !self.retx.is_empty()
     }
 
@@ -176,7 +200,7 @@ impl Sender {
     /// May send one more full packet now: the window has room for it (a flow with nothing
     /// in flight may always send one, so a window below one packet cannot stall it).
     #[inline]
-    pub fn window_open(&self, t: &TransportParams) -> bool {
+    fn window_open(&self, t: &TransportParams) -> bool {
         self.inflight_bytes == 0 || self.inflight_bytes + self.full_charge(t) <= self.cc.window()
     }
 
@@ -260,12 +284,14 @@ impl Sender {
             && (retransmit.is_some()
                 || self.next_seq == self.pkts
                 || self.inflight_bytes + self.full_charge(t) > self.cc.window());
+        let timer = self.arm_timer(t, now);
         Some(Send {
             seq,
             payload: self.payload(seq),
             retransmit: retransmit.is_some(),
             ack_req,
-            timer: self.arm_timer(t, now),
+            timer,
+            ready: self.ready(t),
         })
     }
 
@@ -296,6 +322,7 @@ impl Sender {
             // have opened the window.
             return Acked {
                 moved: self.inflight_bytes < inflight,
+                ready: self.ready(t),
                 ..Acked::default()
             };
         }
@@ -333,6 +360,7 @@ impl Sender {
             moved: true,
             done,
             presumed_lost,
+            ready: self.ready(t),
         }
     }
 
@@ -362,19 +390,17 @@ impl Sender {
         bytes
     }
 
-    /// A NACK of `seq` (its packet was trimmed): returns whether it was news (the packet is
-    /// queued again and the window moved); not if it was ACKed already or given up on by a
-    /// timeout.
-    pub fn on_nack(&mut self, now: Time, seq: u32, t: &TransportParams) -> bool {
+    /// A NACK of `seq` (its packet was trimmed): if it was news (the packet is queued again
+    /// and the window moved), what the sender is ready to do now; `None` if it was ACKed
+    /// already or given up on by a timeout.
+    pub fn on_nack(&mut self, now: Time, seq: u32, t: &TransportParams) -> Option<Ready> {
         if self.acked_seqs.get(seq) {
-            return false;
+            return None;
         }
-        let Some(bytes) = self.presume_lost(seq, t) else {
-            return false;
-        };
+        let bytes = self.presume_lost(seq, t)?;
         self.inflight_bytes -= bytes;
         self.cc.on_loss(bytes, self.inflight_bytes, now);
-        true
+        Some(self.ready(t))
     }
 
     /// If `seq` is in flight: takes it out of flight and queues it to be sent again, and
@@ -496,7 +522,10 @@ impl Sender {
                 self.cc.on_timeout(lost, now);
                 self.rtt.backoff(&rule);
                 self.last_progress = now;
-                Expiry::Expired(None)
+                Expiry::Expired {
+                    rearm: None,
+                    ready: self.ready(t),
+                }
             }
         }
     }
@@ -527,6 +556,9 @@ impl Sender {
             .oldest_in_flight()
             .map(|(next, _)| (next + rto).max(now));
         self.timer_armed = next.is_some();
-        Expiry::Expired(next)
+        Expiry::Expired {
+            rearm: next,
+            ready: self.ready(t),
+        }
     }
 }
