@@ -33,6 +33,7 @@
 
 mod egress;
 mod flows;
+mod gates;
 mod host;
 mod multi_asic;
 mod nic;
@@ -50,11 +51,11 @@ use crate::net::asic::Asics;
 use crate::net::{Fabric, Failures, Packet, Ports};
 use crate::params::SimParams;
 use crate::transport::{AckLog, Receiver, Sender};
-use crate::workload::deps::Deps;
 use crate::workload::FlowSpec;
 use egress::DequeueMarks;
 pub use flows::FlowResult;
 use flows::Flows;
+use gates::Gates;
 use multi_asic::{Chassis, Ideal};
 use nic::Nics;
 use outcome::Trace;
@@ -132,10 +133,8 @@ struct Sim<'a, A: Chassis> {
     from_node: Vec<u32>,
     /// Per node: its coin for ECN marks on the ramp and for `switch.trim_victim = "random"`.
     coins: Vec<Rng>,
-    /// Per fabric port, with `switch.ecn_at = "dequeue"` and ECN (empty otherwise).
-    dequeue_marks: Vec<DequeueMarks>,
-    /// The key of those marks' coins (`engine::rng::keyed_below`).
-    mark_key: u64,
+    /// `switch.ecn_at = "dequeue"`: the marks still to decide.
+    marks: DequeueMarks,
     queue: TimingWheel<Event>,
     /// The events' tie-breaking keys.
     tickets: Tickets,
@@ -160,8 +159,6 @@ struct Sim<'a, A: Chassis> {
     /// Per port: packets accepted and not yet arrived.
     wire: Vec<Ring>,
     flows: Flows,
-    /// Per flow: gates still to fire before it may start (empty without gates).
-    waiting: Vec<u32>,
     /// The hosts' NICs and their queues of flows.
     nics: Nics,
     now: Time,
@@ -170,9 +167,8 @@ struct Sim<'a, A: Chassis> {
     /// `Counters::acked_late_bytes`.
     second_half: Time,
     completed: u64,
-    /// Flow dependencies, and per gate the signals it still needs.
-    deps: &'a Deps,
-    gate_left: Vec<u32>,
+    /// Flow dependencies.
+    gates: Gates<'a>,
     failures: Option<Failures>,
     /// With failures: rho_max (`net::failures`).
     rho_max: Option<f64>,
@@ -318,12 +314,11 @@ impl<'a, A: Chassis> Sim<'a, A> {
             far,
             from_node,
             coins: Rng::per_node(p.run.seed, "coins", nodes),
-            dequeue_marks: if p.switch.ecn_dequeue && p.switch.ecn.is_some() {
-                vec![DequeueMarks::default(); fabric.ports()]
-            } else {
-                Vec::new()
-            },
-            mark_key: crate::engine::rng::draw_key(p.run.seed, "dequeue-marks"),
+            marks: DequeueMarks::new(
+                p.switch.ecn_dequeue && p.switch.ecn.is_some(),
+                fabric.ports(),
+                p.run.seed,
+            ),
             queue: TimingWheel::default(),
             me,
             owner,
@@ -337,11 +332,6 @@ impl<'a, A: Chassis> Sim<'a, A> {
             log_in: vec![Vec::new(); parts],
             progressed: false,
             flows: Flows::new(specs.len()),
-            waiting: if traffic.deps.gated() {
-                traffic.deps.waits.clone()
-            } else {
-                Vec::new()
-            },
             specs,
             nics: Nics::new(
                 p.host.nic,
@@ -353,8 +343,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             c: Counters::default(),
             second_half: p.run.second_half_ps(),
             completed: 0,
-            gate_left: traffic.deps.need.clone(),
-            deps: &traffic.deps,
+            gates: Gates::new(&traffic.deps),
             rho_max,
             failures,
             trace: trace.map(|_| Trace {
@@ -365,7 +354,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {
-            if sim.waiting.get(i).is_none_or(|&w| w == 0) && sim.owns(f.src) {
+            if sim.gates.free(i) && sim.owns(f.src) {
                 let key = sim.tickets.host(f.src);
                 sim.queue
                     .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });
@@ -443,12 +432,8 @@ impl<A: Chassis> Sim<'_, A> {
                     self.prefetch_next_arrival();
                     match self.far[port as usize] {
                         Far::Host(host) => self.host_receive(host, pkt),
-                        Far::Switch { sw, local } => {
-                            if !A::held(self, sw, local, pkt) {
-                                self.forward(sw, local, pkt);
-                            }
-                        }
-                        Far::Internal(kind) => A::internal_arrival(self, kind, pkt),
+                        Far::Switch { sw, local } => self.switch_arrival(sw, local, pkt),
+                        Far::Internal(kind) => self.internal_arrival(kind, pkt),
                     }
                 }
                 Event::NicFree { host } => {
@@ -510,6 +495,6 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let local = self.lb.egress(view, sw, in_local, &mut p);
         let base = self.fabric.switches[sw as usize].port_base;
-        A::egress(self, sw, base + in_local, base + local, p);
+        self.to_egress(sw, base + in_local, base + local, p);
     }
 }

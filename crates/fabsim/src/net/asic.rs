@@ -155,12 +155,13 @@ impl ArchParams {
     }
 }
 
-/// What a packet does after its egress port is chosen.
-pub enum Hop {
+/// What a packet does after its egress port is chosen (`L`: the internal links a build
+/// has).
+pub enum Hop<L = Link> {
     /// Same ASIC: straight to the egress port.
     Direct,
     /// Into this internal link first.
-    Internal(Link),
+    Internal(L),
 }
 
 /// An inter-ASIC link (n = 2) or a fabric uplink from an ASIC / downlink to it (n > 2):

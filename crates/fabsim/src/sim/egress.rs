@@ -16,10 +16,34 @@ use crate::transport::Nic;
 /// ([`Sim::settle_marks`]). `leaves` is kept here so that a port with nothing to decide is
 /// told without reading its ring (whose slot `next` was written long ago: a cache miss).
 #[derive(Clone, Copy, Default)]
-pub(super) struct DequeueMarks {
+struct PortMarks {
     next: u32,
     undecided: u32,
     leaves: Time,
+}
+
+/// `switch.ecn_at = "dequeue"`: every fabric port's marks still to decide, and the key of
+/// their coins ([`keyed_below`]). Empty without ECN at dequeue.
+///
+/// Architecture Invariant: a port's undecided packets are data, FIFO among themselves, the
+/// first at ring slot `next`; a mark is decided before anything changes the port's backlog
+/// or its ring behind the packet, so it is the same whenever it is decided.
+pub(super) struct DequeueMarks {
+    ports: Vec<PortMarks>,
+    key: u64,
+}
+
+impl DequeueMarks {
+    pub(super) fn new(on: bool, ports: usize, seed: u64) -> Self {
+        DequeueMarks {
+            ports: if on {
+                vec![PortMarks::default(); ports]
+            } else {
+                Vec::new()
+            },
+            key: crate::engine::rng::draw_key(seed, "dequeue-marks"),
+        }
+    }
 }
 
 /// What an egress port does with a packet offered to it.
@@ -76,7 +100,7 @@ impl<A: Chassis> Sim<'_, A> {
             let at = jump_queue(wire, fixed, slot, ser, now, delay, |q| {
                 ports.serialization(wire_bytes(q, link, flows))
             });
-            if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
+            if let Some(m) = self.marks.ports.get_mut(port as usize) {
                 if m.undecided > 0 && at <= m.next as usize {
                     // It went ahead of the first undecided packet, which leaves `ser` later.
                     m.next += 1;
@@ -128,7 +152,7 @@ impl<A: Chassis> Sim<'_, A> {
             None
         };
         let ecn = buffered && pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some();
-        let at_dequeue = ecn && !self.dequeue_marks.is_empty() && !pkt.trimmed();
+        let at_dequeue = ecn && !self.marks.ports.is_empty() && !pkt.trimmed();
         let node = self.from_node[port as usize];
         if ecn && !at_dequeue {
             let backlog = self.ports.backlog_bytes(port, self.now);
@@ -143,7 +167,7 @@ impl<A: Chassis> Sim<'_, A> {
                 if at_dequeue {
                     // Data goes to the ring's back.
                     let back = self.wire[port as usize].slots.len() as u32 - 1;
-                    let m = &mut self.dequeue_marks[port as usize];
+                    let m = &mut self.marks.ports[port as usize];
                     if m.undecided == 0 {
                         m.next = back;
                         m.leaves = t - self.ports.delay_ps();
@@ -212,7 +236,7 @@ impl<A: Chassis> Sim<'_, A> {
             return false;
         }
         self.wire[port as usize].slots.pop_back();
-        if let Some(m) = self.dequeue_marks.get_mut(port as usize) {
+        if let Some(m) = self.marks.ports.get_mut(port as usize) {
             // Still waiting, so undecided (and data, so counted if this port marks).
             m.undecided = m.undecided.saturating_sub(1);
         }
@@ -236,7 +260,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// is the same whenever it is made.
     #[inline]
     pub(super) fn settle_marks(&mut self, port: u32) {
-        if let Some(&m) = self.dequeue_marks.get(port as usize) {
+        if let Some(&m) = self.marks.ports.get(port as usize) {
             if m.undecided > 0 && m.leaves <= self.now {
                 self.decide_marks(port, m, self.now);
             }
@@ -244,7 +268,7 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// The marks of `port`'s packets that left by `by`.
-    fn decide_marks(&mut self, port: u32, mut m: DequeueMarks, by: Time) {
+    fn decide_marks(&mut self, port: u32, mut m: PortMarks, by: Time) {
         let delay = self.ports.delay_ps();
         let priority = self.p.switch.overflow == Overflow::Trim;
         let ecn = self.p.switch.ecn.expect("dequeue marks need ECN");
@@ -271,7 +295,7 @@ impl<A: Chassis> Sim<'_, A> {
                 .ports
                 .backlog_bytes(port, leaves)
                 .saturating_sub(behind);
-            let (key, ticket) = (self.mark_key, ring.ticket(low));
+            let (key, ticket) = (self.marks.key, ring.ticket(low));
             if ecn_mark(ecn, waiting, |n| keyed_below(key, port as u64, ticket, n)) {
                 let mut pkt = pkt;
                 self.set_ecn(&mut pkt);
@@ -283,7 +307,7 @@ impl<A: Chassis> Sim<'_, A> {
                 m.leaves = self.wire[port as usize].slots[j].0 - delay;
             }
         }
-        self.dequeue_marks[port as usize] = m;
+        self.marks.ports[port as usize] = m;
     }
 
     /// Before `port`'s ring head arrives (or is shipped to another partition, which may be
@@ -291,7 +315,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// head's last bit (its own among them, if it is data), and the head leaves the ring.
     #[inline]
     pub(super) fn head_leaves(&mut self, port: u32) {
-        let Some(&m) = self.dequeue_marks.get(port as usize) else {
+        let Some(&m) = self.marks.ports.get(port as usize) else {
             return;
         };
         if m.undecided == 0 {
@@ -301,7 +325,7 @@ impl<A: Chassis> Sim<'_, A> {
         if m.leaves <= left {
             self.decide_marks(port, m, left);
         }
-        let m = &mut self.dequeue_marks[port as usize];
+        let m = &mut self.marks.ports[port as usize];
         if m.undecided > 0 {
             debug_assert!(m.next > 0, "port {port}: its head leaves undecided");
             m.next -= 1;
@@ -310,8 +334,8 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The run's end at `at`: the marks of the packets that left by then.
     pub(super) fn settle_all_marks(&mut self, at: Time) {
-        for port in 0..self.dequeue_marks.len() {
-            let m = self.dequeue_marks[port];
+        for port in 0..self.marks.ports.len() {
+            let m = self.marks.ports[port];
             if m.undecided > 0 && m.leaves <= at {
                 self.decide_marks(port as u32, m, at);
             }

@@ -183,29 +183,13 @@ impl<A: Chassis> Sim<'_, A> {
     /// `flow` completed (sending or receiving, as `list` selects): signal its gates, and
     /// start the flows whose last gate fired.
     fn signal(&mut self, list: fn(&Deps) -> &Csr, flow: u32) {
-        for &g in list(self.deps).row(flow) {
-            let left = &mut self.gate_left[g as usize];
-            if *left == 0 {
-                // A gate fires once (htsim's multishot triggers restart nothing here).
-                continue;
-            }
-            *left -= 1;
-            if *left > 0 {
-                continue;
-            }
-            let delay = self.deps.delay_ps[g as usize];
-            for &t in self.deps.targets.row(g) {
-                let waiting = &mut self.waiting[t as usize];
-                *waiting -= 1;
-                if *waiting == 0 {
-                    let f = &self.specs[t as usize];
-                    let (at, src) = ((self.now + delay).max(f.start_ps), f.src);
-                    let key = self.tickets.host(src);
-                    self.queue
-                        .push_ticketed(at, key, Event::FlowStart { flow: t });
-                }
-            }
-        }
+        let (specs, now, tickets, queue) =
+            (self.specs, self.now, &mut self.tickets, &mut self.queue);
+        self.gates.signal(list, flow, |t, delay| {
+            let f = &specs[t as usize];
+            let at = (now + delay).max(f.start_ps);
+            queue.push_ticketed(at, tickets.host(f.src), Event::FlowStart { flow: t });
+        });
     }
 
     /// The retransmission timer of `flow` fired.

@@ -4,40 +4,88 @@
 //! follow the fabric's ports in the wire array. The simulator is generic over [`Chassis`],
 //! so the ideal switch's loop has no multi-ASIC branch, and the multi-ASIC code always has
 //! its state: no internal port exists without it.
+//!
+//! Architecture Invariant: a [`Chassis`] never sees the simulator. It answers what a packet
+//! does next ([`Hop`], [`Next`], a hold) and keeps its own internal state; the event loop
+//! (`Sim::forward`, `Sim::cross`) turns the answer into packets on wires.
 
 use std::convert::Infallible;
 
 use super::Sim;
 use crate::engine::Time;
 use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
-use crate::net::{Packet, PacketKind};
+use crate::net::{Fabric, Packet, PacketKind};
+use crate::params::SimParams;
+
+/// What a packet does once it reached the end of an internal port.
+pub(super) enum Next<L> {
+    /// Out of a hold FIFO: the switch routes it now, as arriving at `in_local`.
+    Forward { sw: u32, in_local: u32 },
+    /// On into another internal link (a fabric downlink after the fabric).
+    Cross { link: L, gin: u32, gout: u32 },
+    /// To its egress port.
+    Send { gout: u32 },
+}
 
 /// A switch build.
 pub(super) trait Chassis: Sized {
     /// What an internal port is ([`Infallible`] for the ideal switch: it has none).
     type Internal: Copy + Send;
+    /// An internal link a packet may be offered to ([`Infallible`] for the ideal switch).
+    type Link: Copy;
+    /// The ideal switch: nothing between the routing decision and the egress port (the
+    /// event loop then skips the questions below, and the packet's size they take).
+    const IDEAL: bool;
 
     /// The internal ports, in wire order after the fabric's.
     fn internal_ports(&self) -> impl Iterator<Item = Self::Internal> + '_;
 
-    /// Takes a routed packet to its egress port `gout`, across ASICs if it entered at port
-    /// `gin` on another one.
-    fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet);
+    /// How a packet of `bytes` routed at switch `sw` from port `gin` reaches its egress
+    /// port `gout`: directly, or across an internal link first.
+    fn egress(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32) -> Hop<Self::Link>;
 
-    /// A packet reaches switch `sw` at local port `in_local`: returns whether it waits in
-    /// the port's hold FIFO instead of being forwarded now.
-    fn held(sim: &mut Sim<'_, Self>, sw: u32, in_local: u32, p: Packet) -> bool;
+    /// A packet of `bytes` reaches switch port `gin` at `now`: if it waits in the port's hold
+    /// FIFO instead of being forwarded now, the FIFO's wire port and when it leaves it.
+    /// `idle(id)`: that FIFO's wire holds nothing.
+    fn hold(
+        &mut self,
+        gin: u32,
+        bytes: u32,
+        now: Time,
+        idle: impl FnOnce(u32) -> bool,
+    ) -> Option<(u32, Time)>;
 
-    /// A packet reached the end of an internal port.
-    fn internal_arrival(sim: &mut Sim<'_, Self>, kind: Self::Internal, p: Packet);
+    /// A packet of `bytes` reached the end of internal port `kind` at `now`: what it does
+    /// next.
+    fn internal_arrival(&mut self, kind: Self::Internal, bytes: u32, now: Time)
+        -> Next<Self::Link>;
 
-    /// Fastroute's controller reads the traffic matrices of the partition's switches;
+    /// The bytes waiting at internal link `link` at `now` (for its ECN mark).
+    fn link_backlog(&self, link: Self::Link, now: Time) -> u64;
+
+    /// Offers a packet of `bytes` to internal link `link` (held to its buffer if
+    /// `buffered`): when it reaches the link's end and its wire port, or `None` if the buffer
+    /// has no room.
+    fn enqueue_link(
+        &mut self,
+        link: Self::Link,
+        gin: u32,
+        gout: u32,
+        bytes: u32,
+        now: Time,
+        buffered: bool,
+    ) -> Option<(Time, u32)>;
+
+    /// A packet dropped inside a switch.
+    fn dropped_inside(&mut self);
+
+    /// Fastroute's controller reads the traffic matrices of the switches `owns` selects;
     /// returns whether one has a mapping to apply.
-    fn control(sim: &mut Sim<'_, Self>) -> bool;
+    fn control(&mut self, p: &SimParams, fabric: &Fabric, owns: impl Fn(usize) -> bool) -> bool;
 
-    /// Applies the mappings the controller computed; each PAUSEd upstream port goes to
-    /// `pauses` with the time its sender may resume (it may belong to another partition).
-    fn apply(sim: &mut Sim<'_, Self>, pauses: &mut Vec<(u32, Time)>);
+    /// Applies the mappings the controller computed at `now`; each PAUSEd upstream port goes
+    /// to `pauses` with the time its sender may resume (it may belong to another partition).
+    fn apply(&mut self, p: &SimParams, fabric: &Fabric, now: Time, pauses: &mut Vec<(u32, Time)>);
 
     /// Closes the internal ports' statistics at `end`.
     fn finish(&mut self, end: Time);
@@ -53,31 +101,59 @@ pub(super) struct Ideal;
 
 impl Chassis for Ideal {
     type Internal = Infallible;
+    type Link = Infallible;
+    const IDEAL: bool = true;
 
     fn internal_ports(&self) -> impl Iterator<Item = Infallible> + '_ {
         std::iter::empty()
     }
 
     #[inline(always)]
-    fn egress(sim: &mut Sim<'_, Self>, _: u32, _: u32, gout: u32, p: Packet) {
-        sim.switch_send(gout, p);
+    fn egress(&mut self, _: u32, _: u32, _: u32, _: u32) -> Hop<Infallible> {
+        Hop::Direct
     }
 
     #[inline(always)]
-    fn held(_: &mut Sim<'_, Self>, _: u32, _: u32, _: Packet) -> bool {
-        false
+    fn hold(
+        &mut self,
+        _: u32,
+        _: u32,
+        _: Time,
+        _: impl FnOnce(u32) -> bool,
+    ) -> Option<(u32, Time)> {
+        None
     }
 
-    fn internal_arrival(_: &mut Sim<'_, Self>, kind: Infallible, _: Packet) {
+    fn internal_arrival(&mut self, kind: Infallible, _: u32, _: Time) -> Next<Infallible> {
         match kind {}
     }
 
+    fn link_backlog(&self, link: Infallible, _: Time) -> u64 {
+        match link {}
+    }
+
+    fn enqueue_link(
+        &mut self,
+        link: Infallible,
+        _: u32,
+        _: u32,
+        _: u32,
+        _: Time,
+        _: bool,
+    ) -> Option<(Time, u32)> {
+        match link {}
+    }
+
+    fn dropped_inside(&mut self) {
+        unreachable!("an ideal switch has no internal link to drop at")
+    }
+
     /// Ideal switches have no circuit layer: nothing calls its controller.
-    fn control(_: &mut Sim<'_, Self>) -> bool {
+    fn control(&mut self, _: &SimParams, _: &Fabric, _: impl Fn(usize) -> bool) -> bool {
         false
     }
 
-    fn apply(_: &mut Sim<'_, Self>, _: &mut Vec<(u32, Time)>) {}
+    fn apply(&mut self, _: &SimParams, _: &Fabric, _: Time, _: &mut Vec<(u32, Time)>) {}
 
     fn finish(&mut self, _: Time) {}
 
@@ -90,74 +166,91 @@ impl Chassis for Ideal {
 
 impl Chassis for Asics {
     type Internal = Internal;
+    type Link = Link;
+    const IDEAL: bool = false;
 
     fn internal_ports(&self) -> impl Iterator<Item = Internal> + '_ {
         self.internal_kinds().iter().copied()
     }
 
     #[inline(never)]
-    fn egress(sim: &mut Sim<'_, Self>, sw: u32, gin: u32, gout: u32, p: Packet) {
-        match sim.asic.route(sw, gin, gout, sim.wire_bytes(&p)) {
-            Hop::Direct => sim.switch_send(gout, p),
-            Hop::Internal(link) => cross(sim, link, gin, gout, p),
-        }
+    fn egress(&mut self, sw: u32, gin: u32, gout: u32, bytes: u32) -> Hop<Link> {
+        self.route(sw, gin, gout, bytes)
     }
 
     /// Fastroute: a packet arriving at a dark moved port, or behind packets still held
     /// there, waits in the port's hold FIFO.
     #[inline(never)]
-    fn held(sim: &mut Sim<'_, Self>, sw: u32, in_local: u32, pkt: Packet) -> bool {
-        let gin = sim.fabric.switches[sw as usize].port_base + in_local;
-        let Some((id, busy)) = sim.asic.hold_of(gin, sim.now) else {
-            return false;
-        };
-        if !busy && sim.wire[id as usize].slots.is_empty() {
-            sim.asic.hold_idle(gin);
-            return false;
+    fn hold(
+        &mut self,
+        gin: u32,
+        bytes: u32,
+        now: Time,
+        idle: impl FnOnce(u32) -> bool,
+    ) -> Option<(u32, Time)> {
+        let (id, busy) = self.hold_of(gin, now)?;
+        if !busy && idle(id) {
+            self.hold_idle(gin);
+            return None;
         }
-        let t = sim.asic.enqueue_hold(gin, sim.wire_bytes(&pkt), sim.now);
-        sim.push_wire(id, t, pkt, false);
-        true
+        Some((id, self.enqueue_hold(gin, bytes, now)))
     }
 
     /// The egress ASIC (or the fabric's downlink) after a link, or the ingress ASIC after
     /// waiting in a moved port's hold FIFO.
     #[inline(never)]
-    fn internal_arrival(sim: &mut Sim<'_, Self>, kind: Internal, pkt: Packet) {
+    fn internal_arrival(&mut self, kind: Internal, bytes: u32, now: Time) -> Next<Link> {
         match kind {
             Internal::Hold { port } => {
-                let (sw, in_local) = sim.asic.owner(port);
-                sim.forward(sw, in_local, pkt);
+                let (sw, in_local) = self.owner(port);
+                Next::Forward { sw, in_local }
             }
-            Internal::Link(link) => match sim.asic.link_arrival(link) {
-                (gout, gin, Some(down)) => cross(sim, down, gin, gout, pkt),
+            Internal::Link(link) => match self.link_arrival(link) {
+                (gout, gin, Some(link)) => Next::Cross { link, gin, gout },
                 (gout, _, None) => {
                     // Across: counted now, so a packet dropped on the way is not.
-                    sim.asic.count_crossed(sim.wire_bytes(&pkt), sim.now);
-                    sim.switch_send(gout, pkt)
+                    self.count_crossed(bytes, now);
+                    Next::Send { gout }
                 }
             },
         }
     }
 
-    fn control(sim: &mut Sim<'_, Self>) -> bool {
-        // Only Fastroute (a circuit layer) runs a controller.
-        let Some(c) = &sim.p.arch.circuit else {
-            return false;
-        };
-        let (owner, me, hosts) = (sim.owner, sim.me, sim.fabric.hosts as usize);
-        sim.asic
-            .control(c, &sim.fabric, |sw| owner[hosts + sw] == me)
+    fn link_backlog(&self, link: Link, now: Time) -> u64 {
+        self.link_backlog_bytes(link, now)
     }
 
-    fn apply(sim: &mut Sim<'_, Self>, pauses: &mut Vec<(u32, Time)>) {
-        let Some(c) = &sim.p.arch.circuit else {
-            return;
-        };
-        // PAUSE: the sender starts nothing that would reach the dark port.
-        sim.asic.apply(c, &sim.fabric, sim.now, |feeder, resume| {
-            pauses.push((feeder, resume))
-        });
+    fn enqueue_link(
+        &mut self,
+        link: Link,
+        gin: u32,
+        gout: u32,
+        bytes: u32,
+        now: Time,
+        buffered: bool,
+    ) -> Option<(Time, u32)> {
+        Asics::enqueue_link(self, link, gin, gout, bytes, now, buffered).map(|t| (t, link.id))
+    }
+
+    fn dropped_inside(&mut self) {
+        self.stats.drops += 1;
+    }
+
+    fn control(&mut self, p: &SimParams, fabric: &Fabric, owns: impl Fn(usize) -> bool) -> bool {
+        // Only Fastroute (a circuit layer) runs a controller.
+        p.arch
+            .circuit
+            .as_ref()
+            .is_some_and(|c| Asics::control(self, c, fabric, owns))
+    }
+
+    fn apply(&mut self, p: &SimParams, fabric: &Fabric, now: Time, pauses: &mut Vec<(u32, Time)>) {
+        if let Some(c) = &p.arch.circuit {
+            // PAUSE: the sender starts nothing that would reach the dark port.
+            Asics::apply(self, c, fabric, now, |feeder, resume| {
+                pauses.push((feeder, resume))
+            });
+        }
     }
 
     fn finish(&mut self, end: Time) {
@@ -173,29 +266,86 @@ impl Chassis for Asics {
     }
 }
 
-/// Offers a packet to the internal link `link` (inter-ASIC link or fabric).
-#[inline(never)]
-fn cross(sim: &mut Sim<'_, Asics>, link: Link, gin: u32, gout: u32, mut pkt: Packet) {
-    // As at egress ports: the priority class bypasses the buffer and a data packet that does
-    // not fit is cut to its header (with trimming) or dropped.
-    let control = sim.priority(&pkt);
-    if pkt.kind() == PacketKind::Data && sim.p.switch.ecn.is_some() {
-        let backlog = sim.asic.link_backlog_bytes(link, sim.now);
-        sim.mark_ecn(sim.from_node[gout as usize], backlog, &mut pkt);
-    }
-    let bytes = sim.wire_bytes(&pkt);
-    match sim
-        .asic
-        .enqueue_link(link, gin, gout, bytes, sim.now, !control)
-    {
-        Some(t) => {
-            sim.c.packet_hops += 1;
-            // Internal links are FIFO: strict priority is modelled at egress ports.
-            sim.push_wire(link.id, t, pkt, false);
+impl<A: Chassis> Sim<'_, A> {
+    /// A packet reached switch `sw` at local port `in_local`: unless it waits in the port's
+    /// hold FIFO, the switch routes it on.
+    #[inline(always)]
+    pub(super) fn switch_arrival(&mut self, sw: u32, in_local: u32, pkt: Packet) {
+        if A::IDEAL {
+            return self.forward(sw, in_local, pkt);
         }
-        None => match sim.cut_or_drop(pkt) {
-            Some(header) => cross(sim, link, gin, gout, header),
-            None => sim.asic.stats.drops += 1,
-        },
+        let gin = self.fabric.switches[sw as usize].port_base + in_local;
+        let (bytes, now, wire) = (self.wire_bytes(&pkt), self.now, &self.wire);
+        match self
+            .asic
+            .hold(gin, bytes, now, |id| wire[id as usize].slots.is_empty())
+        {
+            Some((id, t)) => self.push_wire(id, t, pkt, false),
+            None => self.forward(sw, in_local, pkt),
+        }
+    }
+
+    /// A packet reached the end of an internal port.
+    pub(super) fn internal_arrival(&mut self, kind: A::Internal, pkt: Packet) {
+        let bytes = self.wire_bytes(&pkt);
+        match self.asic.internal_arrival(kind, bytes, self.now) {
+            Next::Forward { sw, in_local } => self.forward(sw, in_local, pkt),
+            Next::Cross { link, gin, gout } => self.cross(link, gin, gout, pkt),
+            Next::Send { gout } => self.switch_send(gout, pkt),
+        }
+    }
+
+    /// Takes a routed packet to its egress port `gout`, across an internal link first if
+    /// the switch's build says so.
+    #[inline(always)]
+    pub(super) fn to_egress(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
+        if A::IDEAL {
+            return self.switch_send(gout, pkt);
+        }
+        let bytes = self.wire_bytes(&pkt);
+        match self.asic.egress(sw, gin, gout, bytes) {
+            Hop::Direct => self.switch_send(gout, pkt),
+            Hop::Internal(link) => self.cross(link, gin, gout, pkt),
+        }
+    }
+
+    /// Offers a packet to the internal link `link` (inter-ASIC link or fabric).
+    #[inline(never)]
+    fn cross(&mut self, link: A::Link, gin: u32, gout: u32, mut pkt: Packet) {
+        // As at egress ports: the priority class bypasses the buffer and a data packet that
+        // does not fit is cut to its header (with trimming) or dropped.
+        let control = self.priority(&pkt);
+        if pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some() {
+            let backlog = self.asic.link_backlog(link, self.now);
+            self.mark_ecn(self.from_node[gout as usize], backlog, &mut pkt);
+        }
+        let bytes = self.wire_bytes(&pkt);
+        match self
+            .asic
+            .enqueue_link(link, gin, gout, bytes, self.now, !control)
+        {
+            Some((t, id)) => {
+                self.c.packet_hops += 1;
+                // Internal links are FIFO: strict priority is modelled at egress ports.
+                self.push_wire(id, t, pkt, false);
+            }
+            None => match self.cut_or_drop(pkt) {
+                Some(header) => self.cross(link, gin, gout, header),
+                None => self.asic.dropped_inside(),
+            },
+        }
+    }
+
+    /// Fastroute's controller reads this partition's switches' traffic matrices; returns
+    /// whether one has a mapping to apply.
+    pub(super) fn control(&mut self) -> bool {
+        let (owner, me, hosts) = (self.owner, self.me, self.fabric.hosts as usize);
+        self.asic
+            .control(self.p, &self.fabric, |sw| owner[hosts + sw] == me)
+    }
+
+    /// Applies the mappings the controller computed (PAUSEs to `pauses`).
+    pub(super) fn apply(&mut self, pauses: &mut Vec<(u32, Time)>) {
+        self.asic.apply(self.p, &self.fabric, self.now, pauses);
     }
 }

@@ -270,7 +270,7 @@ fn windows<A: Chassis + Send>(
             if apply_at == Some(g) {
                 apply_at = None;
                 for s in sims.iter_mut() {
-                    A::apply(s, &mut pauses);
+                    s.apply(&mut pauses);
                 }
                 for (feeder, resume) in pauses.drain(..) {
                     let s = &mut sims[owner[sims[0].from_node[feeder as usize] as usize] as usize];
@@ -283,7 +283,7 @@ fn windows<A: Chassis + Send>(
                 control_at = None;
                 let mut any = false;
                 for s in sims.iter_mut() {
-                    any |= A::control(s);
+                    any |= s.control();
                 }
                 if any {
                     apply_at = Some(g + c.compute_delay_ps);
