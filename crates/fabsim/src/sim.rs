@@ -495,6 +495,6 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let local = self.lb.egress(view, sw, in_local, &mut p);
         let base = self.fabric.switches[sw as usize].port_base;
-        self.to_egress(sw, base + in_local, base + local, p);
+        self.egress(sw, base + in_local, base + local, p);
     }
 }

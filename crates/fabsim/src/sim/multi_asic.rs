@@ -298,7 +298,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// Takes a routed packet to its egress port `gout`, across an internal link first if
     /// the switch's build says so.
     #[inline(always)]
-    pub(super) fn to_egress(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
+    pub(super) fn egress(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
         if A::IDEAL {
             return self.switch_send(gout, pkt);
         }
