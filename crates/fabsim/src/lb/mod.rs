@@ -129,6 +129,9 @@ pub struct SwitchLb {
     /// Per switch: its random draws (RSQ, JSQ's and AR's ties).
     rng: Vec<Rng>,
     salt: u64,
+    /// CONGA runs (alone: the scenario refuses to mix it), and its DREs count every packet
+    /// sent: the one flag the other schemes pay per hop.
+    conga: bool,
 }
 
 impl SwitchLb {
@@ -190,6 +193,7 @@ impl SwitchLb {
             })
             .collect();
         Self {
+            conga: matches!(schemes.first(), Some(Scheme::Conga(_))),
             schemes,
             scheme_of,
             rng: Rng::per_node(seed, "switch-lb-draws", fabric.switches.len()),
@@ -216,10 +220,15 @@ impl SwitchLb {
     }
 
     /// A packet of `bytes` leaves global port `port` (CONGA's DREs count every port).
-    #[inline]
+    #[inline(always)]
     pub fn on_transmit(&mut self, port: u32, bytes: u32, now: Time) {
-        // CONGA is never mixed with other schemes (the scenario refuses), so when it runs it
-        // is the only scheme.
+        if self.conga {
+            self.conga_transmit(port, bytes, now);
+        }
+    }
+
+    #[inline(never)]
+    fn conga_transmit(&mut self, port: u32, bytes: u32, now: Time) {
         if let Some(Scheme::Conga(conga)) = self.schemes.first_mut() {
             conga.on_transmit(port, bytes, now);
         }
