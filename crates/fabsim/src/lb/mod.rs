@@ -167,7 +167,7 @@ impl SwitchLb {
             .collect();
         // Mixed deployments hold one Ofan flavour at most (the scenario checks), so the
         // pointers draw from the stream once at most.
-        let schemes = kinds
+        let schemes: Vec<Scheme> = kinds
             .into_iter()
             .map(|k| match k {
                 SwitchLbKind::Ecmp => Scheme::Ecmp,
