@@ -12,9 +12,10 @@
 //!   link delay after it left: within a window of one link delay, starting at the earliest
 //!   pending event, no partition can affect another (conservative synchronization). Each
 //!   partition runs its window's events on a thread of its own that lives for the whole run
-//!   (the caller's runs partition 0; they meet at spin barriers: `Crew`); then the packets
-//!   whose last bit left a crossing link in the window move to the far partition's ring of
-//!   that link ([`Sim::ship`], [`Sim::receive`]), keeping their numbers. So do the entries
+//!   (the caller's runs partition 0; they meet at barriers that spin briefly, then sleep:
+//!   `Crew`, [`barrier::Barrier`]); then the packets whose last bit left a crossing link in
+//!   the window move to the far partition's ring of that link ([`Sim::ship`],
+//!   [`Sim::receive`]), keeping their numbers. So do the entries
 //!   of a receiver's ACK log (coalesced ACKs carry the log's length; the sender reads the
 //!   entries), which reach the sender's copy before any ACK that covers them.
 //! - **Ties.** Events of one picosecond run in the order of keys their scheduling port or
@@ -33,8 +34,8 @@
 //! port, and synchronizing the partitions every window costs more than they gain.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::Ordering::{Acquire, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::host::SENDER_DONE;
@@ -45,6 +46,9 @@ use crate::engine::{EventQueue, Time};
 use crate::net::{Fabric, Packet, Tier};
 use crate::params::SimParams;
 use crate::workload::Traffic;
+use barrier::Barrier;
+
+mod barrier;
 
 /// A packet shipped to another partition: its port, its number there, its arrival time.
 #[derive(Clone, Copy)]
@@ -193,10 +197,11 @@ fn run_windows<'a, A: Chassis + Send>(
     trace: Option<Time>,
     cancel: Option<&AtomicBool>,
 ) -> (End, Vec<Sim<'a, A>>) {
+    let parties = sims.len();
     let crew = Crew {
         cells: sims.into_iter().map(Mutex::new).collect(),
-        start: SpinBarrier::default(),
-        end: SpinBarrier::default(),
+        start: Barrier::new(parties),
+        end: Barrier::new(parties),
         until: AtomicU64::new(0),
         quit: AtomicBool::new(false),
         why: Mutex::new(None),
@@ -374,8 +379,8 @@ fn step<A: Chassis>(
 /// between windows the caller alone touches the partitions.
 struct Crew<'c, 'a, A: Chassis> {
     cells: Vec<Mutex<Sim<'a, A>>>,
-    start: SpinBarrier,
-    end: SpinBarrier,
+    start: Barrier,
+    end: Barrier,
     /// The window's end, in ps.
     until: AtomicU64,
     quit: AtomicBool,
@@ -396,9 +401,8 @@ impl<'a, A: Chassis + Send> Crew<'_, 'a, A> {
 
     /// A worker: partition `i`'s windows, until the caller lets it go.
     fn work(&self, i: usize) {
-        let parties = self.cells.len();
         loop {
-            self.start.wait(parties);
+            self.start.wait();
             if self.quit.load(Acquire) {
                 return;
             }
@@ -416,20 +420,19 @@ impl<'a, A: Chassis + Send> Crew<'_, 'a, A> {
                 Ok(None) => {}
                 Err(p) => *self.panic.lock().unwrap_or_else(PoisonError::into_inner) = Some(p),
             }
-            self.end.wait(parties);
+            self.end.wait();
         }
     }
 
     /// Every partition runs its window before `until`; `Some(why)` if one was cancelled. A
     /// panic in any partition is raised here, once every worker is back.
     fn window(&self, until: Time) -> Option<String> {
-        let parties = self.cells.len();
         self.until.store(until.ps(), Release);
-        self.start.wait(parties);
+        self.start.wait();
         let own = catch_unwind(AssertUnwindSafe(|| {
             step(&mut self.lock(0), until, self.cancel)
         }));
-        self.end.wait(parties);
+        self.end.wait();
         if let Some(p) = self
             .panic
             .lock()
@@ -454,35 +457,7 @@ struct LetGo<'r, 'c, 'a, A: Chassis + Send>(&'r Crew<'c, 'a, A>);
 impl<A: Chassis + Send> Drop for LetGo<'_, '_, '_, A> {
     fn drop(&mut self) {
         self.0.quit.store(true, Release);
-        self.0.start.wait(self.0.cells.len());
-    }
-}
-
-/// A barrier that spins (then yields) instead of sleeping: a window is a few hundred
-/// microseconds of work, and waking a sleeping thread costs tens of them.
-#[derive(Default)]
-struct SpinBarrier {
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-}
-
-impl SpinBarrier {
-    fn wait(&self, parties: usize) {
-        let generation = self.generation.load(Acquire);
-        if self.arrived.fetch_add(1, AcqRel) + 1 == parties {
-            self.arrived.store(0, Relaxed);
-            self.generation.fetch_add(1, Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.load(Acquire) == generation {
-            if spins < 1 << 12 {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
+        self.0.start.wait();
     }
 }
 
