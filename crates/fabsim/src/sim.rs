@@ -141,19 +141,8 @@ struct Sim<'a, A: Chassis> {
     /// This partition and, per node, the partition that simulates it (`parallel.rs`).
     me: u16,
     owner: &'a [u16],
-    /// Remote ports ([`Ring::remote`]) whose rings hold packets not yet shipped, and when
-    /// the first of those arrives (as of the last window's end).
-    outgoing: Vec<u32>,
-    next_ship: Time,
-    /// Per partition: packets shipped to it in this window (and the earliest arrival among
-    /// them), and the ACK log entries (flow, sequence number) its senders' copies of their
-    /// logs receive. The inboxes: what other partitions shipped here, not yet received.
-    outbox: Vec<Vec<parallel::Mail>>,
-    outbox_first: Vec<Time>,
-    log_out: Vec<Vec<(u32, u32)>>,
-    inbox: Vec<Vec<parallel::Mail>>,
-    inbox_first: Time,
-    log_in: Vec<Vec<(u32, u32)>>,
+    /// The mail between this partition and the others.
+    post: parallel::Post,
     /// Some flow had new data acknowledged in this window (the watchdog's progress).
     progressed: bool,
     /// Per port: packets accepted and not yet arrived.
@@ -322,14 +311,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
             queue: TimingWheel::default(),
             me,
             owner,
-            outgoing: Vec::new(),
-            next_ship: Time::MAX,
-            outbox: vec![Vec::new(); parts],
-            outbox_first: vec![Time::MAX; parts],
-            log_out: vec![Vec::new(); parts],
-            inbox: vec![Vec::new(); parts],
-            inbox_first: Time::MAX,
-            log_in: vec![Vec::new(); parts],
+            post: parallel::Post::new(parts),
             progressed: false,
             flows: Flows::new(specs.len()),
             specs,

@@ -85,7 +85,7 @@ impl<A: Chassis> Sim<'_, A> {
         if wire.is_empty() {
             wire.push_back(slot);
             if remote {
-                self.outgoing.push(port);
+                self.post.waits(port);
             } else {
                 self.queue.push_ticketed(
                     t,

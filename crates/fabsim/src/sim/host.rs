@@ -40,7 +40,7 @@ impl<A: Chassis> Sim<'_, A> {
                     // The sender's copy of the log gets the entry at the window's end,
                     // before the ACK that covers it can reach it.
                     while let Some(seq) = f.acks.ship() {
-                        self.log_out[to as usize].push((flow, seq));
+                        self.post.log(to, flow, seq);
                     }
                 }
                 self.c.duplicates += d.duplicate as u64;
@@ -128,7 +128,7 @@ impl<A: Chassis> Sim<'_, A> {
         self.nics.release(src, flow);
         let to = self.owner[dst as usize];
         if to != self.me {
-            self.log_out[to as usize].push((flow, SENDER_DONE));
+            self.post.log(to, flow, SENDER_DONE);
         }
         self.flows.release(flow, true);
     }

@@ -176,7 +176,7 @@ impl<A: Chassis> Sim<'_, A> {
             collectives: Vec::new(),
             flows: Vec::new(),
             combining: sim.lb.combining_stats(),
-            partitions: sim.outbox.len() as u32,
+            partitions: sim.post.parts() as u32,
             results: std::mem::take(&mut sim.flows.records),
             deps: Deps::default(),
             fabric: sim.fabric,

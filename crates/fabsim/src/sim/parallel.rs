@@ -43,21 +43,15 @@ use super::multi_asic::Chassis;
 use super::RunOutcome;
 use super::{Event, Sim, WATCHDOG_EVENTS};
 use crate::engine::{EventQueue, Time};
-use crate::net::{Fabric, Packet, Tier};
+use crate::net::{Fabric, Tier};
 use crate::params::SimParams;
 use crate::workload::Traffic;
 use barrier::Barrier;
+pub(super) use post::Post;
+use post::{exchange, Mail};
 
 mod barrier;
-
-/// A packet shipped to another partition: its port, its number there, its arrival time.
-#[derive(Clone, Copy)]
-pub(super) struct Mail {
-    port: u32,
-    ticket: u64,
-    arrive: Time,
-    pkt: Packet,
-}
+mod post;
 
 /// How many partitions a run is cut into: `run.threads`, or one where its parts are not
 /// independent within a window or its windows are too short to pay off (see the module's
@@ -255,7 +249,7 @@ fn windows<A: Chassis + Send>(
         let next = sims
             .iter_mut()
             .map(|s| {
-                let waiting = s.inbox_first.min(s.next_ship);
+                let waiting = s.post.inbox_first.min(s.post.next_ship);
                 s.queue.peek().map_or(waiting, |e| e.0.min(waiting))
             })
             .filter(|&t| t < Time::MAX)
@@ -300,7 +294,7 @@ fn windows<A: Chassis + Send>(
                 let pending = apply_at.is_some()
                     || sims
                         .iter()
-                        .any(|s| !s.queue.is_empty() || s.inbox_first < Time::MAX);
+                        .any(|s| !s.queue.is_empty() || s.post.inbox_first < Time::MAX);
                 if completed < flows && pending {
                     control_at = Some(g + c.interval_ps);
                 }
@@ -322,7 +316,7 @@ fn windows<A: Chassis + Send>(
         if t > stop {
             return End::Stopped;
         }
-        let shipping = sims.iter().map(|s| s.next_ship).min();
+        let shipping = sims.iter().map(|s| s.post.next_ship).min();
         let until = [Some(t + window), global, sample_at, shipping]
             .into_iter()
             .flatten()
@@ -336,13 +330,18 @@ fn windows<A: Chassis + Send>(
         // start of its next window on its own thread.
         for from in 0..sims.len() {
             for to in 0..sims.len() {
-                let first = std::mem::replace(&mut sims[from].outbox_first[to], Time::MAX);
-                let mail = std::mem::take(&mut sims[from].outbox[to]);
-                let logs = std::mem::take(&mut sims[from].log_out[to]);
-                let s = &mut sims[to];
-                s.inbox_first = s.inbox_first.min(first);
-                sims[from].outbox[to] = std::mem::replace(&mut sims[to].inbox[from], mail);
-                sims[from].log_out[to] = std::mem::replace(&mut sims[to].log_in[from], logs);
+                if from == to {
+                    // (Nothing is shipped to oneself: its buffers stay as they are.)
+                    continue;
+                }
+                let (a, b) = if from < to {
+                    let (lo, hi) = sims.split_at_mut(to);
+                    (&mut lo[from], &mut hi[0])
+                } else {
+                    let (lo, hi) = sims.split_at_mut(from);
+                    (&mut hi[0], &mut lo[to])
+                };
+                exchange(&mut a.post, &mut b.post, from, to);
             }
         }
         if let Some(why) = cancelled {
@@ -484,10 +483,10 @@ impl<A: Chassis> Sim<'_, A> {
     /// when no event runs, so the next window must end by then.
     pub(super) fn ship(&mut self, until: Time) {
         let delay = self.ports.delay_ps();
-        self.next_ship = Time::MAX;
+        self.post.next_ship = Time::MAX;
         let mut i = 0;
-        while i < self.outgoing.len() {
-            let port = self.outgoing[i];
+        while i < self.post.outgoing.len() {
+            let port = self.post.outgoing[i];
             let to = self.owner[self.fabric.port_to_node[port as usize] as usize] as usize;
             while let Some(&(arrive, _, _)) = self.wire[port as usize].slots.front() {
                 if arrive - delay >= until {
@@ -503,20 +502,22 @@ impl<A: Chassis> Sim<'_, A> {
                 let (_, low, pkt) = ring.slots.pop_front().expect("the head");
                 let ticket = ring.ticket(low);
                 ring.flying_until = arrive;
-                self.outbox[to].push(Mail {
-                    port,
-                    ticket,
-                    arrive,
-                    pkt,
-                });
-                self.outbox_first[to] = self.outbox_first[to].min(arrive);
+                self.post.ship(
+                    to,
+                    Mail {
+                        port,
+                        ticket,
+                        arrive,
+                        pkt,
+                    },
+                );
             }
             match self.wire[port as usize].slots.front() {
                 None => {
-                    self.outgoing.swap_remove(i);
+                    self.post.outgoing.swap_remove(i);
                 }
                 Some(&(arrive, _, _)) => {
-                    self.next_ship = self.next_ship.min(arrive);
+                    self.post.next_ship = self.post.next_ship.min(arrive);
                     i += 1;
                 }
             }
@@ -526,8 +527,8 @@ impl<A: Chassis> Sim<'_, A> {
     /// Takes in what other partitions shipped to this one in the last window: packets join
     /// this partition's ring of their port, ACK log entries the senders' copies of the logs.
     pub(super) fn receive(&mut self) {
-        for from in 0..self.inbox.len() {
-            let mut mail = std::mem::take(&mut self.inbox[from]);
+        for from in 0..self.post.inbox.len() {
+            let mut mail = std::mem::take(&mut self.post.inbox[from]);
             for m in mail.drain(..) {
                 let key = self.tickets.port(m.ticket, m.port);
                 let ring = &mut self.wire[m.port as usize];
@@ -538,8 +539,8 @@ impl<A: Chassis> Sim<'_, A> {
                 ring.note_push(m.ticket);
                 ring.slots.push_back((m.arrive, m.ticket as u32, m.pkt));
             }
-            self.inbox[from] = mail;
-            let mut logs = std::mem::take(&mut self.log_in[from]);
+            self.post.inbox[from] = mail;
+            let mut logs = std::mem::take(&mut self.post.log_in[from]);
             for (flow, seq) in logs.drain(..) {
                 if seq == SENDER_DONE {
                     self.flows.release(flow, false);
@@ -548,9 +549,9 @@ impl<A: Chassis> Sim<'_, A> {
                     f.acks.receive(seq);
                 }
             }
-            self.log_in[from] = logs;
+            self.post.log_in[from] = logs;
         }
-        self.inbox_first = Time::MAX;
+        self.post.inbox_first = Time::MAX;
     }
 
     /// Takes in what partition `o` simulated: its senders, its ports' statistics, its
