@@ -18,9 +18,9 @@
 //! task leaves at most a temporary file in `results/.tmp/`, which the next successful run of
 //! that index removes.
 //!
-//! Architecture Invariant: `run`, `status`, `merge` and `reproduce` read a result only
-//! through one check (`answer`): a result that answers another spec than the planned one,
-//! as it is on disk, is refused with its file named.
+//! Architecture Invariant: `run`, `status`, `merge` and `reproduce` accept a result as a
+//! run's answer only through one check (`answer`): a result that answers another spec than
+//! the planned one, as it is on disk, is refused with its file named.
 //!
 //! Architecture Invariant: every result and `.err` file is written through
 //! `store::write_result` (a temporary file in `results/.tmp/`, fsynced, then renamed).
