@@ -12,6 +12,17 @@
 //!   files replaced atomically, never left half-written); [`report_csv`]: the CSV tables.
 //!
 //! Every fallible call returns [`Error`], which tells bad input from failures at run time.
+//!
+//! Architecture Invariant: stdout goes only through `out!`/`outln!` (clippy's
+//! `disallowed-macros` refuses `print!` and `println!`; the fuzz test alone is allowed one).
+//!
+//! Architecture Invariant: every file this crate writes goes through [`output`]
+//! (`write_output`, `write_atomic`, `OutputFile`), apart from a sweep's lock file.
+//!
+//! Architecture Invariant: a user's input file is parsed only after
+//! `fabsim::scenario::read_input` read it. Beside that, the sweep store reads back files it
+//! wrote; it parses a run spec's TOML only to find the input files the spec names, and reads
+//! those only to hash their bytes.
 
 use std::fmt;
 use std::path::PathBuf;

@@ -1,6 +1,8 @@
 //! The flow description every layer above shares: a message of `bytes` from host `src` to
 //! host `dst`, ready at `start_ps`. It sits below `net` and `lb` (failures' rho_max and the
 //! host-side balancers read it) and below `workload`, which builds the flows.
+//!
+//! Architecture Invariant: `flow` depends only on `engine`.
 
 use crate::engine::Time;
 

@@ -18,8 +18,10 @@
 //! - [`metrics`]: a run's outcome turned into the reported numbers.
 //! - [`scenario`]: the TOML schema, validation with clear errors, sweep expansion.
 //!
-//! Only `scenario` (and the CLI) know about files and formats. All randomness flows from the
-//! scenario seed through named [`engine::Rng`] streams. Time is integer picoseconds.
+//! Only `scenario` opens files and parses TOML. The text formats of other data are parsed,
+//! from a string, in the module that owns that data (`workload`'s flow-size CDFs and htsim
+//! matrices; portmap's traffic-matrix CSVs). All randomness flows from the scenario seed
+//! through named [`engine::Rng`] streams. Time is integer picoseconds.
 
 /// Declares an enum of named choices with `ALL` (every variant, in declaration order), `name`
 /// and `from_name`, so that each variant's name is written once, beside it:

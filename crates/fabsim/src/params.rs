@@ -1,5 +1,9 @@
 //! The config contract: everything one run needs, validated. `scenario` builds it from
 //! TOML, a domain's parser its part; `sim` runs it.
+//!
+//! Architecture Invariant: [`SimParams`] is built only by the scenario parse (its one struct
+//! literal in `src/` is in `scenario/mod.rs`). This module does no I/O and draws no random
+//! number.
 
 use crate::engine::Time;
 use crate::lb::{Deployment, HostLbKind, SwitchLbKind};

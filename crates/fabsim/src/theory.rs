@@ -30,6 +30,10 @@
 //! For workloads other than permutations the paper uses naive bounds: a host cannot finish
 //! before its NIC has sent its data and the ACKs it owes, nor before it has received the data
 //! sent to it and the ACKs of its own ([`naive_bound_ps`]).
+//!
+//! Architecture Invariant: pure functions of their parameters: no state, no randomness, no
+//! I/O. Outside its tests this module uses only `engine` and `transport` (the packet count
+//! of a message).
 
 use crate::engine::Time;
 

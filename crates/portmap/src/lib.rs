@@ -65,7 +65,14 @@
 //! assert_eq!(portmap::static_inter_asic_bytes(tm.view()), 25);
 //! ```
 //!
-//! No solver allocates once its [`Workspace`] has grown to the problem size.
+//! Architecture Invariant: no solver allocates once its [`Workspace`] has grown to the
+//! problem size (`tests/no_alloc.rs`).
+//!
+//! Architecture Invariant: portmap has no dependencies (its `Cargo.toml` lists none), so it
+//! knows nothing of the simulator; the simulator re-exports its `splitmix64`.
+//!
+//! Architecture Invariant: input errors are typed ([`Error`]); each names the offending
+//! field and, where it makes sense, the values that would be accepted.
 
 pub mod constraints;
 pub mod exact;

@@ -12,6 +12,13 @@
 //! HASH covers the sweep's definition and the simulator's sources ([`sim_id`]): a build whose
 //! simulator differs never reuses a run, while one that changed only the claims, plots or
 //! reports does. A computation is keyed by the whole build ([`code_id`]).
+//!
+//! Architecture Invariant: every claim can fail. Each experiment has a synthetic table that
+//! agrees with its paper and each claim a `contra` that contradicts it; the test
+//! `every_claim_can_fail` wants `holds` on the first and `differs` on the second.
+//!
+//! Architecture Invariant: simulated results are read through the sweep's plan, so a run is
+//! never scored against a spec it does not answer.
 
 /// The control of claim `$claim`: `$control`'s runs standing as `$subject`'s in the scheme
 /// column (or in column `$col`: `stand_in!(col::ARCH; ...)`), named `$what` in the report

@@ -17,6 +17,13 @@
 //! "done" is "the file exists"; re-running an index that is done does nothing, and a killed
 //! task leaves at most a temporary file in `results/.tmp/`, which the next successful run of
 //! that index removes.
+//!
+//! Architecture Invariant: `run`, `status`, `merge` and `reproduce` accept a result as a
+//! run's answer only through one check (`answer`): a result that answers another spec than
+//! the planned one, as it is on disk, is refused with its file named.
+//!
+//! Architecture Invariant: every result and `.err` file is written through
+//! `store::write_result` (a temporary file in `results/.tmp/`, fsynced, then renamed).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

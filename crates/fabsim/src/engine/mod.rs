@@ -1,7 +1,11 @@
 //! The discrete-event core: time, the event queue and RNG streams.
 //!
-//! Architecture invariant: nothing in this module knows about networks. It deals in
+//! Architecture Invariant: nothing in this module knows about networks. It deals in
 //! integer picoseconds ([`Time`]), opaque `Copy` events and seeds.
+//!
+//! Architecture Invariant: it uses no other module of `fabsim`; its one outside name is
+//! portmap's `splitmix64`, re-exported so that there is one. It does no I/O and reads no
+//! clock.
 
 mod queue;
 pub mod rng;

@@ -9,7 +9,10 @@
 //!   SRAM budget.
 //!
 //! The F.2 port-order count lives with the orders themselves (`lb::PortOrders`), on top of
-//! [`distinct_cyclic_orders`] here. This layer depends only on [`crate::engine`].
+//! [`distinct_cyclic_orders`] here.
+//!
+//! Architecture Invariant: this layer depends only on [`crate::engine`]. `lb`, `sim` and
+//! `metrics` call it; it calls nothing of the simulator.
 
 pub mod cycles;
 pub mod memory;

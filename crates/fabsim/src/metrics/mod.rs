@@ -6,6 +6,10 @@
 //! average over the collective, averaged over the stage's ports. Queue metrics cover switch
 //! egress ports (host NICs hold at most their ACKs and one data packet); utilization covers
 //! every stage, host NICs included.
+//!
+//! Architecture Invariant: `metrics` writes no file and prints nothing: [`columns::table`]
+//! hands each row to its caller. Its one clock reading is a run's wall time, which goes only
+//! to `perf`.
 
 mod bound;
 pub mod columns;

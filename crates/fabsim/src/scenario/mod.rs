@@ -12,6 +12,15 @@
 //! whether or not the run reads it; then the domain parsers build [`SimParams`], checking
 //! what depends on other keys. Errors name the source of the value (file, `--set` or the
 //! built-in default), the key, the offending value and what is allowed.
+//!
+//! Architecture Invariant: `scenario` is the top layer; no module of `fabsim` uses it.
+//!
+//! Architecture Invariant: in `fabsim` only this module touches the file system and only it
+//! parses TOML. Every input file is read by [`read_input`] (a regular file or a pipe of at
+//! most 1 GiB); input paths are resolved with `canonicalize`, so a run spec names them by
+//! absolute path. The text formats of other data are parsed where that data lives
+//! (`workload::SizeCdf::parse`, `workload::HtsimMatrix::parse`); this module adds the file
+//! and the key to their errors.
 
 mod arch;
 mod docs;

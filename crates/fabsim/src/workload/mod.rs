@@ -4,6 +4,17 @@
 //! workload that start together form a collective; its CCT runs from the first packet sent
 //! to the last ACK received. Collectives, FSDP, MoE and htsim files also give flows
 //! dependencies ([`deps`]): a flow may wait for other flows to complete.
+//!
+//! Architecture Invariant: `workload` depends only on `engine` and `flow`.
+//!
+//! Architecture Invariant: it never opens a file. It parses the text formats of the data it
+//! owns, each behind one entry point that takes the text: flow-size CDFs
+//! ([`SizeCdf::parse`], whose [`cdf::CdfError`] names the line) and htsim connection
+//! matrices ([`HtsimMatrix::parse`], whose [`htsim::HtsimError`] names the line and the
+//! field). `scenario` reads the file and adds its name and key to the message.
+//!
+//! Architecture Invariant: its random draws come from named streams of the run seed
+//! (`workload`, and `ranks` for a shuffled rank order).
 
 pub mod cdf;
 pub mod collective;
