@@ -67,6 +67,7 @@ impl Nics {
         } else if !r.data && listed {
             self.unlist(host, flow);
         }
+        debug_assert_eq!(self.lists.contains(flow), r.data, "flow {flow}");
         if !moved {
             return;
         }
@@ -142,6 +143,7 @@ impl Nics {
     /// goes back to its end if it has data; otherwise the round robin goes on after it.
     /// Paced at rho_max, the next data packet waits as if this one took 1/rho longer.
     pub(super) fn served(&mut self, host: u32, flow: u32, r: Ready, now: Time, ser: Time) {
+        debug_assert!(self.lists.contains(flow), "flow {flow} sent off the list");
         if !self.in_line.is_empty() {
             self.lists.remove(host, flow);
             self.in_line[flow as usize] = false;

@@ -76,6 +76,10 @@ impl Post {
 /// Between windows: what partition `from` shipped to `to` becomes `to`'s inbox (and `from`
 /// keeps the buffers `to` emptied, so that no window allocates).
 pub(super) fn exchange(from: &mut Post, to: &mut Post, from_id: usize, to_id: usize) {
+    debug_assert!(
+        to.inbox[from_id].is_empty() && to.log_in[from_id].is_empty(),
+        "partition {to_id} has not received partition {from_id}'s last mail"
+    );
     let first = std::mem::replace(&mut from.outbox_first[to_id], Time::MAX);
     to.inbox_first = to.inbox_first.min(first);
     std::mem::swap(&mut from.outbox[to_id], &mut to.inbox[from_id]);
