@@ -37,7 +37,7 @@ use std::collections::VecDeque;
 
 use portmap::{Constraints, Solver, TmView, Workspace};
 
-use super::{Fabric, Ports};
+use super::{Backlog, Fabric, Ports};
 use crate::engine::Time;
 
 /// Inter-ASIC link / fabric delay (paper Table 1).
@@ -431,7 +431,7 @@ impl Asics {
 
     /// Offers a crossing packet to internal link `l` (`bounded`: subject to the
     /// inter-ASIC buffer); returns its arrival time at the far end, or `None` if the buffer
-    /// is full. The ECN backlog is read by the caller from [`Self::link_backlog_bytes`].
+    /// is full. The ECN backlog is read by the caller from [`Self::link_backlog`].
     pub fn enqueue_link(
         &mut self,
         l: Link,
@@ -456,8 +456,8 @@ impl Asics {
         }
     }
 
-    pub fn link_backlog_bytes(&self, l: Link, now: Time) -> u64 {
-        self.links[l.sw as usize].backlog_bytes(l.idx, now)
+    pub fn link_backlog(&self, l: Link, now: Time) -> Backlog {
+        self.links[l.sw as usize].backlog(l.idx, now)
     }
 
     /// A packet reached the far end of link `l`: returns (egress port, ingress port) and,

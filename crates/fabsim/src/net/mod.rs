@@ -6,7 +6,7 @@ mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
-pub use port::{EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
+pub use port::{Backlog, EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, TopologySpec};
 
 /// What a packet is. ACKs are their own size class under Ofan.

@@ -11,7 +11,7 @@
 //! The queue statistics integrate the backlog exactly: between two enqueues it drains
 //! linearly at link rate.
 
-use crate::engine::Time;
+use crate::engine::{Time, BIT_PS_PER_BYTE_S};
 
 /// Per-port state and counters for reports: one cache line per port, so a hop touches one
 /// line of port state (at 10^5 ports and more these are cache misses, not hits).
@@ -37,6 +37,35 @@ impl PortStats {
         let busy = self.busy_until.saturating_sub(self.last_ps);
         self.backlog_integral += drained_area(busy, now - self.last_ps);
         self.last_ps = now;
+    }
+}
+
+/// A port's backlog: link time at the port's rate. Read as bytes ([`Backlog::bytes`], a
+/// 128-bit division), or compared with a byte count exactly without one
+/// ([`Backlog::at_least`]): the hot path only compares, except on an ECN ramp.
+#[derive(Clone, Copy, Debug)]
+pub struct Backlog {
+    pub ps: Time,
+    rate_bps: u64,
+}
+
+impl Backlog {
+    pub fn new(ps: Time, rate_bps: u64) -> Self {
+        Backlog { ps, rate_bps }
+    }
+
+    /// Its bytes, rounded down: `ps.bytes_at(rate)`.
+    #[inline]
+    pub fn bytes(self) -> u64 {
+        self.ps.bytes_at(self.rate_bps)
+    }
+
+    /// Whether [`Backlog::bytes`] is at least `n`: `floor(ps * rate / D) >= n` holds exactly
+    /// when `ps * rate >= n * D` (both below 2^128: `ps` and `n` below 2^64, the rate and
+    /// `D` below 2^64 too).
+    #[inline]
+    pub fn at_least(self, n: u64) -> bool {
+        n == 0 || self.ps.ps() as u128 * self.rate_bps as u128 >= n as u128 * BIT_PS_PER_BYTE_S
     }
 }
 
@@ -121,13 +150,21 @@ impl Ports {
     /// Whether `bytes` more fit in `port`'s buffer of `limit` bytes (`None`: unbounded) at `now`.
     #[inline]
     pub fn fits(&self, port: u32, bytes: u32, now: Time, limit: Option<u64>) -> bool {
-        limit.is_none_or(|l| self.backlog_bytes(port, now) + bytes as u64 <= l)
+        // backlog + bytes <= l, that is backlog < l - bytes + 1, compared without a division.
+        let bytes = bytes as u64;
+        limit.is_none_or(|l| l >= bytes && !self.backlog(port, now).at_least(l - bytes + 1))
+    }
+
+    /// Backlog of `port` at `now`.
+    #[inline]
+    pub fn backlog(&self, port: u32, now: Time) -> Backlog {
+        Backlog::new(self.backlog_ps(port, now), self.rate_bps)
     }
 
     /// Backlog of `port` at `now` in bytes (rounded down).
     #[inline]
     pub fn backlog_bytes(&self, port: u32, now: Time) -> u64 {
-        self.backlog_ps(port, now).bytes_at(self.rate_bps)
+        self.backlog(port, now).bytes()
     }
 
     /// Bytes the link carries per picosecond.
@@ -253,5 +290,49 @@ mod tests {
         // Backlog 3 us draining to 2.5 us over the first 0.5 us, then 1.5 us draining to 0.
         let expected = (3_000_000u128 + 2_500_000) * 500_000 / 2 + 1_500_000u128 * 1_500_000 / 2;
         assert_eq!(s.backlog_integral, expected);
+    }
+
+    /// The division-free comparison is the division's, at the boundaries and between them,
+    /// for link rates that divide a byte's bit-picoseconds and rates that do not.
+    #[test]
+    fn backlog_comparisons_agree_with_its_bytes() {
+        let mut rng = crate::engine::Rng::stream(7, "backlog");
+        for rate in [
+            10e9 as u64,
+            25e9 as u64,
+            100e9 as u64,
+            400e9 as u64,
+            3_000_000_007,
+        ] {
+            for _ in 0..2_000 {
+                let ps = Time::from_ps(rng.below(50_000_000));
+                let b = Backlog::new(ps, rate);
+                let bytes = b.bytes();
+                for n in [
+                    0,
+                    1,
+                    bytes.saturating_sub(1),
+                    bytes,
+                    bytes + 1,
+                    rng.below(10_000),
+                ] {
+                    assert_eq!(b.at_least(n), bytes >= n, "{ps:?} at {rate}: {n}");
+                }
+            }
+        }
+        let mut p = Ports::new(1, 100e9 as u64, Time::ZERO);
+        assert_eq!(
+            p.enqueue(0, 1500, ps(0), None),
+            Enqueue::Arrives(ps(120_000))
+        );
+        let backlog = p.backlog_bytes(0, ps(0));
+        assert_eq!(backlog, 1500);
+        for (bytes, limit) in [(100, 1600), (101, 1600), (1500, 1499), (0, 1500), (0, 1499)] {
+            assert_eq!(
+                p.fits(0, bytes, ps(0), Some(limit)),
+                backlog + bytes as u64 <= limit,
+                "{bytes} more into {limit}"
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::wire::{is_control, jump_queue, wire_bytes, Ring};
 use super::{Event, Sim};
 use crate::engine::rng::keyed_below;
 use crate::engine::{EventQueue, Time};
-use crate::net::{Enqueue, Overflow, Packet, PacketKind};
+use crate::net::{Backlog, Enqueue, Overflow, Packet, PacketKind};
 use crate::transport::Nic;
 
 /// `switch.ecn_at = "dequeue"`, per egress port: its last `undecided` data packets (FIFO
@@ -155,7 +155,7 @@ impl<A: Chassis> Sim<'_, A> {
         let at_dequeue = ecn && !self.marks.ports.is_empty() && !pkt.trimmed();
         let node = self.from_node[port as usize];
         if ecn && !at_dequeue {
-            let backlog = self.ports.backlog_bytes(port, self.now);
+            let backlog = self.ports.backlog(port, self.now);
             self.mark_ecn(node, backlog, &mut pkt);
         }
         let bytes = self.wire_bytes(&pkt);
@@ -291,12 +291,11 @@ impl<A: Chassis> Sim<'_, A> {
                 }
                 j += 1;
             }
-            let waiting = self
-                .ports
-                .backlog_bytes(port, leaves)
-                .saturating_sub(behind);
+            let backlog = self.ports.backlog(port, leaves);
             let (key, ticket) = (self.marks.key, ring.ticket(low));
-            if ecn_mark(ecn, waiting, |n| keyed_below(key, port as u64, ticket, n)) {
+            if ecn_mark(ecn, backlog, behind, |n| {
+                keyed_below(key, port as u64, ticket, n)
+            }) {
                 let mut pkt = pkt;
                 self.set_ecn(&mut pkt);
                 self.wire[port as usize].slots[i].2 = pkt;
@@ -345,12 +344,12 @@ impl<A: Chassis> Sim<'_, A> {
     /// ECN: mark a data packet by the `backlog` bytes it finds at node `node` (whose coin it
     /// tosses on the ramp).
     #[inline]
-    pub(super) fn mark_ecn(&mut self, node: u32, backlog: u64, pkt: &mut Packet) {
+    pub(super) fn mark_ecn(&mut self, node: u32, backlog: Backlog, pkt: &mut Packet) {
         let Some(ecn) = self.p.switch.ecn else {
             return;
         };
         let coin = &mut self.coins[node as usize];
-        if ecn_mark(ecn, backlog, |n| coin.below(n)) {
+        if ecn_mark(ecn, backlog, 0, |n| coin.below(n)) {
             self.set_ecn(pkt);
         }
     }
@@ -364,14 +363,23 @@ impl<A: Chassis> Sim<'_, A> {
     }
 }
 
-/// Whether a data packet that finds `backlog` bytes is marked: a RED-like ramp from `kmin`
-/// to `kmax` (`coin(n)`: uniform in `0..n`).
+/// Whether a data packet is marked that finds `backlog` less `behind` bytes (saturating)
+/// waiting: a RED-like ramp from `kmin` to `kmax` (`coin(n)`: uniform in `0..n`, tossed only
+/// on the ramp). Only a packet on the ramp reads the backlog's bytes; the rest compare.
 #[inline]
-fn ecn_mark((kmin, kmax): (u64, u64), backlog: u64, coin: impl FnOnce(u64) -> u64) -> bool {
-    if backlog >= kmax {
+fn ecn_mark(
+    (kmin, kmax): (u64, u64),
+    backlog: Backlog,
+    behind: u64,
+    coin: impl FnOnce(u64) -> u64,
+) -> bool {
+    // waiting >= k, for waiting = bytes - behind saturating: k = 0, or bytes >= k + behind.
+    let at_least = |k: u64| k == 0 || backlog.at_least(k + behind);
+    if at_least(kmax) {
         true
-    } else if backlog > kmin {
-        coin(kmax - kmin) < backlog - kmin
+    } else if at_least(kmin + 1) {
+        let waiting = backlog.bytes() - behind;
+        coin(kmax - kmin) < waiting - kmin
     } else {
         false
     }

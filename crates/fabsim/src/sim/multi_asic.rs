@@ -14,7 +14,7 @@ use std::convert::Infallible;
 use super::Sim;
 use crate::engine::Time;
 use crate::net::asic::{AsicStats, Asics, Hop, Internal, Link};
-use crate::net::{Fabric, Packet, PacketKind};
+use crate::net::{Backlog, Fabric, Packet, PacketKind};
 use crate::params::SimParams;
 
 /// What a packet does once it reached the end of an internal port.
@@ -61,7 +61,7 @@ pub(super) trait Chassis: Sized {
         -> Next<Self::Link>;
 
     /// The bytes waiting at internal link `link` at `now` (for its ECN mark).
-    fn link_backlog(&self, link: Self::Link, now: Time) -> u64;
+    fn link_backlog(&self, link: Self::Link, now: Time) -> Backlog;
 
     /// Offers a packet of `bytes` to internal link `link` (held to its buffer if
     /// `buffered`): when it reaches the link's end and its wire port, or `None` if the buffer
@@ -128,7 +128,7 @@ impl Chassis for Ideal {
         match kind {}
     }
 
-    fn link_backlog(&self, link: Infallible, _: Time) -> u64 {
+    fn link_backlog(&self, link: Infallible, _: Time) -> Backlog {
         match link {}
     }
 
@@ -216,8 +216,8 @@ impl Chassis for Asics {
         }
     }
 
-    fn link_backlog(&self, link: Link, now: Time) -> u64 {
-        self.link_backlog_bytes(link, now)
+    fn link_backlog(&self, link: Link, now: Time) -> Backlog {
+        Asics::link_backlog(self, link, now)
     }
 
     fn enqueue_link(

@@ -63,7 +63,9 @@ impl Nics {
     pub(super) fn answer(&mut self, host: u32, flow: u32, r: Ready, moved: bool) {
         let listed = self.lists.contains(flow);
         debug_assert!(
-            self.in_line.get(flow as usize).is_none_or(|&l| !l || listed),
+            self.in_line
+                .get(flow as usize)
+                .is_none_or(|&l| !l || listed),
             "flow {flow} is in its NIC's line but on no send list"
         );
         if r.data && !listed {
