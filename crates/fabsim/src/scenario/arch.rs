@@ -3,12 +3,14 @@
 use portmap::{Constraints, Solver};
 
 use super::keys::{
-    fmt_num, int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+    fmt_num, int, keys, named, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
 };
 use super::topology::EXPLICIT;
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, Controller, PortLayout};
 use crate::net::TopologySpec;
 use crate::theory::LinkModel;
+
+named!(Arch, CircuitMode, PortLayout, Controller);
 
 impl Named for Solver {
     /// The solvers fast enough for the controller's loop.

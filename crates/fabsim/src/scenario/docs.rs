@@ -2,6 +2,9 @@
 
 use super::profile::Profile;
 use super::schema;
+use super::workload::WorkloadKind;
+use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::transport::CcKind;
 
 /// What each `host.profile` sets, a line per profile.
 fn profile_lines() -> impl Iterator<Item = (&'static str, String)> {
@@ -66,6 +69,49 @@ pub fn keys_markdown() -> String {
     out += "\n| `host.profile` | sets, where the scenario leaves a key unset |\n|---|---|\n";
     for (name, set) in profile_lines() {
         out += &format!("| `{name}` | {} |\n", set.replace('|', "\\|"));
+    }
+    out
+}
+
+/// The choices a new scheme, congestion control, profile or workload adds, each as
+/// (the key that selects it, its name and meaning per variant), in the variants' order.
+pub fn choices() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    fn each<T: Copy>(
+        all: &[T],
+        f: fn(T) -> (&'static str, &'static str),
+    ) -> Vec<(&'static str, &'static str)> {
+        all.iter().map(|&v| f(v)).collect()
+    }
+    vec![
+        (
+            "switch.lb",
+            each(&SwitchLbKind::ALL, |v| (v.name(), v.meaning())),
+        ),
+        (
+            "host.lb",
+            each(&HostLbKind::ALL, |v| (v.name(), v.meaning())),
+        ),
+        ("host.cc", each(&CcKind::ALL, |v| (v.name(), v.meaning()))),
+        (
+            "host.profile",
+            each(&Profile::ALL, |v| (v.name(), v.meaning())),
+        ),
+        (
+            "workload.kind",
+            each(&WorkloadKind::ALL, |v| {
+                (super::keys::Named::name(v), v.meaning())
+            }),
+        ),
+    ]
+}
+
+/// The README's table of schemes, congestion controls, profiles and workloads (Markdown).
+pub fn choices_markdown() -> String {
+    let mut out = String::from("| key | value | meaning |\n|---|---|---|\n");
+    for (key, values) in choices() {
+        for (name, meaning) in values {
+            out += &format!("| `{key}` | `{name}` | {} |\n", meaning.replace('|', "\\|"));
+        }
     }
     out
 }

@@ -69,9 +69,14 @@ impl Collective {
 named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum CollectiveKind {
+        /// Each member's shard goes to every other member (ring or direct).
         AllGather => "all-gather",
+        /// Each member ends with one shard reduced over all members (ring or direct).
         ReduceScatter => "reduce-scatter",
+        /// A reduce-scatter followed by an all-gather.
         AllReduce => "all-reduce",
+        /// Every host sends to every other host; with workload.algorithm or workload.group
+        /// the collective, else one flow per pair, all at once.
         AllToAll => "all-to-all",
     }
 }

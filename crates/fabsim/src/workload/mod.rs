@@ -374,7 +374,11 @@ impl WorkloadSpec {
                 );
             }
             WorkloadSpec::Htsim { matrix, .. } => return matrix.traffic(),
-            _ => return Traffic::independent(self.flows(hosts, seed)),
+            WorkloadSpec::Permutation { .. }
+            | WorkloadSpec::Bipartite { .. }
+            | WorkloadSpec::AllToAll { .. }
+            | WorkloadSpec::Incast { .. }
+            | WorkloadSpec::Fastroute(_) => return Traffic::independent(self.flows(hosts, seed)),
         }
         b.build()
     }
@@ -443,7 +447,10 @@ impl WorkloadSpec {
                     .collect()
             }
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
-            _ => self.traffic(hosts, seed).flows,
+            WorkloadSpec::Collective { .. }
+            | WorkloadSpec::Fsdp { .. }
+            | WorkloadSpec::Moe { .. }
+            | WorkloadSpec::Htsim { .. } => self.traffic(hosts, seed).flows,
         }
     }
 }
