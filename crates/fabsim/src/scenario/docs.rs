@@ -1,10 +1,11 @@
 //! The schema as documentation: `fabsim keys` and the README's key table.
 
+use super::keys::Key;
 use super::profile::Profile;
-use super::schema;
-use super::workload::WorkloadKind;
+use super::{host, schema, switch, workload};
 use crate::lb::{HostLbKind, SwitchLbKind};
 use crate::transport::CcKind;
+use crate::workload::WorkloadKind;
 
 /// What each `host.profile` sets, a line per profile.
 fn profile_lines() -> impl Iterator<Item = (&'static str, String)> {
@@ -77,31 +78,20 @@ pub fn keys_markdown() -> String {
 /// (the key that selects it, its name and meaning per variant), in the variants' order.
 pub fn choices() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
     fn each<T: Copy>(
+        key: &Key,
         all: &[T],
         f: fn(T) -> (&'static str, &'static str),
-    ) -> Vec<(&'static str, &'static str)> {
-        all.iter().map(|&v| f(v)).collect()
+    ) -> (&'static str, Vec<(&'static str, &'static str)>) {
+        (key.name, all.iter().map(|&v| f(v)).collect())
     }
     vec![
-        (
-            "switch.lb",
-            each(&SwitchLbKind::ALL, |v| (v.name(), v.meaning())),
-        ),
-        (
-            "host.lb",
-            each(&HostLbKind::ALL, |v| (v.name(), v.meaning())),
-        ),
-        ("host.cc", each(&CcKind::ALL, |v| (v.name(), v.meaning()))),
-        (
-            "host.profile",
-            each(&Profile::ALL, |v| (v.name(), v.meaning())),
-        ),
-        (
-            "workload.kind",
-            each(&WorkloadKind::ALL, |v| {
-                (super::keys::Named::name(v), v.meaning())
-            }),
-        ),
+        each(switch::LB, &SwitchLbKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::LB, &HostLbKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::CC, &CcKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::PROFILE, &Profile::ALL, |v| (v.name(), v.meaning())),
+        each(workload::KIND, &WorkloadKind::ALL, |v| {
+            (v.name(), v.meaning())
+        }),
     ]
 }
 

@@ -8,83 +8,16 @@ use super::run;
 use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
-use crate::workload::fastroute::PatternKind;
 use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
-    Pattern, Ranks, SizeCdf, StartUnit, WorkloadSpec,
+    Pattern, PatternKind, Ranks, SimpleKind, SizeCdf, StartUnit, WorkloadKind, WorkloadSpec,
 };
-
-named_enum! {
-    /// The workload kinds that are neither a collective nor a Fastroute pattern.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    pub(super) enum SimpleKind {
-        /// A random derangement: every host sends one message and receives one.
-        Permutation => "permutation",
-        /// A random half of the hosts each send one message to a host of the other half.
-        Bipartite => "bipartite",
-        /// Hosts 1..=workload.senders send one message each to host 0.
-        Incast => "incast",
-        /// An FSDP2 training iteration of a transformer (or one block of it).
-        Fsdp => "fsdp",
-        /// Mixture-of-experts all-to-all-v with Zipf expert popularity.
-        Moe => "moe",
-        /// The connections of an htsim connection matrix (workload.file).
-        Htsim => "htsim",
-    }
-}
-
-/// The workload kinds, by their scenario names (`workload.kind`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum WorkloadKind {
-    Simple(SimpleKind),
-    Collective(CollectiveKind),
-    Fastroute(PatternKind),
-}
-
-const KINDS: usize = SimpleKind::ALL.len() + CollectiveKind::ALL.len() + PatternKind::ALL.len();
-
-impl WorkloadKind {
-    /// Every kind: the simple ones, the collectives, the Fastroute patterns, each in its
-    /// enum's order (so a variant added to any of the three is a kind).
-    pub(super) const ALL: [WorkloadKind; KINDS] = {
-        let mut all = [WorkloadKind::Simple(SimpleKind::Permutation); KINDS];
-        let mut n = 0;
-        let mut i = 0;
-        while i < SimpleKind::ALL.len() {
-            all[n] = WorkloadKind::Simple(SimpleKind::ALL[i]);
-            (n, i) = (n + 1, i + 1);
-        }
-        let mut i = 0;
-        while i < CollectiveKind::ALL.len() {
-            all[n] = WorkloadKind::Collective(CollectiveKind::ALL[i]);
-            (n, i) = (n + 1, i + 1);
-        }
-        let mut i = 0;
-        while i < PatternKind::ALL.len() {
-            all[n] = WorkloadKind::Fastroute(PatternKind::ALL[i]);
-            (n, i) = (n + 1, i + 1);
-        }
-        all
-    };
-
-    pub(super) fn meaning(self) -> &'static str {
-        match self {
-            WorkloadKind::Simple(s) => s.meaning(),
-            WorkloadKind::Collective(c) => c.meaning(),
-            WorkloadKind::Fastroute(p) => p.meaning(),
-        }
-    }
-}
 
 impl Named for WorkloadKind {
     const ALL: &'static [Self] = &WorkloadKind::ALL;
     fn name(self) -> &'static str {
-        match self {
-            WorkloadKind::Simple(s) => s.name(),
-            WorkloadKind::Collective(c) => c.name(),
-            WorkloadKind::Fastroute(p) => p.name(),
-        }
+        WorkloadKind::name(self)
     }
 }
 
