@@ -496,7 +496,7 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
             (
                 format!("htsim:\n{text}"),
                 Box::new(move || {
-                    for unit in [StartUnit::Us, StartUnit::Ps] {
+                    for unit in StartUnit::ALL {
                         if let Ok(m) = HtsimMatrix::parse(&t, unit) {
                             let _ = (m.total_bytes(), m.traffic());
                         }

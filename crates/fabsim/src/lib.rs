@@ -23,19 +23,20 @@
 //! matrices; portmap's traffic-matrix CSVs). All randomness flows from the scenario seed
 //! through named [`engine::Rng`] streams. Time is integer picoseconds.
 
-/// Declares an enum of named choices with `ALL` (every variant, in declaration order), `name`
-/// and `from_name`, so that each variant's name is written once, beside it:
+/// Declares an enum of named choices with `ALL` (every variant, in declaration order), `name`,
+/// `from_name` and `meaning` (the variant's `///` comment on one line), so that each
+/// variant's name and meaning are written once, beside it:
 /// `named_enum! { pub enum Nic { Pull => "pull", Fifo => "fifo", } }`.
 macro_rules! named_enum {
     (
         $(#[$meta:meta])*
         $vis:vis enum $T:ident {
-            $($(#[$vmeta:meta])* $V:ident => $name:literal,)+
+            $($(#[doc = $doc:literal])* $V:ident => $name:literal,)+
         }
     ) => {
         $(#[$meta])*
         $vis enum $T {
-            $($(#[$vmeta])* $V,)+
+            $($(#[doc = $doc])* $V,)+
         }
 
         impl $T {
@@ -53,6 +54,14 @@ macro_rules! named_enum {
             #[allow(dead_code)]
             pub fn from_name(name: &str) -> Option<Self> {
                 Self::ALL.into_iter().find(|k| k.name() == name)
+            }
+
+            /// What it is: its doc comment on one line ("" without one).
+            #[allow(dead_code)]
+            pub fn meaning(self) -> &'static str {
+                match self {
+                    $($T::$V => concat!($($doc),*).trim_start(),)+
+                }
             }
         }
     };

@@ -5,10 +5,12 @@
 //! traffic crosses ASICs at both leaves until Fastroute moves the ingress ports.
 
 use fabsim::metrics::{run, RunReport};
+use fabsim::net::asic::{Arch, CircuitMode};
 use fabsim::net::Tier;
 use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
 use fabsim::sim::{simulate, RunOutcome};
+use fabsim::workload::PatternKind;
 
 const SMALL: [&str; 9] = [
     "topology.tiers=2",
@@ -162,7 +164,7 @@ fn long_downtime_costs_throughput() {
 /// packet conservation is asserted by the run itself.
 #[test]
 fn reconfigurations_lose_no_packet() {
-    for mode in ["optical", "electrical"] {
+    for mode in CircuitMode::ALL.map(CircuitMode::name) {
         let p = params(&[
             "switch.arch=fastroute",
             "switch.buffer_bytes=1000000",
@@ -415,14 +417,19 @@ fn long_lived_patterns_default_to_a_millisecond_of_line_rate() {
             .workload
             .message_bytes()
     };
-    for kind in ["stride", "shuffle", "ring"] {
-        let k = format!("workload.kind={kind}");
-        assert_eq!(message(&[&k]), 12_500_000, "{kind}");
-        assert_eq!(
-            message(&[&k, "workload.message_bytes=1000"]),
-            1000,
-            "{kind}"
-        );
+    for kind in PatternKind::ALL {
+        let k = format!("workload.kind={}", kind.name());
+        let (default, given) = match kind {
+            PatternKind::Stride | PatternKind::Shuffle | PatternKind::Ring => (12_500_000, 1000),
+            // A phase (100 us) at line rate, whatever the message.
+            PatternKind::Fast => (1_250_000, 1_250_000),
+            // Sizes drawn from a CDF: the message is the schema's, unread.
+            PatternKind::Web | PatternKind::Hadoop => (1 << 20, 1000),
+        };
+        let timed = [k.as_str(), "run.duration_us=100"];
+        assert_eq!(message(&timed), default, "{}", kind.name());
+        let set = [&timed[..], &["workload.message_bytes=1000"]].concat();
+        assert_eq!(message(&set), given, "{}", kind.name());
     }
     assert_eq!(message(&["workload.kind=permutation"]), 1 << 20);
 }
@@ -434,19 +441,20 @@ fn long_lived_patterns_default_to_a_millisecond_of_line_rate() {
 /// Fastroute.
 #[test]
 fn every_architecture_carries_the_same_trace() {
-    for kind in ["stride", "shuffle", "ring", "web", "hadoop", "fast"] {
-        let flows = |arch: &str| {
+    for kind in PatternKind::ALL {
+        let kind = kind.name();
+        let flows = |arch: Arch| {
             let p = params(&[
-                &format!("switch.arch={arch}"),
+                &format!("switch.arch={}", arch.name()),
                 &format!("workload.kind={kind}"),
                 "workload.load=0.3",
             ]);
             p.workload.flows(p.topology.hosts() as u32, 7)
         };
-        let ideal = flows("ideal");
+        let ideal = flows(Arch::Ideal);
         assert!(!ideal.is_empty(), "{kind}");
-        for arch in ["sota", "oversubscribed", "fastroute"] {
-            assert!(flows(arch) == ideal, "{kind}: {arch} has another trace");
+        for arch in Arch::ALL {
+            assert!(flows(arch) == ideal, "{kind}: {arch:?} has another trace");
         }
     }
 }

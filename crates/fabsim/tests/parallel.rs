@@ -1,16 +1,22 @@
 //! The partitioned engine (`run.threads`): a run cut into 1, 2 or 3 partitions, each on a
 //! thread of its own, is the same run to the last counter, per-flow time and port statistic.
 
+use fabsim::lb::{HostLbKind, SwitchLbKind};
 use fabsim::params::SimParams;
-use fabsim::scenario::Scenario;
+use fabsim::scenario::{Profile, Scenario};
 use fabsim::sim::{simulate, RunOutcome};
+use fabsim::transport::CcKind;
+use fabsim::workload::{PatternKind, SimpleKind, WorkloadKind};
 
 fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();
     for a in sets {
         s.set(a).unwrap();
     }
-    s.expand().unwrap().remove(0).params
+    s.expand()
+        .unwrap_or_else(|e| panic!("{sets:?}: {e}"))
+        .remove(0)
+        .params
 }
 
 /// Everything a run's reports are made of, as text.
@@ -47,11 +53,117 @@ fn same_for_every_thread_count(sets: &[&str]) -> RunOutcome {
     one
 }
 
+/// A small fabric for the runs over every choice below: a k = 4 fat tree (16 hosts, three
+/// tiers, so three partitions), 256 KiB messages, ECN marks for the CCs that read them.
+const SMALL: [&str; 5] = [
+    "topology.k=4",
+    "switch.ecn_kmin_bytes=20000",
+    "switch.ecn_kmax_bytes=60000",
+    "workload.message_bytes=262144",
+    // One scheme unless a test sets another (the default scenario sweeps seven).
+    "switch.lb=ecmp",
+];
+
+/// The congestion control of the `i`-th run of a list, rotating over every CC.
+fn cc(i: usize) -> String {
+    format!("host.cc={}", CcKind::ALL[i % CcKind::ALL.len()].name())
+}
+
+/// Runs `sets` on [`SMALL`] on 1, 2 and 3 threads, where 3 threads do cut the fabric;
+/// every flow completes.
+fn small(sets: &[&str]) {
+    let sets = [&SMALL[..], sets].concat();
+    let o = same_for_every_thread_count(&sets);
+    assert_eq!(o.stalled, None, "{sets:?}");
+    assert_eq!(o.flows_completed, o.flows_total, "{sets:?}");
+    let cut = simulate(&params(&[&sets[..], &["run.threads=3"]].concat())).partitions;
+    assert!(cut > 1, "{sets:?}: one partition on 3 threads");
+}
+
+/// Every switch scheme (the CC rotating, so that each runs under some scheme), on the
+/// fabric it runs on.
 #[test]
-fn fat_tree_runs_are_identical_on_any_thread_count() {
-    for lb in ["rsq", "ofan", "jsq"] {
-        let lb = format!("switch.lb={lb}");
-        same_for_every_thread_count(&["topology.k=8", &lb, "workload.message_bytes=262144"]);
+fn every_switch_scheme_is_identical_on_any_thread_count() {
+    let mut ccs = Vec::new();
+    for (i, lb) in SwitchLbKind::ALL.into_iter().enumerate() {
+        let fabric: &[&str] = match lb {
+            SwitchLbKind::Ecmp
+            | SwitchLbKind::Rsq
+            | SwitchLbKind::Rr
+            | SwitchLbKind::Jsq
+            | SwitchLbKind::Ar
+            | SwitchLbKind::Pofan
+            | SwitchLbKind::Ofan => &[],
+            // CONGA runs on leaf-spines only (the scenario refuses three tiers).
+            SwitchLbKind::Conga => &["topology.tiers=2"],
+        };
+        let (lb_set, cc_set) = (format!("switch.lb={}", lb.name()), cc(i));
+        small(&[fabric, &[&lb_set, &cc_set]].concat());
+        ccs.push(cc_set);
+    }
+    ccs.sort();
+    ccs.dedup();
+    assert_eq!(ccs.len(), CcKind::ALL.len(), "every CC ran: {ccs:?}");
+}
+
+/// Every host-side scheme over ECMP (the CC rotating from where the switch schemes left it).
+#[test]
+fn every_host_scheme_is_identical_on_any_thread_count() {
+    for (i, lb) in HostLbKind::ALL.into_iter().enumerate() {
+        let lb = format!("host.lb={}", lb.name());
+        small(&[&lb, &cc(i + SwitchLbKind::ALL.len())]);
+    }
+}
+
+/// Every host profile (its stack: ACK coalescing, NICs, timers, handshakes).
+#[test]
+fn every_profile_is_identical_on_any_thread_count() {
+    for profile in Profile::ALL {
+        let p = format!("host.profile={}", profile.name());
+        small(&[&p]);
+    }
+}
+
+/// Every workload kind; the Fastroute patterns on a leaf-spine of 2-ASIC Fastroute
+/// switches, where their controller runs.
+#[test]
+fn every_workload_is_identical_on_any_thread_count() {
+    let htsim = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/htsim-ring.tm");
+    let htsim = format!("workload.file=\"{htsim}\"");
+    let fastroute = [
+        "topology.tiers=2",
+        "switch.arch=fastroute",
+        "switch.asics=2",
+        "switch.inter_asic_oversub=2",
+        "host.cc=dctcp",
+        "run.duration_us=300",
+    ];
+    for kind in WorkloadKind::ALL {
+        let sets: Vec<&str> = match kind {
+            WorkloadKind::Simple(
+                SimpleKind::Permutation | SimpleKind::Bipartite | SimpleKind::Incast,
+            )
+            | WorkloadKind::Collective(_) => vec![],
+            WorkloadKind::Simple(SimpleKind::Fsdp) => {
+                vec!["workload.layers=1", "workload.size_scale=1e-4"]
+            }
+            WorkloadKind::Simple(SimpleKind::Moe) => vec!["workload.message_bytes=16384"],
+            WorkloadKind::Simple(SimpleKind::Htsim) => vec![&htsim],
+            WorkloadKind::Fastroute(p) => {
+                let sizes: &[&str] = match p {
+                    PatternKind::Stride | PatternKind::Ring => &[],
+                    // A whole phase at line rate per flow completes none by the end.
+                    PatternKind::Fast => &["workload.phase_fill=0.25"],
+                    // 8 hosts at a stride of 2 have 3 distinct peers.
+                    PatternKind::Shuffle => &["workload.shuffle_k=2"],
+                    PatternKind::Web | PatternKind::Hadoop => &["workload.load=0.5"],
+                };
+                [&fastroute[..], sizes].concat()
+            }
+        };
+        let k = format!("workload.kind={}", kind.name());
+        let o = same_for_every_thread_count(&[&SMALL[..], &[&k], &sets].concat());
+        assert!(o.flows_completed > 0, "{}", kind.name());
     }
 }
 
@@ -95,18 +207,6 @@ fn fastroute_is_identical_on_any_thread_count() {
             "the controller moved ports ({extra:?})"
         );
     }
-}
-
-/// htsim's stack: REPS, NSCC, trimming, ECN at dequeue, coalesced ACKs (whose log entries
-/// cross partitions), a FIFO NIC.
-#[test]
-fn htsim_profile_is_identical_on_any_thread_count() {
-    let o = same_for_every_thread_count(&[
-        "topology.k=8",
-        "host.profile=htsim",
-        "workload.message_bytes=524288",
-    ]);
-    assert!(o.counters.trims > 0 || o.counters.ecn_marks > 0);
 }
 
 /// A cancelled run on several threads stops within a window, lets its workers go and says

@@ -64,9 +64,11 @@ const KEY_ORDER: &[&str] = &[
     "run.start_bins_us",
 ];
 
-/// Load-balancing schemes that run at the hosts (over switch ECMP); all others are switch
-/// schemes (`switch.lb`).
-const HOST_SCHEMES: &[&str] = &["rps", "reps", "drb", "ethereal"];
+/// Whether a load-balancing scheme runs at the hosts (`host.lb`, over switch ECMP); all
+/// others are switch schemes (`switch.lb`).
+fn host_scheme(name: &str) -> bool {
+    fabsim::lb::HostLbKind::from_name(name).is_some()
+}
 
 /// A scenario under construction: `section.key = TOML value` pairs.
 #[derive(Clone, Debug)]
@@ -117,7 +119,7 @@ impl Scen {
     /// Runs `schemes`, all on one side: switch schemes as `switch.lb`, host schemes as
     /// `host.lb` over switch ECMP.
     pub fn schemes(self, schemes: &[&str]) -> Self {
-        let host = schemes.iter().filter(|s| HOST_SCHEMES.contains(s)).count();
+        let host = schemes.iter().filter(|s| host_scheme(s)).count();
         assert!(
             host == 0 || host == schemes.len(),
             "{schemes:?}: host and switch schemes need separate sweeps (`by_scheme`)"
@@ -191,8 +193,7 @@ pub fn by_scheme_named(
     schemes: &[&str],
     quick: &[impl AsRef<str>],
 ) -> Vec<Sweep> {
-    let (host, switch): (Vec<&str>, Vec<&str>) =
-        schemes.iter().partition(|s| HOST_SCHEMES.contains(s));
+    let (host, switch): (Vec<&str>, Vec<&str>) = schemes.iter().partition(|s| host_scheme(s));
     [(names[0], switch), (names[1], host)]
         .into_iter()
         .filter(|(_, s)| !s.is_empty())

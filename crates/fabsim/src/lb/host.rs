@@ -32,11 +32,17 @@ named_enum! {
     pub enum HostLbKind {
         /// No host-side choice: entropy 0, the switches decide.
         None => "none",
+        /// One random entropy per flow: the switches' ECMP hash spreads flows.
         HostEcmp => "host-ecmp",
+        /// Random packet spraying: a random entropy per packet.
         Rps => "rps",
+        /// Randomized round-robin over a power-of-two set of entropies per flow.
         Oblivious => "oblivious",
+        /// REPS: reuses entropies ACKed without ECN, else explores with a random one.
         Reps => "reps",
+        /// Digit-reversal bouncing: consecutive packets take different up paths (source-routed).
         Drb => "drb",
+        /// Ethereal: a subflow pinned to each up path, sent round-robin (source-routed).
         Ethereal => "ethereal",
     }
 }
@@ -153,7 +159,14 @@ impl HostLb {
         let mut rng = Rng::stream(seed, "host-lb");
         let mut pairs = BTreeMap::new();
         // Schemes that keep nothing per flow hold no table (a Web run has millions of flows).
-        let stateless = matches!(kind, HostLbKind::None | HostLbKind::Rps);
+        let stateless = match kind {
+            HostLbKind::None | HostLbKind::Rps => true,
+            HostLbKind::HostEcmp
+            | HostLbKind::Oblivious
+            | HostLbKind::Reps
+            | HostLbKind::Drb
+            | HostLbKind::Ethereal => false,
+        };
         let states = flows
             .iter()
             .take(if stateless { 0 } else { flows.len() })
@@ -181,7 +194,7 @@ impl HostLb {
                         count: pair,
                         ..FlowLb::default()
                     },
-                    _ => FlowLb::default(),
+                    HostLbKind::None | HostLbKind::Rps | HostLbKind::Reps => FlowLb::default(),
                 }
             })
             .collect();

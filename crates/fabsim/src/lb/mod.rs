@@ -44,7 +44,7 @@ named_enum! {
         Pofan => "pofan",
         /// Ofan: per-destination rotation pointers shared by every ingress port.
         Ofan => "ofan",
-        /// CONGA (leaf-spine only): flowlets on leaf-to-leaf congestion feedback ([`Conga`]).
+        /// CONGA (leaf-spine only): flowlets on leaf-to-leaf congestion feedback.
         Conga => "conga",
     }
 }

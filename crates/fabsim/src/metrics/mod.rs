@@ -30,9 +30,8 @@ use crate::theory::{
     ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
     permutation_bound_ps, LinkModel, NicEnds, NicLoad,
 };
-use crate::transport::CcKind;
 use crate::workload::deps::Deps;
-use crate::workload::{Collective, FlowSpec, Pattern, WorkloadSpec};
+use crate::workload::{Collective, FlowSpec, WorkloadSpec};
 pub use bound::{
     collective_bound_ps, critical_path_ps, dependency_terms, lower_bound_ps, DependencyTerms, Gates,
 };
@@ -279,7 +278,7 @@ fn by_start(o: &RunOutcome, bins: &[Time]) -> (BTreeMap<String, f64>, BTreeMap<S
 
 /// Whether the workload is Poisson arrivals (Fastroute's web and hadoop).
 fn poisson(params: &SimParams) -> bool {
-    matches!(&params.workload, WorkloadSpec::Fastroute(w) if matches!(w.pattern, Pattern::Web | Pattern::Hadoop))
+    matches!(&params.workload, WorkloadSpec::Fastroute(w) if w.pattern.kind().poisson())
 }
 
 /// [`RunReport::phase_done_pct`]: `None` unless the workload has phases and one ends by the
@@ -694,14 +693,15 @@ pub fn sweep_warnings(runs: &[LabelledRun]) -> Vec<String> {
 fn warnings(params: &SimParams) -> Vec<String> {
     let cc = params.host.transport.cc.kind;
     let mut w = Vec::new();
-    if matches!(cc, CcKind::Dctcp | CcKind::Nscc) && params.switch.ecn.is_none() {
+    let (ecn, delay) = cc.signals();
+    if ecn && params.switch.ecn.is_none() {
         w.push(format!(
             "host.cc = \"{}\" reacts to ECN marks, but no port marks (switch.ecn_kmin_bytes / ecn_kmax_bytes unset, switch.ecn_default = \"none\"){}",
             cc.name(),
-            if cc == CcKind::Dctcp {
-                ": it never cuts its window"
-            } else {
+            if delay {
                 ": it acts on delay alone"
+            } else {
+                ": it never cuts its window"
             }
         ));
     }

@@ -59,7 +59,7 @@ impl Arch {
     pub fn internal_share(self, oversub: f64) -> f64 {
         match self {
             Arch::Sota => 1.0,
-            _ => 1.0 / oversub,
+            Arch::Ideal | Arch::Oversubscribed | Arch::Fastroute => 1.0 / oversub,
         }
     }
 

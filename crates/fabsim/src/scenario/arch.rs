@@ -3,23 +3,60 @@
 use portmap::{Constraints, Solver};
 
 use super::keys::{
-    fmt_num, int, keys, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+    fmt_num, int, keys, named, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
 };
 use super::topology::EXPLICIT;
 use crate::net::asic::{Arch, ArchParams, CircuitMode, CircuitParams, Controller, PortLayout};
 use crate::net::TopologySpec;
 use crate::theory::LinkModel;
 
+named!(Arch, CircuitMode, PortLayout, Controller, HostCount);
+
+/// Whether the controller's loop may run the solver: fast enough for every interval.
+const fn in_controller(s: Solver) -> bool {
+    match s {
+        Solver::Greedy | Solver::GreedySelect | Solver::Exact => true,
+        Solver::Hungarian | Solver::Rdc => false,
+    }
+}
+
+const CONTROLLER_SOLVERS: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < Solver::ALL.len() {
+        n += in_controller(Solver::ALL[i]) as usize;
+        i += 1;
+    }
+    n
+};
+
 impl Named for Solver {
-    /// The solvers fast enough for the controller's loop.
-    const ALL: &'static [Self] = &[Solver::Greedy, Solver::GreedySelect, Solver::Exact];
+    /// The solvers fast enough for the controller's loop, in `Solver::ALL`'s order.
+    const ALL: &'static [Self] = &{
+        let mut out = [Solver::Greedy; CONTROLLER_SOLVERS];
+        let (mut n, mut i) = (0, 0);
+        while i < Solver::ALL.len() {
+            if in_controller(Solver::ALL[i]) {
+                out[n] = Solver::ALL[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        out
+    };
     fn name(self) -> &'static str {
         Solver::name(self)
     }
 }
 
-fn host_counts() -> Vec<&'static str> {
-    vec!["fixed", "variable"]
+named_enum! {
+    /// How State-of-the-Art keeps its ports (`switch.host_count`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum HostCount {
+        /// The same radix, slower ports.
+        Fixed => "fixed",
+        /// The same port speed, fewer ports and hosts (Fastroute A.2).
+        Variable => "variable",
+    }
 }
 
 keys! {
@@ -53,7 +90,7 @@ keys! {
     },
     HOST_COUNT: Key {
         name: "switch.host_count",
-        kind: Kind::Choice(host_counts),
+        kind: Kind::Choice(names::<HostCount>),
         default: Some("\"fixed\""),
         unit: "",
         meaning: "fixed: same radix, slower State-of-the-Art ports; variable (Fastroute A.2): same port speed, fewer State-of-the-Art ports and hosts",
@@ -264,7 +301,7 @@ pub fn host_count(
     port_rate_bps: u64,
     asics: u32,
 ) -> Result<(TopologySpec, LinkModel), ScenarioError> {
-    let variable = k.get(HOST_COUNT).and_then(|v| v.as_str()) == Some("variable");
+    let variable = k.choice::<HostCount>(HOST_COUNT) == HostCount::Variable;
     if !variable || port_rate_bps >= link.rate_bps {
         let link = LinkModel {
             rate_bps: port_rate_bps,

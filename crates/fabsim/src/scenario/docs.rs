@@ -1,7 +1,11 @@
 //! The schema as documentation: `fabsim keys` and the README's key table.
 
+use super::keys::Key;
 use super::profile::Profile;
-use super::schema;
+use super::{host, schema, switch, workload};
+use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::transport::CcKind;
+use crate::workload::WorkloadKind;
 
 /// What each `host.profile` sets, a line per profile.
 fn profile_lines() -> impl Iterator<Item = (&'static str, String)> {
@@ -66,6 +70,38 @@ pub fn keys_markdown() -> String {
     out += "\n| `host.profile` | sets, where the scenario leaves a key unset |\n|---|---|\n";
     for (name, set) in profile_lines() {
         out += &format!("| `{name}` | {} |\n", set.replace('|', "\\|"));
+    }
+    out
+}
+
+/// The choices a new scheme, congestion control, profile or workload adds, each as
+/// (the key that selects it, its name and meaning per variant), in the variants' order.
+pub fn choices() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    fn each<T: Copy>(
+        key: &Key,
+        all: &[T],
+        f: fn(T) -> (&'static str, &'static str),
+    ) -> (&'static str, Vec<(&'static str, &'static str)>) {
+        (key.name, all.iter().map(|&v| f(v)).collect())
+    }
+    vec![
+        each(switch::LB, &SwitchLbKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::LB, &HostLbKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::CC, &CcKind::ALL, |v| (v.name(), v.meaning())),
+        each(host::PROFILE, &Profile::ALL, |v| (v.name(), v.meaning())),
+        each(workload::KIND, &WorkloadKind::ALL, |v| {
+            (v.name(), v.meaning())
+        }),
+    ]
+}
+
+/// The README's table of schemes, congestion controls, profiles and workloads (Markdown).
+pub fn choices_markdown() -> String {
+    let mut out = String::from("| key | value | meaning |\n|---|---|---|\n");
+    for (key, values) in choices() {
+        for (name, meaning) in values {
+            out += &format!("| `{key}` | `{name}` | {} |\n", meaning.replace('|', "\\|"));
+        }
     }
     out
 }

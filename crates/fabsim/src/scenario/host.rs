@@ -2,7 +2,8 @@
 //! retransmission timer; `host.profile` sets a reference simulator's defaults for them.
 
 use super::keys::{
-    fmt_num, int, keys, names, number, positive, Key, Keys, Kind, ScenarioError, MAX_BYTES,
+    fmt_num, int, keys, named, names, number, positive, Key, Keys, Kind, Named, ScenarioError,
+    MAX_BYTES,
 };
 use super::profile::Profile;
 use super::{link, switch};
@@ -17,6 +18,19 @@ use crate::transport::{
     NsccRules, Rto, RtoRule, RtoTimer, SwiftParams, TransportParams, WindowBytes,
     MAX_MEDIAN_SAMPLES,
 };
+
+named!(
+    HostLbKind,
+    CcKind,
+    LossRecovery,
+    RtoRule,
+    RtoTimer,
+    DctcpRules,
+    FirstWindow,
+    NsccRules,
+    Nic,
+    WindowBytes
+);
 
 /// The largest RTO accepted (1 s).
 const MAX_RTO_US: f64 = 1e6;

@@ -46,7 +46,8 @@ pub trait Named: Copy + Sized + 'static {
     fn name(self) -> &'static str;
 }
 
-/// Implements [`Named`] for enums that carry their own `ALL` list and `name`.
+/// Implements [`Named`] for enums that carry their own `ALL` list and `name` (those of
+/// `named_enum!`); each domain's file lists the enums its keys choose from.
 macro_rules! named {
     ($($t:ty),*) => {$(
         impl Named for $t {
@@ -57,34 +58,7 @@ macro_rules! named {
         }
     )*};
 }
-
-named!(
-    crate::lb::SwitchLbKind,
-    crate::lb::Strategy,
-    crate::lb::HostLbKind,
-    crate::net::asic::Arch,
-    crate::net::asic::CircuitMode,
-    crate::net::asic::PortLayout,
-    crate::net::asic::Controller,
-    crate::transport::CcKind,
-    crate::transport::LossRecovery,
-    crate::transport::RtoRule,
-    crate::transport::RtoTimer,
-    crate::transport::DctcpRules,
-    crate::transport::FirstWindow,
-    crate::transport::NsccRules,
-    crate::transport::Nic,
-    crate::transport::WindowBytes,
-    crate::net::Overflow,
-    crate::net::TrimVictim,
-    crate::net::EcnAt,
-    crate::workload::Algorithm,
-    crate::workload::Order,
-    crate::workload::FsdpPart,
-    crate::workload::StartUnit,
-    super::switch::EcnDefault,
-    super::profile::Profile
-);
+pub(super) use named;
 
 /// The allowed names of a [`Named`] enum, in its list's order.
 pub fn names<T: Named>() -> Vec<&'static str> {

@@ -39,10 +39,10 @@ use std::collections::BTreeMap;
 
 use toml::Value;
 
-pub use docs::{keys_listing, keys_markdown};
+pub use docs::{choices, choices_markdown, keys_listing, keys_markdown};
 use keys::{display, suggest, Keys};
 pub use keys::{Key, Kind, ScenarioError};
-use profile::Profile;
+pub use profile::Profile;
 
 use crate::lb::SwitchLbKind;
 use crate::params::SimParams;

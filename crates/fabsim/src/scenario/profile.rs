@@ -6,13 +6,14 @@
 //! recovery fabsim had before duplicate-ACK repair and the RFC 6298 timer became the default,
 //! so results made before that reproduce.
 
-use super::keys::Key;
+use super::keys::{named, Key, Named};
 use super::{host, switch};
 
 named_enum! {
     /// The host stacks of the reference simulators.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum Profile {
+        /// fabsim's own stack: every key at its default.
         Fabsim => "fabsim",
         /// fabsim's stack before duplicate-ACK recovery and the RFC 6298 timer became its
         /// default: loss repaired only by a fixed timer that resends everything in flight.
@@ -23,6 +24,8 @@ named_enum! {
         Netbench => "netbench",
     }
 }
+
+named!(Profile);
 
 impl Profile {
     /// Where the values it sets come from, as errors name it.

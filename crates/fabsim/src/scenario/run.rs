@@ -195,7 +195,7 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
             WorkloadSpec::Htsim { .. } => workload::FILE,
             WorkloadSpec::Fsdp { .. } => workload::SIZE_SCALE,
             // Web and Hadoop draw their sizes: message_bytes does not apply to them.
-            WorkloadSpec::Fastroute(w) if matches!(w.pattern.name(), "web" | "hadoop") => {
+            WorkloadSpec::Fastroute(w) if w.pattern.kind().poisson() => {
                 if w.cdf.is_some() {
                     workload::CDF
                 } else {

@@ -1,7 +1,7 @@
 //! `switch.*` (without the multi-ASIC keys): load balancers, incremental deployment, Ofan's
 //! options, buffers, overflow and ECN.
 
-use super::keys::{int, keys, names, Key, Keys, Kind, ScenarioError, MAX_BYTES};
+use super::keys::{int, keys, named, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
 use crate::lb::{Deployment, Strategy, SwitchLbKind};
 use crate::net::{EcnAt, Overflow, TrimVictim};
 use crate::params::SwitchParams;
@@ -19,6 +19,15 @@ named_enum! {
         Htsim => "htsim",
     }
 }
+
+named!(
+    SwitchLbKind,
+    Strategy,
+    Overflow,
+    TrimVictim,
+    EcnAt,
+    EcnDefault
+);
 
 /// Gives the switches `switch.ecn_default`'s ECN thresholds where none were given, over the
 /// final link model and the longest path of `hops` links (capped at a bounded buffer, which

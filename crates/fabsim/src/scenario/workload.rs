@@ -1,66 +1,27 @@
 //! `workload.*`: who sends what to whom.
 
 use super::keys::{
-    fmt_num, int, keys, names, number, positive, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+    fmt_num, int, keys, named, names, number, positive, Key, Keys, Kind, Named, ScenarioError,
+    MAX_BYTES,
 };
 use super::run;
 use crate::engine::Time;
 use crate::net::TopologySpec;
 use crate::workload::cdf::BUILT_IN;
-use crate::workload::fastroute::PatternKind;
 use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
-    Pattern, Ranks, SizeCdf, StartUnit, WorkloadSpec,
+    Pattern, PatternKind, Ranks, SimpleKind, SizeCdf, StartUnit, WorkloadKind, WorkloadSpec,
 };
 
-/// The workload kinds, by their scenario names (`workload.kind`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum WorkloadKind {
-    Permutation,
-    Bipartite,
-    AllToAll,
-    Incast,
-    Collective(CollectiveKind),
-    Fsdp,
-    Moe,
-    Htsim,
-    Fastroute(PatternKind),
-}
-
 impl Named for WorkloadKind {
-    const ALL: &'static [Self] = &[
-        WorkloadKind::Permutation,
-        WorkloadKind::Bipartite,
-        WorkloadKind::AllToAll,
-        WorkloadKind::Incast,
-        WorkloadKind::Collective(CollectiveKind::AllGather),
-        WorkloadKind::Collective(CollectiveKind::ReduceScatter),
-        WorkloadKind::Collective(CollectiveKind::AllReduce),
-        WorkloadKind::Fsdp,
-        WorkloadKind::Moe,
-        WorkloadKind::Htsim,
-        WorkloadKind::Fastroute(PatternKind::ALL[0]),
-        WorkloadKind::Fastroute(PatternKind::ALL[1]),
-        WorkloadKind::Fastroute(PatternKind::ALL[2]),
-        WorkloadKind::Fastroute(PatternKind::ALL[3]),
-        WorkloadKind::Fastroute(PatternKind::ALL[4]),
-        WorkloadKind::Fastroute(PatternKind::ALL[5]),
-    ];
+    const ALL: &'static [Self] = &WorkloadKind::ALL;
     fn name(self) -> &'static str {
-        match self {
-            WorkloadKind::Permutation => "permutation",
-            WorkloadKind::Bipartite => "bipartite",
-            WorkloadKind::AllToAll => "all-to-all",
-            WorkloadKind::Incast => "incast",
-            WorkloadKind::Collective(c) => c.name(),
-            WorkloadKind::Fsdp => "fsdp",
-            WorkloadKind::Moe => "moe",
-            WorkloadKind::Htsim => "htsim",
-            WorkloadKind::Fastroute(p) => p.name(),
-        }
+        WorkloadKind::name(self)
     }
 }
+
+named!(Algorithm, Order, FsdpPart, StartUnit);
 
 impl Named for ModelShape {
     const ALL: &'static [Self] = &ModelShape::ALL;
@@ -302,9 +263,11 @@ pub fn parse(
         }
     };
     let spec = match k.choice::<WorkloadKind>(KIND) {
-        WorkloadKind::Permutation => WorkloadSpec::Permutation { message_bytes },
-        WorkloadKind::Bipartite => WorkloadSpec::Bipartite { message_bytes },
-        WorkloadKind::Incast => {
+        WorkloadKind::Simple(SimpleKind::Permutation) => {
+            WorkloadSpec::Permutation { message_bytes }
+        }
+        WorkloadKind::Simple(SimpleKind::Bipartite) => WorkloadSpec::Bipartite { message_bytes },
+        WorkloadKind::Simple(SimpleKind::Incast) => {
             let senders = k.u32(SENDERS);
             if senders as u64 >= hosts {
                 return Err(k.invalid(
@@ -320,23 +283,19 @@ pub fn parse(
                 senders,
             }
         }
-        WorkloadKind::AllToAll if k.get(ALGORITHM).is_none() && k.get(GROUP).is_none() => {
+        // All-to-all without an algorithm or a group: one flow per pair, all at once.
+        WorkloadKind::Collective(CollectiveKind::AllToAll)
+            if k.get(ALGORITHM).is_none() && k.get(GROUP).is_none() =>
+        {
             WorkloadSpec::AllToAll {
                 message_bytes,
                 flow_bytes: k.opt_int(FLOW_BYTES),
             }
         }
-        WorkloadKind::AllToAll => collective(
-            CollectiveKind::AllToAll,
-            algorithm,
-            message_bytes,
-            group()?,
-            ranks,
-        ),
         WorkloadKind::Collective(kind) => {
             collective(kind, algorithm, message_bytes, group()?, ranks)
         }
-        WorkloadKind::Fsdp => {
+        WorkloadKind::Simple(SimpleKind::Fsdp) => {
             let model = k.opt_choice(MODEL).unwrap_or(LLAMA3_405B);
             let layers = match k.opt_u32(LAYERS) {
                 None => model.layers,
@@ -358,14 +317,14 @@ pub fn parse(
                 ranks,
             }
         }
-        WorkloadKind::Moe => WorkloadSpec::Moe {
+        WorkloadKind::Simple(SimpleKind::Moe) => WorkloadSpec::Moe {
             message_bytes,
             skew: k.opt_float(SKEW).unwrap_or(1.0),
             balance: k.opt_bool(BALANCE).unwrap_or(false),
             experts_per_host: k.opt_u32(EXPERTS_PER_HOST).unwrap_or(4),
             group: group()?,
         },
-        WorkloadKind::Htsim => htsim
+        WorkloadKind::Simple(SimpleKind::Htsim) => htsim
             .ok_or_else(|| k.err(FILE, "workload.kind = \"htsim\" needs workload.file = PATH"))?,
         WorkloadKind::Fastroute(kind) => WorkloadSpec::Fastroute(fastroute(
             k,
@@ -470,7 +429,7 @@ fn fastroute(
             phase_ps: k.us(PHASE_US),
         },
     };
-    if matches!(pattern, Pattern::Web | Pattern::Hadoop) && duration_ps.is_none() {
+    if kind.poisson() && duration_ps.is_none() {
         return Err(k.err(
             run::DURATION_US,
             format!("workload.kind = \"{name}\" needs a duration (Poisson arrivals until then); allowed: a number of us > 0"),
@@ -483,23 +442,20 @@ fn fastroute(
     let hosts_per_rack = topology.hosts_per_rack();
     // Long-lived patterns default to a millisecond of line rate: the schema's 1 MiB would
     // end before Fastroute's first mapping (110 us) at any rate above 80 Gb/s.
-    let long_lived = matches!(
-        pattern,
-        Pattern::Stride | Pattern::Shuffle { .. } | Pattern::Ring
-    );
+    let long_lived = kind.long_lived();
     let fill = k.opt_float(PHASE_FILL);
     let given = k.given(MESSAGE_BYTES);
     // Fast's flows are always sized by the phase (fill 1 by default): message_bytes does not
     // apply to it.
-    let message_bytes = match pattern.period_ps() {
-        Some(period) if fill.is_some() || pattern != Pattern::Ring => {
-            ((fill.unwrap_or(1.0) * period.bytes_at(rate_bps) as f64).round() as u64).max(1)
+    let message_bytes = match (pattern.period_ps(), fill.or(kind.default_fill())) {
+        (Some(period), Some(fill)) => {
+            ((fill * period.bytes_at(rate_bps) as f64).round() as u64).max(1)
         }
         _ if long_lived && !given => (rate_bps as f64 * LONG_LIVED_DEFAULT_S / 8.0).round() as u64,
         _ => message_bytes,
     };
     let stride = k.opt_u32(STRIDE).unwrap_or(hosts_per_rack);
-    if matches!(pattern, Pattern::Stride | Pattern::Shuffle { .. }) {
+    if kind.strided() {
         distinct_peers(k, pattern, stride, topology.hosts())?;
     }
     Ok(FastrouteWorkload {
@@ -510,11 +466,9 @@ fn fastroute(
         rate_bps,
         duration_ps,
         load: k.float(LOAD),
-        intra_rack: k
-            .opt_float(INTRA_RACK)
-            .unwrap_or(pattern.default_intra_rack()),
+        intra_rack: k.opt_float(INTRA_RACK).unwrap_or(kind.default_intra_rack()),
         skew,
-        cdf: cdf.filter(|_| matches!(pattern, Pattern::Web | Pattern::Hadoop)),
+        cdf: cdf.filter(|_| kind.poisson()),
     })
 }
 

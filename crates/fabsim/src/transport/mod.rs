@@ -100,11 +100,28 @@ impl Bits {
 named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum CcKind {
+        /// No congestion control: a fixed window (host.max_window_bytes), else line rate.
         None => "none",
+        /// DCTCP: the window shrinks by the fraction of ECN-marked packets.
         Dctcp => "dctcp",
+        /// Swift: delay-based, the window follows the RTT against a target delay.
         Swift => "swift",
+        /// MSwift: Swift with the median of recent RTT samples as its signal.
         Mswift => "mswift",
+        /// UEC NSCC: ECN and delay together.
         Nscc => "nscc",
+    }
+}
+
+impl CcKind {
+    /// The congestion signals it reacts to besides loss: (ECN marks, delay).
+    pub fn signals(self) -> (bool, bool) {
+        match self {
+            CcKind::None => (false, false),
+            CcKind::Dctcp => (true, false),
+            CcKind::Swift | CcKind::Mswift => (false, true),
+            CcKind::Nscc => (true, true),
+        }
     }
 }
 

@@ -69,9 +69,14 @@ impl Collective {
 named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum CollectiveKind {
+        /// Each member's shard goes to every other member (ring or direct).
         AllGather => "all-gather",
+        /// Each member ends with one shard reduced over all members (ring or direct).
         ReduceScatter => "reduce-scatter",
+        /// A reduce-scatter followed by an all-gather.
         AllReduce => "all-reduce",
+        /// Every host sends to every other host; with workload.algorithm or workload.group
+        /// the collective, else one flow per pair, all at once.
         AllToAll => "all-to-all",
     }
 }
@@ -371,7 +376,7 @@ mod tests {
     fn the_flow_count_is_what_the_builder_makes() {
         use CollectiveKind::*;
         for kind in [AllGather, ReduceScatter, AllReduce, AllToAll] {
-            for alg in [Algorithm::Ring, Algorithm::Direct] {
+            for alg in Algorithm::ALL {
                 for (n, kept) in [(2u32, None), (5, None), (6, Some(3)), (4, Some(1))] {
                     let hosts: Vec<u32> = (0..n).collect();
                     let mut b = TrafficBuilder {
@@ -405,7 +410,7 @@ mod tests {
     fn every_algorithm_moves_the_shards_it_must() {
         let (n, d) = (5u32, 5000u64);
         let per = d / n as u64;
-        for alg in [Algorithm::Ring, Algorithm::Direct] {
+        for alg in Algorithm::ALL {
             for (kind, expect) in [
                 (CollectiveKind::AllGather, (n as u64 - 1) * per),
                 (CollectiveKind::ReduceScatter, (n as u64 - 1) * per),

@@ -39,11 +39,17 @@ named_enum! {
     /// A [`Pattern`] without its parameters: what `workload.kind` names.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum PatternKind {
+        /// Fastroute: host i sends to i + workload.stride mod hosts.
         Stride => "stride",
+        /// Fastroute: host i sends to i + j x stride mod hosts for j = 1..workload.shuffle_k.
         Shuffle => "shuffle",
+        /// Fastroute: random rings of 16 hosts, regrouped every 0.5 ms.
         Ring => "ring",
+        /// Fastroute: Poisson arrivals of Facebook Web flow sizes at workload.load.
         Web => "web",
+        /// Fastroute: Poisson arrivals of Facebook Hadoop flow sizes at workload.load.
         Hadoop => "hadoop",
+        /// Fastroute: phases alternating between all inter-rack and all intra-rack flows.
         Fast => "fast",
     }
 }
@@ -69,17 +75,70 @@ impl Pattern {
         match self {
             Pattern::Ring => Some(RING_REGROUP_PS),
             Pattern::Fast { phase_ps } => Some(phase_ps),
-            _ => None,
+            Pattern::Stride | Pattern::Shuffle { .. } | Pattern::Web | Pattern::Hadoop => None,
+        }
+    }
+}
+
+// What each pattern is, one exhaustive match per question, so that a new pattern answers
+// each (the scenario parse, the size estimate and the reports read them).
+impl PatternKind {
+    /// Poisson arrivals until `run.duration_us`, with sizes from this CDF unless
+    /// `workload.cdf` gives one; `None`: the pattern's flows are fixed by its shape.
+    pub fn poisson_sizes(self) -> Option<fn() -> SizeCdf> {
+        match self {
+            PatternKind::Web => Some(SizeCdf::web),
+            PatternKind::Hadoop => Some(SizeCdf::hadoop),
+            PatternKind::Stride | PatternKind::Shuffle | PatternKind::Ring | PatternKind::Fast => {
+                None
+            }
+        }
+    }
+
+    pub fn poisson(self) -> bool {
+        self.poisson_sizes().is_some()
+    }
+
+    /// The fraction of a period each flow carries when `workload.phase_fill` is not given;
+    /// `None`: `workload.message_bytes` sizes the flows.
+    pub fn default_fill(self) -> Option<f64> {
+        match self {
+            PatternKind::Fast => Some(1.0),
+            PatternKind::Stride
+            | PatternKind::Shuffle
+            | PatternKind::Ring
+            | PatternKind::Web
+            | PatternKind::Hadoop => None,
+        }
+    }
+
+    /// Flows that last: without `workload.message_bytes`, each carries what a host port
+    /// moves in a millisecond (the schema's 1 MiB would end before the first mapping).
+    pub fn long_lived(self) -> bool {
+        match self {
+            PatternKind::Stride | PatternKind::Shuffle | PatternKind::Ring => true,
+            PatternKind::Web | PatternKind::Hadoop | PatternKind::Fast => false,
+        }
+    }
+
+    /// Host i's peers are i + j x `workload.stride`: the stride must give distinct peers.
+    pub fn strided(self) -> bool {
+        match self {
+            PatternKind::Stride | PatternKind::Shuffle => true,
+            PatternKind::Ring | PatternKind::Web | PatternKind::Hadoop | PatternKind::Fast => false,
         }
     }
 
     /// The fraction of flows inside the rack when `workload.intra_rack` is not given: the
-    /// Facebook traces' (Fastroute section 5.1).
+    /// Facebook traces' (Fastroute section 5.1); patterns that place no flow at random do
+    /// not read it.
     pub fn default_intra_rack(self) -> f64 {
-        if self == Pattern::Hadoop {
-            0.14
-        } else {
-            0.18
+        match self {
+            PatternKind::Hadoop => 0.14,
+            PatternKind::Web => 0.18,
+            PatternKind::Stride | PatternKind::Shuffle | PatternKind::Ring | PatternKind::Fast => {
+                0.18
+            }
         }
     }
 }
@@ -106,10 +165,10 @@ pub struct FastrouteWorkload {
 impl FastrouteWorkload {
     /// The size distribution of Web and Hadoop flows: `cdf`, else the pattern's.
     pub fn sizes(&self) -> SizeCdf {
-        match (&self.cdf, self.pattern) {
+        match (&self.cdf, self.pattern.kind().poisson_sizes()) {
             (Some(cdf), _) => cdf.clone(),
-            (None, Pattern::Hadoop) => SizeCdf::hadoop(),
-            (None, _) => SizeCdf::web(),
+            (None, Some(sizes)) => sizes(),
+            (None, None) => panic!("{} has no flow sizes to draw", self.pattern.name()),
         }
     }
 

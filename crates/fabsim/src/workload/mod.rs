@@ -28,13 +28,86 @@ pub use cdf::SizeCdf;
 pub use collective::{
     Algorithm, Collective, CollectiveKind, Group, Order, Ranks, Traffic, TrafficBuilder,
 };
-pub use fastroute::{FastrouteWorkload, Pattern};
+pub use fastroute::{FastrouteWorkload, Pattern, PatternKind};
 pub use fsdp::{ModelShape, Part as FsdpPart};
 pub use htsim::{HtsimMatrix, StartUnit};
 
 pub use crate::flow::FlowSpec;
 
 use crate::engine::{Rng, Time};
+
+named_enum! {
+    /// The workload kinds that are neither a collective nor a Fastroute pattern.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum SimpleKind {
+        /// A random derangement: every host sends one message and receives one.
+        Permutation => "permutation",
+        /// A random half of the hosts each send one message to a host of the other half.
+        Bipartite => "bipartite",
+        /// Hosts 1..=workload.senders send one message each to host 0.
+        Incast => "incast",
+        /// An FSDP2 training iteration of a transformer (or one block of it).
+        Fsdp => "fsdp",
+        /// Mixture-of-experts all-to-all-v with Zipf expert popularity.
+        Moe => "moe",
+        /// The connections of an htsim connection matrix (workload.file).
+        Htsim => "htsim",
+    }
+}
+
+/// The workload kinds, by their scenario names (`workload.kind`); a [`WorkloadSpec`] is one
+/// with its parameters ([`WorkloadSpec::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkloadKind {
+    Simple(SimpleKind),
+    Collective(CollectiveKind),
+    Fastroute(PatternKind),
+}
+
+const KINDS: usize = SimpleKind::ALL.len() + CollectiveKind::ALL.len() + PatternKind::ALL.len();
+
+impl WorkloadKind {
+    /// Every kind: the simple ones, the collectives, the Fastroute patterns, each in its
+    /// enum's order (so a variant added to any of the three is a kind).
+    pub const ALL: [WorkloadKind; KINDS] = {
+        let mut all = [WorkloadKind::Simple(SimpleKind::Permutation); KINDS];
+        let mut n = 0;
+        let mut i = 0;
+        while i < SimpleKind::ALL.len() {
+            all[n] = WorkloadKind::Simple(SimpleKind::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        let mut i = 0;
+        while i < CollectiveKind::ALL.len() {
+            all[n] = WorkloadKind::Collective(CollectiveKind::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        let mut i = 0;
+        while i < PatternKind::ALL.len() {
+            all[n] = WorkloadKind::Fastroute(PatternKind::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        all
+    };
+
+    /// Its name in scenarios and reports (`workload.kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkloadKind::Simple(s) => s.name(),
+            WorkloadKind::Collective(c) => c.name(),
+            WorkloadKind::Fastroute(p) => p.name(),
+        }
+    }
+
+    /// What it is: its variant's `///` line.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            WorkloadKind::Simple(s) => s.meaning(),
+            WorkloadKind::Collective(c) => c.meaning(),
+            WorkloadKind::Fastroute(p) => p.meaning(),
+        }
+    }
+}
 
 /// A workload's size: its flows, the bytes sent before the run stops, its largest flow, and
 /// the most flows (and their bytes) in progress at once, whose sender and receiver state the
@@ -140,16 +213,21 @@ impl WorkloadSpec {
     }
 
     pub fn kind_name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The kind it is.
+    pub fn kind(&self) -> WorkloadKind {
         match self {
-            WorkloadSpec::Permutation { .. } => "permutation",
-            WorkloadSpec::Bipartite { .. } => "bipartite",
-            WorkloadSpec::AllToAll { .. } => "all-to-all",
-            WorkloadSpec::Incast { .. } => "incast",
-            WorkloadSpec::Fastroute(w) => w.pattern.name(),
-            WorkloadSpec::Collective { kind, .. } => kind.name(),
-            WorkloadSpec::Fsdp { .. } => "fsdp",
-            WorkloadSpec::Moe { .. } => "moe",
-            WorkloadSpec::Htsim { .. } => "htsim",
+            WorkloadSpec::Permutation { .. } => WorkloadKind::Simple(SimpleKind::Permutation),
+            WorkloadSpec::Bipartite { .. } => WorkloadKind::Simple(SimpleKind::Bipartite),
+            WorkloadSpec::AllToAll { .. } => WorkloadKind::Collective(CollectiveKind::AllToAll),
+            WorkloadSpec::Incast { .. } => WorkloadKind::Simple(SimpleKind::Incast),
+            WorkloadSpec::Fastroute(w) => WorkloadKind::Fastroute(w.pattern.kind()),
+            WorkloadSpec::Collective { kind, .. } => WorkloadKind::Collective(*kind),
+            WorkloadSpec::Fsdp { .. } => WorkloadKind::Simple(SimpleKind::Fsdp),
+            WorkloadSpec::Moe { .. } => WorkloadKind::Simple(SimpleKind::Moe),
+            WorkloadSpec::Htsim { .. } => WorkloadKind::Simple(SimpleKind::Htsim),
         }
     }
 
@@ -385,7 +463,11 @@ impl WorkloadSpec {
                 );
             }
             WorkloadSpec::Htsim { matrix, .. } => return matrix.traffic(),
-            _ => return Traffic::independent(self.flows(hosts, seed)),
+            WorkloadSpec::Permutation { .. }
+            | WorkloadSpec::Bipartite { .. }
+            | WorkloadSpec::AllToAll { .. }
+            | WorkloadSpec::Incast { .. }
+            | WorkloadSpec::Fastroute(_) => return Traffic::independent(self.flows(hosts, seed)),
         }
         b.build()
     }
@@ -454,7 +536,10 @@ impl WorkloadSpec {
                     .collect()
             }
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
-            _ => self.traffic(hosts, seed).flows,
+            WorkloadSpec::Collective { .. }
+            | WorkloadSpec::Fsdp { .. }
+            | WorkloadSpec::Moe { .. }
+            | WorkloadSpec::Htsim { .. } => self.traffic(hosts, seed).flows,
         }
     }
 }
