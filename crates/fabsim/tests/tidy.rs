@@ -81,7 +81,8 @@ fn functions_are_at_most_70_lines_or_listed_and_shrinking() {
 #[test]
 fn glob_imports_from_super_only_in_tests() {
     let mut errors = vec![];
-    for file in sources() {
+    // A `tests.rs` file is the body of a `mod tests;`.
+    for file in sources().into_iter().filter(|f| !f.ends_with("tests.rs")) {
         let text = blank(&std::fs::read_to_string(&file).unwrap());
         for line in glob_super_uses(&text) {
             errors.push(format!("{}:{line}", rel(&file)));
@@ -150,7 +151,7 @@ fn blank(src: &str) -> String {
     let c: Vec<char> = src.chars().collect();
     let mut out = c.clone();
     let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
-    let mut wipe = |out: &mut Vec<char>, from: usize, to: usize| {
+    let wipe = |out: &mut Vec<char>, from: usize, to: usize| {
         for x in &mut out[from..to] {
             if *x != '\n' {
                 *x = ' ';

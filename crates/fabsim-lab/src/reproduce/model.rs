@@ -2,7 +2,10 @@
 //! plot, readings and claims), a claim (the paper's number, a tolerance, fabsim's number as
 //! a function of the results table) and the tolerances.
 
-use super::*;
+use super::cols::Col;
+use super::report::fmt_num;
+use super::table::{Metric, Row, Table};
+use super::{fastroute, ofan};
 
 /// Which paper an experiment reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,21 @@
 //! cached by simulator identity), the results table collected, the claims scored and
 //! written; re-scoring results already on disk.
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::identity::{code_id, sim_id};
+use super::model::{Ctx, Experiment, Reading, Source, Sweep};
+use super::report::{runs_took, tally_text};
+use super::table::{Row, Table};
+use super::verdict::{control_result, evaluate_all, tally, ClaimResult};
+use super::{cols, plot, report, start};
+use crate::runs::progress_bar;
+use crate::sweep::Outcome;
+use crate::{sweep, write_output, Error};
 
 /// The sweeps of an experiment that run at the size of `ctx`: its own, then each again per
 /// [`Reading`].

@@ -1,7 +1,12 @@
 //! Verdicts: a claim evaluated on a results table (its premises, the seed noise by
 //! jackknife), and the tallies.
 
-use super::*;
+use serde::Serialize;
+
+use super::cols;
+use super::model::{Claim, Contra, Experiment, Source, Tol};
+use super::report::{fmt_num, fmt_sig, fmt_signed, VERDICTS};
+use super::table::Table;
 
 /// A claim's outcome, as written to `claims.json`.
 #[derive(Clone, Debug, Serialize)]

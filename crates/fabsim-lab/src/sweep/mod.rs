@@ -20,14 +20,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use fabsim::metrics::{self, RunReport};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::output::{temp_name, write_atomic, write_output};
+use crate::output::write_output;
 use crate::report_csv;
 use crate::runs::{self as runcmd, progress_bar, runs_json};
 use crate::Error;

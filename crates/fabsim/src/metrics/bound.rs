@@ -2,8 +2,16 @@
 //! fabric and dependencies (permutation, naive NIC bound with ACKs, chains of collective
 //! bounds, the flow dependency critical path).
 
-use super::*;
-use crate::workload::BoundKind;
+use crate::engine::Time;
+use crate::net::Fabric;
+use crate::params::SimParams;
+use crate::sim::RunOutcome;
+use crate::theory::{
+    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
+    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
+};
+use crate::workload::deps::Deps;
+use crate::workload::{BoundKind, Collective, FlowSpec};
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
 /// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)

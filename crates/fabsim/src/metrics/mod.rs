@@ -22,13 +22,8 @@ use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
 use crate::sim::{simulate_traced, RunOutcome};
-use crate::theory::{
-    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
-    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
-};
 use crate::transport::CcKind;
-use crate::workload::deps::Deps;
-use crate::workload::{Collective, FlowSpec, Pattern, WorkloadSpec};
+use crate::workload::{FlowSpec, Pattern, WorkloadSpec};
 pub use bound::{
     collective_bound_ps, critical_path_ps, dependency_terms, lower_bound_ps, DependencyTerms, Gates,
 };

@@ -5,7 +5,12 @@ use portmap::power::PowerModel;
 use portmap::Solver;
 
 use super::solvers::*;
-use super::*;
+use super::synth;
+use crate::reproduce::cols::computed;
+use crate::reproduce::{
+    Claim, Contra, Ctx, Experiment, Paper, Plot, Row, Source, Table, Tol, ABOUT_PCT, DECADES,
+    INT_LIMIT, SLOPE, TIMING,
+};
 
 const ASICS: [usize; 4] = [2, 4, 6, 8];
 

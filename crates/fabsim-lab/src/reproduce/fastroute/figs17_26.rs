@@ -2,7 +2,17 @@
 //! host count, skew, the testbed analogue, failures and core oversubscription (Figs. 9,
 //! 17-19, 21, 23-26).
 
-use super::*;
+use super::{
+    arch_name, archs, base, by_arch, by_arch_and_workload, failed, fastroute_thrp, fig9_bound,
+    fig9_scen, hadoop80, ideal_phases, margin, min_over, norm, p99_us, quick, quick16, rate_pct,
+    set_thrp, spread, synth, thrp_plot, two_ms, web80, CLOSE_RATIO, FIG9_QUICK, FIG9_SETUP,
+    NEAR_IDEAL,
+};
+use crate::reproduce::cols::{self as col, key};
+use crate::reproduce::scen::sweep;
+use crate::reproduce::{
+    Claim, Contra, Experiment, Paper, Plot, Source, Sweep, Tol, INT_LIMIT, PRINTED_INT,
+};
 
 pub fn experiments() -> Vec<Experiment> {
     vec![

@@ -1,7 +1,15 @@
 //! Fastroute simulations: traffic patterns, datacenter traces, ASIC counts and circuit
 //! switches (Figs. 8, 10-16).
 
-use super::*;
+use super::{
+    archs, base, by_arch, by_arch_and_workload, fastroute_thrp, highest_steady_load, ideal_phases,
+    margin, min_over, most_asics, norm, p99_us, quick, quick16, ring, set_thrp, spread, synth,
+    thrp_plot, two_ms, util_after_first_mapping, util_series, web80, FIG10_NEAR_ZERO, NEAR_IDEAL,
+    SHORT_RUN,
+};
+use crate::reproduce::cols::{self as col, computed, key};
+use crate::reproduce::scen::{full_only, sweep, Scen};
+use crate::reproduce::{leak, Claim, Contra, Experiment, Paper, Plot, Source, Tol, INT_LIMIT};
 
 pub fn experiments() -> Vec<Experiment> {
     vec![

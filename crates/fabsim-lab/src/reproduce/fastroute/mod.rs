@@ -6,12 +6,9 @@
 use fabsim::scenario::RunSpec;
 
 use super::cols::{self as col, computed, key, Col};
-use super::scen::{full_only, sweep, Scen};
-use super::table::{grid, index, Filter};
-use super::{
-    fmt_num, leak, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table,
-    TableReading, Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
-};
+use super::scen::Scen;
+use super::table::{grid, Filter};
+use super::{fmt_num, Ctx, Experiment, Plot, Reading, Row, Source, Table, TableReading, Tol};
 use crate::Error;
 
 pub const COMMON_SETUP: &str = "\

@@ -1,7 +1,20 @@
 //! Ofan: the load balancers against fabric, message and packet size (Fig. 1, Sec. 3.5,
 //! App. A, Figs. 5-8, App. F.3).
 
-use super::*;
+use super::{
+    at_hosts, base, cc, cct_us, drb_queue_ratio, edge_up_over_bound, fig18_panels, fig1_panels,
+    fig5_gap, gap_growth, growth, infl_diff, inflation_pct, largest, max_queue_down_kb,
+    max_queue_kb, max_queue_up_kb, min_over_bound, paper_name, scheme, scheme_and_sweep, set_infl,
+    sized, slope, slow, sweet_spot, synth, thm6_gap, tilt, utilization_pct, win_share, ALL, DOWN,
+    MAIN, MESSAGES, PACKET_BYTES, SWITCH, UP,
+};
+use crate::reproduce::cols::{self as col, key, Col};
+use crate::reproduce::scen::{by_scheme, by_scheme_named, per_scheme, sweep};
+use crate::reproduce::table::Filter;
+use crate::reproduce::{
+    leak, Claim, ClaimReading, Contra, Experiment, Paper, Plot, Source, Table, Tol, ABOUT_PCT,
+    DECADES, INT_LIMIT, ROUGHLY_HALF, SLOPE,
+};
 
 pub fn experiments() -> Vec<Experiment> {
     vec![

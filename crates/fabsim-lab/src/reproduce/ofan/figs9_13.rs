@@ -1,7 +1,13 @@
 //! Ofan in practice: link failures, a 2-tier fabric, incremental deployment, congestion
 //! control, MoE and FSDP training (Figs. 9-13, Sec. 6.7).
 
-use super::*;
+use super::{
+    base, cc, cc_plot, cct_cut_pct, cct_us, inflation_pct, largest, max_queue_kb, moe_gap,
+    paper_name, scheme, set_infl, synth, win_share, with_cc, FSDP_DIFFERS, MAIN, UPGRADES,
+};
+use crate::reproduce::cols::{self as col, key};
+use crate::reproduce::scen::{by_scheme, by_scheme_named, sweep};
+use crate::reproduce::{leak, Claim, Contra, Experiment, Paper, Plot, Source, Tol, INT_LIMIT};
 
 pub fn experiments() -> Vec<Experiment> {
     vec![
