@@ -44,7 +44,7 @@ pub struct Ctx {
     pub seeds: Option<u64>,
     /// `--set` overrides, applied to every run after the experiment's own keys.
     pub set: Vec<String>,
-    /// Simulate each distinct run once ([`distinct_runs`]; the CLI always does, a test
+    /// Simulate each distinct run once (`runner::distinct_runs`; the CLI always does, a test
     /// compares with simulating every run).
     pub dedupe: bool,
     /// `--no-readings`: only the primary reading's sweeps.

@@ -37,13 +37,13 @@ pub struct ClaimResult {
     /// was not estimated, if it was not.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
-    /// The claim evaluated with its control in the subject's place ([`Control`]).
+    /// The claim evaluated with its control in the subject's place ([`Control`](super::model::Control)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control: Option<ControlResult>,
     /// The claim judged under each control reading ([`super::Reading::control`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reading_controls: Vec<ControlResult>,
-    /// The claim under its other readings ([`ClaimReading`]), not tallied.
+    /// The claim under its other readings ([`ClaimReading`](super::model::ClaimReading)), not tallied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingResult>,
 }
@@ -445,7 +445,7 @@ pub(super) fn control_result(r: &mut ClaimResult, what: &str, by: &ClaimResult) 
     }
 }
 
-/// Verdict counts of `claims`: per [`VERDICTS`] over the claims that are not theory, and
+/// Verdict counts of `claims`: per `VERDICTS` over the claims that are not theory, and
 /// (theory claims, theory claims that hold).
 pub fn tally<'a>(claims: impl Iterator<Item = &'a ClaimResult>) -> ([usize; 4], [usize; 2]) {
     let (mut v, mut th) = ([0; 4], [0; 2]);

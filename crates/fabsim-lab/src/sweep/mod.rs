@@ -182,7 +182,7 @@ pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(
     write_result(&result_path(dir, i), &json)
 }
 
-/// A sweep's planned runs, as its manifest and input files give them now ([`planned`]):
+/// A sweep's planned runs, as its manifest and input files give them now (`planned`):
 /// what every result is held to, by `status`, `merge`, `run` and `reproduce` alike.
 pub struct Plan {
     runs: PlannedRuns,

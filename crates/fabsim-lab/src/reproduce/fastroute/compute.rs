@@ -170,102 +170,107 @@ fn fig2() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "Fastroute extracts around 30% more bandwidth and radix from the \
-                       same ASICs (2 ASICs)",
-                paper: 30.0,
-                unit: "%",
-                tol: ABOUT_PCT,
-                fabsim: |t| value(t, "2", "bandwidth gain %"),
-                differs: "portmap::power's model gives one third more at 2 ASICs; the intro's \
-                          'around 30%' is read as ± 1 pp by the tolerance rule and the paper \
-                          prints no exact value for it",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (computed::ASICS, "2"),
-                            (computed::QUANTITY, "bandwidth gain %"),
-                        ],
-                        computed::VALUE,
-                        |_| 35.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "2-4 ASICs: a 2-layer fat tree holds at least 30% more hosts",
-                paper: 30.0,
-                unit: "%",
-                tol: Tol::AtLeast(INT_LIMIT),
-                fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.0),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (computed::ASICS, "2"),
-                            (computed::QUANTITY, "2-layer hosts gain %"),
-                        ],
-                        computed::VALUE,
-                        |_| 25.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "2-4 ASICs: a 2-layer fat tree holds up to 78% more hosts",
-                paper: 78.0,
-                unit: "%",
-                tol: Tol::UpTo(INT_LIMIT),
-                fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.1),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (computed::ASICS, "4"),
-                            (computed::QUANTITY, "2-layer hosts gain %"),
-                        ],
-                        computed::VALUE,
-                        |_| 85.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "2-4 ASICs: a 3-layer fat tree holds at least 49% more hosts",
-                paper: 49.0,
-                unit: "%",
-                tol: Tol::AtLeast(INT_LIMIT),
-                fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.0),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (computed::ASICS, "2"),
-                            (computed::QUANTITY, "3-layer hosts gain %"),
-                        ],
-                        computed::VALUE,
-                        |_| 40.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "2-4 ASICs: a 3-layer fat tree holds up to 138% more hosts",
-                paper: 138.0,
-                unit: "%",
-                tol: Tol::UpTo(INT_LIMIT),
-                fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.1),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (computed::ASICS, "4"),
-                            (computed::QUANTITY, "3-layer hosts gain %"),
-                        ],
-                        computed::VALUE,
-                        |_| 150.0,
-                    )
-                }),
-            },
-        ],
+        claims: fig2_claims(),
     }
+}
+
+/// The claims of [`fig2`].
+fn fig2_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "Fastroute extracts around 30% more bandwidth and radix from the \
+                   same ASICs (2 ASICs)",
+            paper: 30.0,
+            unit: "%",
+            tol: ABOUT_PCT,
+            fabsim: |t| value(t, "2", "bandwidth gain %"),
+            differs: "portmap::power's model gives one third more at 2 ASICs; the intro's \
+                      'around 30%' is read as ± 1 pp by the tolerance rule and the paper \
+                      prints no exact value for it",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (computed::ASICS, "2"),
+                        (computed::QUANTITY, "bandwidth gain %"),
+                    ],
+                    computed::VALUE,
+                    |_| 35.0,
+                )
+            }),
+        },
+        Claim {
+            text: "2-4 ASICs: a 2-layer fat tree holds at least 30% more hosts",
+            paper: 30.0,
+            unit: "%",
+            tol: Tol::AtLeast(INT_LIMIT),
+            fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.0),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (computed::ASICS, "2"),
+                        (computed::QUANTITY, "2-layer hosts gain %"),
+                    ],
+                    computed::VALUE,
+                    |_| 25.0,
+                )
+            }),
+        },
+        Claim {
+            text: "2-4 ASICs: a 2-layer fat tree holds up to 78% more hosts",
+            paper: 78.0,
+            unit: "%",
+            tol: Tol::UpTo(INT_LIMIT),
+            fabsim: |t| Ok(range_2_to_4(t, "2-layer hosts gain %")?.1),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (computed::ASICS, "4"),
+                        (computed::QUANTITY, "2-layer hosts gain %"),
+                    ],
+                    computed::VALUE,
+                    |_| 85.0,
+                )
+            }),
+        },
+        Claim {
+            text: "2-4 ASICs: a 3-layer fat tree holds at least 49% more hosts",
+            paper: 49.0,
+            unit: "%",
+            tol: Tol::AtLeast(INT_LIMIT),
+            fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.0),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (computed::ASICS, "2"),
+                        (computed::QUANTITY, "3-layer hosts gain %"),
+                    ],
+                    computed::VALUE,
+                    |_| 40.0,
+                )
+            }),
+        },
+        Claim {
+            text: "2-4 ASICs: a 3-layer fat tree holds up to 138% more hosts",
+            paper: 138.0,
+            unit: "%",
+            tol: Tol::UpTo(INT_LIMIT),
+            fabsim: |t| Ok(range_2_to_4(t, "3-layer hosts gain %")?.1),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (computed::ASICS, "4"),
+                        (computed::QUANTITY, "3-layer hosts gain %"),
+                    ],
+                    computed::VALUE,
+                    |_| 150.0,
+                )
+            }),
+        },
+    ]
 }
 
 /// `fastroute-table2`, Table 2: power savings against a non-oversubscribed n-ASIC switch.
@@ -295,96 +300,101 @@ fn table2() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "2 ASICs: total throughput 136.5 Tb/s",
-                paper: 136.5,
-                unit: "Tb/s",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "2", "throughput Tb/s"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "2", "throughput Tb/s")),
-            },
-            Claim {
-                text: "8 ASICs: total throughput 436.9 Tb/s",
-                paper: 436.9,
-                unit: "Tb/s",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "8", "throughput Tb/s"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "8", "throughput Tb/s")),
-            },
-            Claim {
-                text: "2 ASICs: total power savings 172.7 W (173 W in the text)",
-                paper: 172.7,
-                unit: "W",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "2", "total"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "2", "total")),
-            },
-            Claim {
-                text: "4 ASICs: total power savings 444.1 W",
-                paper: 444.1,
-                unit: "W",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "4", "total"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "4", "total")),
-            },
-            Claim {
-                text: "6 ASICs: total power savings 420.0 W",
-                paper: 420.0,
-                unit: "W",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "6", "total"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "6", "total")),
-            },
-            Claim {
-                text: "8 ASICs: total power savings 406.9 W (407 W in the text)",
-                paper: 406.9,
-                unit: "W",
-                tol: Tol::Abs(0.05),
-                fabsim: |t| value(t, "8", "total"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "8", "total")),
-            },
-            Claim {
-                text: "4 ASICs: fabric savings about 300 W",
-                paper: 300.2,
-                unit: "W",
-                tol: Tol::Abs(0.5),
-                fabsim: |t| value(t, "4", "fabric"),
-                differs: "",
-                contra: Contra::Table(|t| bump(t, "4", "fabric")),
-            },
-            Claim {
-                text: "the peak power savings occur at 4 ASICs",
-                paper: 4.0,
-                unit: "ASICs",
-                tol: Tol::Abs(0.0),
-                fabsim: |t| {
-                    let best = ["2", "4", "6", "8"]
-                        .into_iter()
-                        .map(|n| Ok((value(t, n, "total")?, n)))
-                        .collect::<Result<Vec<_>, String>>()?
-                        .into_iter()
-                        .max_by(|a, b| a.0.total_cmp(&b.0))
-                        .ok_or("no rows")?;
-                    best.1.parse::<f64>().map_err(|e| e.to_string())
-                },
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(computed::ASICS, "6"), (computed::QUANTITY, "total")],
-                        computed::VALUE,
-                        |_| 500.0,
-                    )
-                }),
-            },
-        ],
+        claims: table2_claims(),
     }
+}
+
+/// The claims of [`table2`].
+fn table2_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "2 ASICs: total throughput 136.5 Tb/s",
+            paper: 136.5,
+            unit: "Tb/s",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "2", "throughput Tb/s"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "2", "throughput Tb/s")),
+        },
+        Claim {
+            text: "8 ASICs: total throughput 436.9 Tb/s",
+            paper: 436.9,
+            unit: "Tb/s",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "8", "throughput Tb/s"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "8", "throughput Tb/s")),
+        },
+        Claim {
+            text: "2 ASICs: total power savings 172.7 W (173 W in the text)",
+            paper: 172.7,
+            unit: "W",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "2", "total"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "2", "total")),
+        },
+        Claim {
+            text: "4 ASICs: total power savings 444.1 W",
+            paper: 444.1,
+            unit: "W",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "4", "total"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "4", "total")),
+        },
+        Claim {
+            text: "6 ASICs: total power savings 420.0 W",
+            paper: 420.0,
+            unit: "W",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "6", "total"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "6", "total")),
+        },
+        Claim {
+            text: "8 ASICs: total power savings 406.9 W (407 W in the text)",
+            paper: 406.9,
+            unit: "W",
+            tol: Tol::Abs(0.05),
+            fabsim: |t| value(t, "8", "total"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "8", "total")),
+        },
+        Claim {
+            text: "4 ASICs: fabric savings about 300 W",
+            paper: 300.2,
+            unit: "W",
+            tol: Tol::Abs(0.5),
+            fabsim: |t| value(t, "4", "fabric"),
+            differs: "",
+            contra: Contra::Table(|t| bump(t, "4", "fabric")),
+        },
+        Claim {
+            text: "the peak power savings occur at 4 ASICs",
+            paper: 4.0,
+            unit: "ASICs",
+            tol: Tol::Abs(0.0),
+            fabsim: |t| {
+                let best = ["2", "4", "6", "8"]
+                    .into_iter()
+                    .map(|n| Ok((value(t, n, "total")?, n)))
+                    .collect::<Result<Vec<_>, String>>()?
+                    .into_iter()
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+                    .ok_or("no rows")?;
+                best.1.parse::<f64>().map_err(|e| e.to_string())
+            },
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(computed::ASICS, "6"), (computed::QUANTITY, "total")],
+                    computed::VALUE,
+                    |_| 500.0,
+                )
+            }),
+        },
+    ]
 }
 
 /// `fastroute-table3`, Table 3: power of a non-oversubscribed n-ASIC switch with Fastroute's
@@ -555,101 +565,106 @@ fn fig20() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "the optimal algorithm reaches 3.5 ms for 512 ports and 8 ASICs",
-                paper: 3500.0,
-                unit: "µs",
-                tol: TIMING,
-                fabsim: |t| median_runtime(t, "hungarian", "8", "512"),
-                differs: "fabsim's Hungarian is a plain O(p^3) reference without the \
-                          paper's implementation's optimizations; fabsim's exact \
-                          transportation solver finds the same optimum about 1000x faster",
-                contra: Contra::Table(|t| slower(t, "hungarian", "8", "512", 3.0)),
-            },
-            Claim {
-                text: "the heuristic takes 28 µs for 512 ports and 2 ASICs",
-                paper: 28.0,
-                unit: "µs",
-                tol: TIMING,
-                fabsim: |t| listing1_runtime(t, "2"),
-                differs: "",
-                contra: Contra::Table(|t| slower(t, "greedy", "2", "512", 3.0)),
-            },
-            Claim {
-                text: "the heuristic takes 127 µs for 512 ports and 8 ASICs",
-                paper: 127.0,
-                unit: "µs",
-                tol: TIMING,
-                fabsim: |t| listing1_runtime(t, "8"),
-                differs: "",
-                contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 3.0)),
-            },
-            Claim {
-                text: "the heuristic scales almost linearly with ports (growth exponent of \
-                       the median count of elementary operations, 64 to 512 ports, 8 ASICs)",
-                paper: 1.0,
-                unit: "",
-                tol: SLOPE,
-                fabsim: |t| ops_slope(t, "greedy"),
-                differs: "",
-                contra: Contra::Table(|t| more_ops(t, "greedy", "8", "512", 4.0)),
-            },
-            Claim {
-                text: "the optimal algorithm's worst-case complexity is Θ(p^3): its \
-                       operation count stays within a constant times p^3 (8 ASICs, 64 to \
-                       512 ports; the largest ratio of the worst count over p^3 to its value \
-                       at 64 ports)",
-                paper: 1.0,
-                unit: "x",
-                tol: CUBIC_BOUND,
-                fabsim: |t| cubic_bound_growth(t, "hungarian"),
-                differs: "",
-                contra: Contra::Table(|t| more_ops(t, "hungarian", "8", "512", 4.0)),
-            },
-            Claim {
-                text: "for more than 2 ASICs the heuristic incurs < 1% additional inter-ASIC \
-                       traffic on average (8 ASICs, all port counts)",
-                paper: 1.0,
-                unit: "%",
-                tol: Tol::AtMost(INT_LIMIT),
-                fabsim: |t| {
-                    t.mean(
-                        &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
-                        |r| r.num(computed::GAP_PCT),
-                    )
-                },
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
-                        computed::GAP_PCT,
-                        |_| 2.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "for 2 ASICs the heuristic is optimal (mean gap 0%)",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Abs(1e-9),
-                fabsim: |t| {
-                    t.mean(
-                        &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
-                        |r| r.num(computed::GAP_PCT),
-                    )
-                },
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
-                        computed::GAP_PCT,
-                        |_| 0.1,
-                    )
-                }),
-            },
-        ],
+        claims: fig20_claims(),
     }
+}
+
+/// The claims of [`fig20`].
+fn fig20_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "the optimal algorithm reaches 3.5 ms for 512 ports and 8 ASICs",
+            paper: 3500.0,
+            unit: "µs",
+            tol: TIMING,
+            fabsim: |t| median_runtime(t, "hungarian", "8", "512"),
+            differs: "fabsim's Hungarian is a plain O(p^3) reference without the \
+                      paper's implementation's optimizations; fabsim's exact \
+                      transportation solver finds the same optimum about 1000x faster",
+            contra: Contra::Table(|t| slower(t, "hungarian", "8", "512", 3.0)),
+        },
+        Claim {
+            text: "the heuristic takes 28 µs for 512 ports and 2 ASICs",
+            paper: 28.0,
+            unit: "µs",
+            tol: TIMING,
+            fabsim: |t| listing1_runtime(t, "2"),
+            differs: "",
+            contra: Contra::Table(|t| slower(t, "greedy", "2", "512", 3.0)),
+        },
+        Claim {
+            text: "the heuristic takes 127 µs for 512 ports and 8 ASICs",
+            paper: 127.0,
+            unit: "µs",
+            tol: TIMING,
+            fabsim: |t| listing1_runtime(t, "8"),
+            differs: "",
+            contra: Contra::Table(|t| slower(t, "greedy", "8", "512", 3.0)),
+        },
+        Claim {
+            text: "the heuristic scales almost linearly with ports (growth exponent of \
+                   the median count of elementary operations, 64 to 512 ports, 8 ASICs)",
+            paper: 1.0,
+            unit: "",
+            tol: SLOPE,
+            fabsim: |t| ops_slope(t, "greedy"),
+            differs: "",
+            contra: Contra::Table(|t| more_ops(t, "greedy", "8", "512", 4.0)),
+        },
+        Claim {
+            text: "the optimal algorithm's worst-case complexity is Θ(p^3): its \
+                   operation count stays within a constant times p^3 (8 ASICs, 64 to \
+                   512 ports; the largest ratio of the worst count over p^3 to its value \
+                   at 64 ports)",
+            paper: 1.0,
+            unit: "x",
+            tol: CUBIC_BOUND,
+            fabsim: |t| cubic_bound_growth(t, "hungarian"),
+            differs: "",
+            contra: Contra::Table(|t| more_ops(t, "hungarian", "8", "512", 4.0)),
+        },
+        Claim {
+            text: "for more than 2 ASICs the heuristic incurs < 1% additional inter-ASIC \
+                   traffic on average (8 ASICs, all port counts)",
+            paper: 1.0,
+            unit: "%",
+            tol: Tol::AtMost(INT_LIMIT),
+            fabsim: |t| {
+                t.mean(
+                    &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
+                    |r| r.num(computed::GAP_PCT),
+                )
+            },
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(computed::SOLVER, "greedy"), (computed::ASICS, "8")],
+                    computed::GAP_PCT,
+                    |_| 2.0,
+                )
+            }),
+        },
+        Claim {
+            text: "for 2 ASICs the heuristic is optimal (mean gap 0%)",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Abs(1e-9),
+            fabsim: |t| {
+                t.mean(
+                    &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
+                    |r| r.num(computed::GAP_PCT),
+                )
+            },
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(computed::SOLVER, "greedy"), (computed::ASICS, "2")],
+                    computed::GAP_PCT,
+                    |_| 0.1,
+                )
+            }),
+        },
+    ]
 }
 
 /// `fastroute-fig22`, Fig. 22: runtime of the RDC heuristic against Fastroute's.

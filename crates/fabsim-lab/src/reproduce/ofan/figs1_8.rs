@@ -95,25 +95,30 @@ fn fig1() -> Experiment {
             ),
         ],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "Ofan reaches about 99% utilization at load 1",
-                paper: 99.0,
-                unit: "%",
-                tol: ABOUT_PCT,
-                fabsim: |t| t.mean(&[(col::SCHEME, "ofan")], utilization_pct),
-                differs: "a real difference: fabsim's Ofan runs about 2% above the \
-                          appendix-A bound at k = 12, a fixed start-up backlog of about \
-                          380 ns that load 1 never drains (ofan-bound, docs/decisions.md), \
-                          where the paper's is within about 1%",
-                contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan")], 1.03)),
-            },
-            saturates_below_95::<0>(),
-            saturates_below_95::<1>(),
-            smaller_queues_than::<0>(),
-            smaller_queues_than::<1>(),
-        ],
+        claims: fig1_claims(),
     }
+}
+
+/// The claims of [`fig1`].
+fn fig1_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "Ofan reaches about 99% utilization at load 1",
+            paper: 99.0,
+            unit: "%",
+            tol: ABOUT_PCT,
+            fabsim: |t| t.mean(&[(col::SCHEME, "ofan")], utilization_pct),
+            differs: "a real difference: fabsim's Ofan runs about 2% above the \
+                      appendix-A bound at k = 12, a fixed start-up backlog of about \
+                      380 ns that load 1 never drains (ofan-bound, docs/decisions.md), \
+                      where the paper's is within about 1%",
+            contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan")], 1.03)),
+        },
+        saturates_below_95::<0>(),
+        saturates_below_95::<1>(),
+        smaller_queues_than::<0>(),
+        smaller_queues_than::<1>(),
+    ]
 }
 
 /// `ofan-queue-scaling`, Sec. 3.5: max queue against message size.
@@ -180,48 +185,53 @@ fn queue_scaling() -> Experiment {
             stand_in!("OFAN: O(1) max queue (growth exponent 0)", "RSQ as OFAN", "ofan", "rsq"),
         ],
         readings: vec![],
-        claims: vec![
-            Claim {
-                differs: "in a permutation every host also receives, and the ACKs it sends \
-                          share its uplink with its data, which breaks the lockstep of the \
-                          paper's Sec. 3.3: SIMPLE RR's downlink max queue grows about as \
-                          m^0.6 over 64..4,096 packets (agg-down 101 -> 1,553 packets, mean \
-                          of 10 seeds), already far above every other scheme's; in the \
-                          bipartite setting, where senders never receive, it is linear \
-                          (exponent 1.01, the claim after the next)",
-                ..slope_claim!("SIMPLE RR: Θ(m) downlink queues (growth exponent 1)", 1.0, "rr", max_queue_down_kb, DOWN)
-            },
-            slope_claim!("SIMPLE RR: Θ(1) uplink queues (growth exponent 0)", 0.0, "rr", max_queue_up_kb, UP),
-            slope_claim!(
-                "SIMPLE RR, bipartite traffic (senders never receive: the lockstep of Sec. 3.3): Θ(m) downlink queues (growth exponent 1)",
-                1.0, "rr", max_queue_down_kb, DOWN, "bipartite"
-            ),
-            slope_claim!(
-                "SIMPLE RR, bipartite traffic: Θ(1) uplink queues (growth exponent 0)",
-                0.0, "rr", max_queue_up_kb, UP, "bipartite"
-            ),
-            slope_claim!("JSQ: Θ(m) downlink queues (growth exponent 1)", 1.0, "jsq", max_queue_down_kb, DOWN),
-            Claim {
-                differs: "JSQ's uplink max queue grows slightly with the message size: \
-                          1.1 to 2.3 packets over 64..4,096 packets (mean of 10 seeds), \
-                          rising ever more slowly",
-                ..slope_claim!("JSQ: Θ(1) uplink queues (growth exponent 0)", 0.0, "jsq", max_queue_up_kb, UP)
-            },
-            slope_claim!("RSQ: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rsq", max_queue_kb, ALL),
-            slope_claim!("AR: near square-root max-queue growth (growth exponent 0.5)", 0.5, "ar", max_queue_kb, ALL),
-            slope_claim!("RPS: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rps", max_queue_kb, ALL),
-            Claim {
-                differs: "REPS's max queue grows slower than the square root of the message \
-                          over 64..4,096 packets; the paper says 'near' square-root growth \
-                          and does not state REPS's settings",
-                ..slope_claim!("REPS: near square-root max-queue growth (growth exponent 0.5)", 0.5, "reps", max_queue_kb, ALL)
-            },
-            slope_claim!("DRB: O(1) max queue (growth exponent 0)", 0.0, "drb", max_queue_kb, ALL),
-            slope_claim!("ETHEREAL: O(1) max queue (growth exponent 0)", 0.0, "ethereal", max_queue_kb, ALL),
-            slope_claim!("4OFAN: O(1) max queue (growth exponent 0)", 0.0, "4ofan", max_queue_kb, ALL),
-            slope_claim!("OFAN: O(1) max queue (growth exponent 0)", 0.0, "ofan", max_queue_kb, ALL),
-        ],
+        claims: queue_scaling_claims(),
     }
+}
+
+/// The claims of [`queue_scaling`].
+fn queue_scaling_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            differs: "in a permutation every host also receives, and the ACKs it sends \
+                      share its uplink with its data, which breaks the lockstep of the \
+                      paper's Sec. 3.3: SIMPLE RR's downlink max queue grows about as \
+                      m^0.6 over 64..4,096 packets (agg-down 101 -> 1,553 packets, mean \
+                      of 10 seeds), already far above every other scheme's; in the \
+                      bipartite setting, where senders never receive, it is linear \
+                      (exponent 1.01, the claim after the next)",
+            ..slope_claim!("SIMPLE RR: Θ(m) downlink queues (growth exponent 1)", 1.0, "rr", max_queue_down_kb, DOWN)
+        },
+        slope_claim!("SIMPLE RR: Θ(1) uplink queues (growth exponent 0)", 0.0, "rr", max_queue_up_kb, UP),
+        slope_claim!(
+            "SIMPLE RR, bipartite traffic (senders never receive: the lockstep of Sec. 3.3): Θ(m) downlink queues (growth exponent 1)",
+            1.0, "rr", max_queue_down_kb, DOWN, "bipartite"
+        ),
+        slope_claim!(
+            "SIMPLE RR, bipartite traffic: Θ(1) uplink queues (growth exponent 0)",
+            0.0, "rr", max_queue_up_kb, UP, "bipartite"
+        ),
+        slope_claim!("JSQ: Θ(m) downlink queues (growth exponent 1)", 1.0, "jsq", max_queue_down_kb, DOWN),
+        Claim {
+            differs: "JSQ's uplink max queue grows slightly with the message size: \
+                      1.1 to 2.3 packets over 64..4,096 packets (mean of 10 seeds), \
+                      rising ever more slowly",
+            ..slope_claim!("JSQ: Θ(1) uplink queues (growth exponent 0)", 0.0, "jsq", max_queue_up_kb, UP)
+        },
+        slope_claim!("RSQ: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rsq", max_queue_kb, ALL),
+        slope_claim!("AR: near square-root max-queue growth (growth exponent 0.5)", 0.5, "ar", max_queue_kb, ALL),
+        slope_claim!("RPS: Θ(√m) max queue (growth exponent 0.5)", 0.5, "rps", max_queue_kb, ALL),
+        Claim {
+            differs: "REPS's max queue grows slower than the square root of the message \
+                      over 64..4,096 packets; the paper says 'near' square-root growth \
+                      and does not state REPS's settings",
+            ..slope_claim!("REPS: near square-root max-queue growth (growth exponent 0.5)", 0.5, "reps", max_queue_kb, ALL)
+        },
+        slope_claim!("DRB: O(1) max queue (growth exponent 0)", 0.0, "drb", max_queue_kb, ALL),
+        slope_claim!("ETHEREAL: O(1) max queue (growth exponent 0)", 0.0, "ethereal", max_queue_kb, ALL),
+        slope_claim!("4OFAN: O(1) max queue (growth exponent 0)", 0.0, "4ofan", max_queue_kb, ALL),
+        slope_claim!("OFAN: O(1) max queue (growth exponent 0)", 0.0, "ofan", max_queue_kb, ALL),
+    ]
 }
 
 /// `ofan-bound`, App. A: permutation CCT lower bound and the best measured CCT.
@@ -262,70 +272,71 @@ fn bound() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "the permutation CCT lower bound for m = 256 packets is 17.05694 µs",
-                paper: 17.05694,
-                unit: "µs",
-                tol: Tol::Abs(0.01),
-                fabsim: |t| t.mean(&[(col::HOSTS, "16")], |r| r.num(col::LOWER_BOUND_US)),
-                differs: "fabsim's bound is 81 ns (two data packets) below the paper's, \
-                          and it cannot be raised in fabsim's timing model: it is the \
-                          zero-queue schedule, met to the picosecond by two hosts on a \
-                          path with nothing to share (tests/paper.rs), and at k = 4 OFAN \
-                          with F.5's first pointer (switch.ofan_first = shortest) finishes \
-                          a whole permutation in 17.0118 µs (10 seeds), 45 ns under the \
-                          paper's 17.05694. No single unstated parameter gives the paper's \
-                          number with a natural value (it takes an inter-frame gap of \
-                          18.6 B on every packet, 31.7 B on data packets only, or a \
-                          500 -> 506.8 ns link delay): the term that differs is not \
-                          identified (docs/decisions.md)",
-                contra: Contra::Table(|t| t.map(&[], col::LOWER_BOUND_US, |x| x - 0.1)),
-            },
-            Claim {
-                text: "at k = 4 the measured minimum is about 1e-4 of the CCT above the \
-                       bound (17.0587 µs against 17.05694 µs; log10 of min / bound - 1, \
-                       fabsim's min over its own bound)",
-                paper: ((17.0587 - 17.05694) / 17.05694f64).log10(),
-                unit: "decades",
-                tol: DECADES,
-                fabsim: |t| min_over_bound(t, "16"),
-                differs: "fabsim's best k = 4 run (17.0528 µs over 10 seeds) is 77 ns \
-                          above its bound and 6 ns below the paper's measured minimum \
-                          (17.0587 µs): the CCTs agree, the bounds do not (previous \
-                          claim), so the ratio differs by the 81 ns between the bounds",
-                contra: Contra::Table(|t| {
-                    slow(t, &[(col::SCHEME, "ofan"), (col::HOSTS, "16")], 1.01)
-                }),
-            },
-            Claim {
-                text: "the measured minimum CCT at k = 8 is 17.0609 µs, 2.3e-4 of the CCT \
-                       above the 17.05694 µs bound (log10 of min / bound - 1)",
-                paper: ((17.0609 - 17.05694) / 17.05694f64).log10(),
-                unit: "decades",
-                tol: DECADES,
-                fabsim: |t| min_over_bound(t, "128"),
-                differs: "a real difference, of a fixed start-up cost: OFAN's excess \
-                          over its bound at k = 8 is 250, 255, 291, 291 and 291 ns for \
-                          16, 64, 256, 1,024 and 4,096-packet messages (least of 5 seeds), \
-                          not a loss per packet. The first round of randomly started \
-                          pointers collides; at load 1 every fabric link carries exactly \
-                          one NIC's data and ACKs, so the backlog never drains and delays \
-                          the last packet too (a trace shows each stage's mean queue flat \
-                          from 3 µs to the end, largest at the downlinks, where unequal \
-                          path backlogs bunch a flow's packets). fabsim's excess is 77 ns \
-                          at k = 4 (the paper's 83 ns above fabsim's bound), 291 ns at \
-                          k = 8 (the paper's 85 ns) and 377 ns at k = 12; F.5's first \
-                          pointer gives 240 ns at k = 8, ACK priority, start jitter and \
-                          per-round orders do not close it, and pacing hosts at 99% drains \
-                          part of it. What the paper's OFAN does to avoid the start-up \
-                          backlog at k = 8 is not stated (docs/decisions.md)",
-                contra: Contra::Table(|t| {
-                    slow(t, &[(col::SCHEME, "ofan"), (col::HOSTS, "128")], 1.01)
-                }),
-            },
-        ],
+        claims: bound_claims(),
     }
+}
+
+/// The claims of [`bound`].
+fn bound_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "the permutation CCT lower bound for m = 256 packets is 17.05694 µs",
+            paper: 17.05694,
+            unit: "µs",
+            tol: Tol::Abs(0.01),
+            fabsim: |t| t.mean(&[(col::HOSTS, "16")], |r| r.num(col::LOWER_BOUND_US)),
+            differs: "fabsim's bound is 81 ns (two data packets) below the paper's, \
+                      and it cannot be raised in fabsim's timing model: it is the \
+                      zero-queue schedule, met to the picosecond by two hosts on a \
+                      path with nothing to share (tests/paper.rs), and at k = 4 OFAN \
+                      with F.5's first pointer (switch.ofan_first = shortest) finishes \
+                      a whole permutation in 17.0118 µs (10 seeds), 45 ns under the \
+                      paper's 17.05694. No single unstated parameter gives the paper's \
+                      number with a natural value (it takes an inter-frame gap of \
+                      18.6 B on every packet, 31.7 B on data packets only, or a \
+                      500 -> 506.8 ns link delay): the term that differs is not \
+                      identified (docs/decisions.md)",
+            contra: Contra::Table(|t| t.map(&[], col::LOWER_BOUND_US, |x| x - 0.1)),
+        },
+        Claim {
+            text: "at k = 4 the measured minimum is about 1e-4 of the CCT above the \
+                   bound (17.0587 µs against 17.05694 µs; log10 of min / bound - 1, \
+                   fabsim's min over its own bound)",
+            paper: ((17.0587 - 17.05694) / 17.05694f64).log10(),
+            unit: "decades",
+            tol: DECADES,
+            fabsim: |t| min_over_bound(t, "16"),
+            differs: "fabsim's best k = 4 run (17.0528 µs over 10 seeds) is 77 ns \
+                      above its bound and 6 ns below the paper's measured minimum \
+                      (17.0587 µs): the CCTs agree, the bounds do not (previous \
+                      claim), so the ratio differs by the 81 ns between the bounds",
+            contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan"), (col::HOSTS, "16")], 1.01)),
+        },
+        Claim {
+            text: "the measured minimum CCT at k = 8 is 17.0609 µs, 2.3e-4 of the CCT \
+                   above the 17.05694 µs bound (log10 of min / bound - 1)",
+            paper: ((17.0609 - 17.05694) / 17.05694f64).log10(),
+            unit: "decades",
+            tol: DECADES,
+            fabsim: |t| min_over_bound(t, "128"),
+            differs: "a real difference, of a fixed start-up cost: OFAN's excess \
+                      over its bound at k = 8 is 250, 255, 291, 291 and 291 ns for \
+                      16, 64, 256, 1,024 and 4,096-packet messages (least of 5 seeds), \
+                      not a loss per packet. The first round of randomly started \
+                      pointers collides; at load 1 every fabric link carries exactly \
+                      one NIC's data and ACKs, so the backlog never drains and delays \
+                      the last packet too (a trace shows each stage's mean queue flat \
+                      from 3 µs to the end, largest at the downlinks, where unequal \
+                      path backlogs bunch a flow's packets). fabsim's excess is 77 ns \
+                      at k = 4 (the paper's 83 ns above fabsim's bound), 291 ns at \
+                      k = 8 (the paper's 85 ns) and 377 ns at k = 12; F.5's first \
+                      pointer gives 240 ns at k = 8, ACK priority, start jitter and \
+                      per-round orders do not close it, and pacing hosts at 99% drains \
+                      part of it. What the paper's OFAN does to avoid the start-up \
+                      backlog at k = 8 is not stated (docs/decisions.md)",
+            contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "ofan"), (col::HOSTS, "128")], 1.01)),
+        },
+    ]
 }
 
 /// `ofan-fig5`, Fig. 5: CCT inflation against network size (permutation and all-to-all).
@@ -403,55 +414,58 @@ fn fig5() -> Experiment {
             ),
         ],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "the 4OFAN-to-existing-algorithm CCT gap is about 5% at 16 nodes",
-                paper: 5.0,
-                unit: "%",
-                tol: ABOUT_PCT,
-                fabsim: |t| fig5_gap(t, "16"),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    slow(t, &[(col::SCHEME, "4ofan"), (col::HOSTS, "16")], 0.97)
-                }),
-            },
-            Claim {
-                text: "the 4OFAN-to-existing-algorithm CCT gap is about 11% at 1,024 nodes",
-                paper: 11.0,
-                unit: "%",
-                tol: ABOUT_PCT,
-                fabsim: |t| fig5_gap(t, "1024"),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    slow(t, &[(col::SCHEME, "4ofan"), (col::HOSTS, "1024")], 0.97)
-                }),
-            },
-            Claim {
-                text: "the gap grows with network size (largest minus smallest size > 0 pp)",
-                paper: 0.0,
-                unit: "pp",
-                tol: Tol::Above,
-                fabsim: |t| growth(t, |h| fig5_gap(t, h)),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    for s in ["ar", "reps"] {
-                        slow(t, &[(col::SCHEME, s), (col::HOSTS, "1024")], 0.9);
-                    }
-                }),
-            },
-            Claim {
-                text: A2A_EASIER,
-                paper: 1.0,
-                unit: "x",
-                tol: Tol::Below,
-                fabsim: |t| a2a_over_perm(t, |t, f| t.mean(f, cct_us), true),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    slow(t, &[(col::SCHEME, "ar"), (col::SWEEP, "all-to-all")], 1.5)
-                }),
-            },
-        ],
+        claims: fig5_claims(),
     }
+}
+
+/// The claims of [`fig5`].
+fn fig5_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "the 4OFAN-to-existing-algorithm CCT gap is about 5% at 16 nodes",
+            paper: 5.0,
+            unit: "%",
+            tol: ABOUT_PCT,
+            fabsim: |t| fig5_gap(t, "16"),
+            differs: "",
+            contra: Contra::Table(|t| slow(t, &[(col::SCHEME, "4ofan"), (col::HOSTS, "16")], 0.97)),
+        },
+        Claim {
+            text: "the 4OFAN-to-existing-algorithm CCT gap is about 11% at 1,024 nodes",
+            paper: 11.0,
+            unit: "%",
+            tol: ABOUT_PCT,
+            fabsim: |t| fig5_gap(t, "1024"),
+            differs: "",
+            contra: Contra::Table(|t| {
+                slow(t, &[(col::SCHEME, "4ofan"), (col::HOSTS, "1024")], 0.97)
+            }),
+        },
+        Claim {
+            text: "the gap grows with network size (largest minus smallest size > 0 pp)",
+            paper: 0.0,
+            unit: "pp",
+            tol: Tol::Above,
+            fabsim: |t| growth(t, |h| fig5_gap(t, h)),
+            differs: "",
+            contra: Contra::Table(|t| {
+                for s in ["ar", "reps"] {
+                    slow(t, &[(col::SCHEME, s), (col::HOSTS, "1024")], 0.9);
+                }
+            }),
+        },
+        Claim {
+            text: A2A_EASIER,
+            paper: 1.0,
+            unit: "x",
+            tol: Tol::Below,
+            fabsim: |t| a2a_over_perm(t, |t, f| t.mean(f, cct_us), true),
+            differs: "",
+            contra: Contra::Table(|t| {
+                slow(t, &[(col::SCHEME, "ar"), (col::SWEEP, "all-to-all")], 1.5)
+            }),
+        },
+    ]
 }
 
 /// `ofan-fig6`, Fig. 6: pipe sizes: pOfan with 2-, 4- and 8-port pipes against Ofan and DRB.
@@ -493,42 +507,49 @@ fn fig6() -> Experiment {
             stand_in!("DRB's residual imbalance: its gap to OFAN widens with network size (largest minus smallest size > 0 pp)", "2OFAN as DRB", "drb", "2ofan"),
         ],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "the 4OFAN-to-OFAN gap expands moderately with network size \
-                       (largest minus smallest size > 0 pp)",
-                paper: 0.0,
-                unit: "pp",
-                tol: Tol::Above,
-                fabsim: |t| gap_growth(t, "4ofan", "ofan"),
-                differs: "",
-                contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "4ofan")], 2.0)),
-            },
-            Claim {
-                text: "DRB's residual imbalance: its gap to OFAN widens with network size \
-                       (largest minus smallest size > 0 pp)",
-                paper: 0.0,
-                unit: "pp",
-                tol: Tol::Above,
-                fabsim: |t| gap_growth(t, "drb", "ofan"),
-                differs: "",
-                contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "drb")], 2.0)),
-            },
-            Claim {
-                text: "aggregation-switch consolidation accounts for roughly half the CCT \
-                       gap between OFAN and DRB",
-                paper: 50.0,
-                unit: "%",
-                tol: ROUGHLY_HALF,
-                fabsim: |_| Err("fabsim has no Ofan variant that consolidates at edge \
-                                 switches only, so the share of the aggregation level \
-                                 cannot be isolated"
-                    .into()),
-                differs: "",
-                contra: Contra::Unmeasured,
-            },
-        ],
+        claims: fig6_claims(),
     }
+}
+
+/// The claims of [`fig6`].
+fn fig6_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "the 4OFAN-to-OFAN gap expands moderately with network size \
+                   (largest minus smallest size > 0 pp)",
+            paper: 0.0,
+            unit: "pp",
+            tol: Tol::Above,
+            fabsim: |t| gap_growth(t, "4ofan", "ofan"),
+            differs: "",
+            contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "4ofan")], 2.0)),
+        },
+        Claim {
+            text: "DRB's residual imbalance: its gap to OFAN widens with network size \
+                   (largest minus smallest size > 0 pp)",
+            paper: 0.0,
+            unit: "pp",
+            tol: Tol::Above,
+            fabsim: |t| gap_growth(t, "drb", "ofan"),
+            differs: "",
+            contra: Contra::Table(|t| set_infl(t, &[(col::SCHEME, "drb")], 2.0)),
+        },
+        Claim {
+            text: "aggregation-switch consolidation accounts for roughly half the CCT \
+                   gap between OFAN and DRB",
+            paper: 50.0,
+            unit: "%",
+            tol: ROUGHLY_HALF,
+            fabsim: |_| {
+                Err("fabsim has no Ofan variant that consolidates at edge \
+                             switches only, so the share of the aggregation level \
+                             cannot be isolated"
+                    .into())
+            },
+            differs: "",
+            contra: Contra::Unmeasured,
+        },
+    ]
 }
 
 /// `ofan-f3`, App. F.3: queue-size advantage over DRB against network size.
@@ -567,45 +588,62 @@ fn f3() -> Experiment {
             stand_in!("OFAN's max queue is below DRB's at the largest size (ratio > 1)", "DRB as OFAN", "ofan", "drb"),
         ],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "OFAN's queue-size advantage over DRB increases with network size \
-                       (DRB / OFAN max-queue ratio, largest minus smallest size > 0)",
-                paper: 0.0,
-                unit: "",
-                tol: Tol::Above,
-                fabsim: |t| growth(t, |h| drb_queue_ratio(t, h)),
-                differs: "",
-                contra: Contra::Table(|t| t.map(&[(col::SCHEME, "drb")], col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 20e3)),
-            },
-            Claim {
-                text: "OFAN's max queue is below DRB's at the largest size (ratio > 1)",
-                paper: 1.0,
-                unit: "x",
-                tol: Tol::Above,
-                fabsim: |t| at_hosts(t, |h| h.last(), |h| drb_queue_ratio(t, h)),
-                differs: "",
-                contra: Contra::Table(|t| t.map(&[(col::SCHEME, "drb"), (col::HOSTS, "1024")], col::MAX_QUEUE_BYTES.at(col::stage::ALL), |_| 5e3)),
-            },
-            Claim {
-                text: "for random inter-pod traffic Ofan needs k^2/(4(k-1)) > k/4 times \
-                       fewer pointers per destination aggregation switch than DRB \
-                       (DRB / Ofan pointers at k = 16, the largest size; the paper's number: \
-                       k/4 = 4; a closed form that holds for every k > 1: theory)",
-                paper: 4.0,
-                unit: "x",
-                tol: Tol::Above,
-                fabsim: |t| {
-                    let hosts: f64 = largest(t)?.parse().map_err(|_| "hosts")?;
-                    let k = (4.0 * hosts).cbrt().round() as u64;
-                    let (ofan, drb) = fabsim::theory::f3_pointers(k);
-                    Ok(drb as f64 / ofan as f64)
-                },
-                differs: "",
-                contra: Contra::Theory,
-            },
-        ],
+        claims: f3_claims(),
     }
+}
+
+/// The claims of [`f3`].
+fn f3_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "OFAN's queue-size advantage over DRB increases with network size \
+                   (DRB / OFAN max-queue ratio, largest minus smallest size > 0)",
+            paper: 0.0,
+            unit: "",
+            tol: Tol::Above,
+            fabsim: |t| growth(t, |h| drb_queue_ratio(t, h)),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "drb")],
+                    col::MAX_QUEUE_BYTES.at(col::stage::ALL),
+                    |_| 20e3,
+                )
+            }),
+        },
+        Claim {
+            text: "OFAN's max queue is below DRB's at the largest size (ratio > 1)",
+            paper: 1.0,
+            unit: "x",
+            tol: Tol::Above,
+            fabsim: |t| at_hosts(t, |h| h.last(), |h| drb_queue_ratio(t, h)),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "drb"), (col::HOSTS, "1024")],
+                    col::MAX_QUEUE_BYTES.at(col::stage::ALL),
+                    |_| 5e3,
+                )
+            }),
+        },
+        Claim {
+            text: "for random inter-pod traffic Ofan needs k^2/(4(k-1)) > k/4 times \
+                   fewer pointers per destination aggregation switch than DRB \
+                   (DRB / Ofan pointers at k = 16, the largest size; the paper's number: \
+                   k/4 = 4; a closed form that holds for every k > 1: theory)",
+            paper: 4.0,
+            unit: "x",
+            tol: Tol::Above,
+            fabsim: |t| {
+                let hosts: f64 = largest(t)?.parse().map_err(|_| "hosts")?;
+                let k = (4.0 * hosts).cbrt().round() as u64;
+                let (ofan, drb) = fabsim::theory::f3_pointers(k);
+                Ok(drb as f64 / ofan as f64)
+            },
+            differs: "",
+            contra: Contra::Theory,
+        },
+    ]
 }
 
 /// `ofan-fig18`, Fig. 18 (App. F.4): queues per layer: OFAN's edge-uplink bound.
@@ -650,41 +688,46 @@ fn fig18() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "OFAN's edge-uplink queue is bounded by w + 1 packets, regardless of \
-                       the message size (largest max edge-uplink queue over w + 1 packets)",
-                paper: 1.0,
-                unit: "x",
-                tol: Tol::AtMost(0.0),
-                fabsim: edge_up_over_bound,
-                differs: "",
-                contra: Contra::Table(|t| {
-                    let f = [(col::HOSTS, "128"), (col::MESSAGE_BYTES, "16777216")];
-                    t.map(&f, col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP), |_| {
-                        6.0 * 4160.0
-                    })
-                }),
-            },
-            Claim {
-                text: "the queue model fits edge queues well, later layers less well, \
-                       especially downlinks",
-                paper: 0.0,
-                unit: "",
-                tol: Tol::Abs(0.0),
-                fabsim: |_| {
-                    Err(
-                        "fabsim has no ND/D/1 queue model (App. F.4), so the model's \
-                         per-layer fit is not compared; the simulated queues per layer \
-                         are plotted and in results.csv"
-                            .into(),
-                    )
-                },
-                differs: "",
-                contra: Contra::Unmeasured,
-            },
-        ],
+        claims: fig18_claims(),
     }
+}
+
+/// The claims of [`fig18`].
+fn fig18_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "OFAN's edge-uplink queue is bounded by w + 1 packets, regardless of \
+                   the message size (largest max edge-uplink queue over w + 1 packets)",
+            paper: 1.0,
+            unit: "x",
+            tol: Tol::AtMost(0.0),
+            fabsim: edge_up_over_bound,
+            differs: "",
+            contra: Contra::Table(|t| {
+                let f = [(col::HOSTS, "128"), (col::MESSAGE_BYTES, "16777216")];
+                t.map(&f, col::MAX_QUEUE_BYTES.at(col::stage::EDGE_UP), |_| {
+                    6.0 * 4160.0
+                })
+            }),
+        },
+        Claim {
+            text: "the queue model fits edge queues well, later layers less well, \
+                   especially downlinks",
+            paper: 0.0,
+            unit: "",
+            tol: Tol::Abs(0.0),
+            fabsim: |_| {
+                Err(
+                    "fabsim has no ND/D/1 queue model (App. F.4), so the model's \
+                     per-layer fit is not compared; the simulated queues per layer \
+                     are plotted and in results.csv"
+                        .into(),
+                )
+            },
+            differs: "",
+            contra: Contra::Unmeasured,
+        },
+    ]
 }
 
 /// `ofan-fig7`, Fig. 7: CCT inflation against message size.
@@ -797,63 +840,68 @@ fn fig8() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "OFAN's CCT has a sweet spot in packet size (best payload's CCT minus \
-                       the better extreme's, < 0%)",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Below,
-                fabsim: |t| sweet_spot(t, "ofan"),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(col::SCHEME, "ofan"), (key::PAYLOAD_BYTES, "512")],
-                        col::CCT_US,
-                        |_| 90.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "AR's CCT has a sweet spot in packet size (best payload's CCT minus \
-                       the better extreme's, < 0%)",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Below,
-                fabsim: |t| sweet_spot(t, "ar"),
-                differs: "AR's queueing grows with the packet size, which pushes its best \
-                          payload to the small end of the sweep (1 KiB at the --quick size, \
-                          one seed); the paper's packet sizes are not stated",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(col::SCHEME, "ar"), (key::PAYLOAD_BYTES, "512")],
-                        col::CCT_US,
-                        |_| 100.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "the sweet spot is roughly predicted by the model (Thm. 6): OFAN's \
-                       CCT at the payload nearest Thm. 6's optimum over its best CCT, minus 1",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Abs(1.0),
-                fabsim: thm6_gap,
-                differs: "OFAN's CCT is flat between 2 and 4 KiB payloads (1 ns apart at \
-                          the --quick size) and its best sits at 2 KiB for 256 KiB messages \
-                          too (scenarios/packet-size.toml), while Thm. 6's optimum grows \
-                          with the square root of the message; alpha is not stated in the \
-                          paper and fabsim's 5 is a reading of the model, not a measurement",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(col::SCHEME, "ofan"), (key::PAYLOAD_BYTES, "2048")],
-                        col::CCT_US,
-                        |_| 95.0,
-                    )
-                }),
-            },
-        ],
+        claims: fig8_claims(),
     }
+}
+
+/// The claims of [`fig8`].
+fn fig8_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "OFAN's CCT has a sweet spot in packet size (best payload's CCT minus \
+                   the better extreme's, < 0%)",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Below,
+            fabsim: |t| sweet_spot(t, "ofan"),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "ofan"), (key::PAYLOAD_BYTES, "512")],
+                    col::CCT_US,
+                    |_| 90.0,
+                )
+            }),
+        },
+        Claim {
+            text: "AR's CCT has a sweet spot in packet size (best payload's CCT minus \
+                   the better extreme's, < 0%)",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Below,
+            fabsim: |t| sweet_spot(t, "ar"),
+            differs: "AR's queueing grows with the packet size, which pushes its best \
+                      payload to the small end of the sweep (1 KiB at the --quick size, \
+                      one seed); the paper's packet sizes are not stated",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "ar"), (key::PAYLOAD_BYTES, "512")],
+                    col::CCT_US,
+                    |_| 100.0,
+                )
+            }),
+        },
+        Claim {
+            text: "the sweet spot is roughly predicted by the model (Thm. 6): OFAN's \
+                   CCT at the payload nearest Thm. 6's optimum over its best CCT, minus 1",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Abs(1.0),
+            fabsim: thm6_gap,
+            differs: "OFAN's CCT is flat between 2 and 4 KiB payloads (1 ns apart at \
+                      the --quick size) and its best sits at 2 KiB for 256 KiB messages \
+                      too (scenarios/packet-size.toml), while Thm. 6's optimum grows \
+                      with the square root of the message; alpha is not stated in the \
+                      paper and fabsim's 5 is a reading of the model, not a measurement",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "ofan"), (key::PAYLOAD_BYTES, "2048")],
+                    col::CCT_US,
+                    |_| 95.0,
+                )
+            }),
+        },
+    ]
 }
 
 /// §2.1's remark on Fig. 5, as a bound-free comparison: how much slower AR is than the best

@@ -203,65 +203,70 @@ fn fig11() -> Experiment {
         claim_readings: vec![],
         controls: vec![],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "mixing 4OFAN and AR switches decreases CCT (share of the four \
-                       strategies faster than the all-AR fabric)",
-                paper: 100.0,
-                unit: "%",
-                tol: Tol::Abs(0.0),
-                fabsim: |t| {
-                    let ar = t.mean(&[(col::SWEEP, "all AR")], cct_us)?;
-                    let mut wins = 0;
-                    for s in UPGRADES {
-                        wins += usize::from(t.mean(&[(col::SWEEP, s)], cct_us)? < ar);
-                    }
-                    Ok(100.0 * wins as f64 / UPGRADES.len() as f64)
-                },
-                differs: "",
-                contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "random")], 22.0)),
-            },
-            Claim {
-                text: "the reduction is less than proportional to the upgraded fraction \
-                       (the best half-upgrade's share of the full upgrade's inflation \
-                       reduction, < 50%)",
-                paper: 50.0,
-                unit: "%",
-                tol: Tol::Below,
-                fabsim: |t| {
-                    let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
-                    let best = UPGRADES
-                        .iter()
-                        .map(|s| f(s))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let best = best.into_iter().fold(f64::INFINITY, f64::min);
-                    let ar = f("all AR")?;
-                    Ok(100.0 * (ar - best) / (ar - f("all 4OFAN")?))
-                },
-                differs: "",
-                contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "edge")], 5.0)),
-            },
-            Claim {
-                text: "edge-switch deployment performs best (its inflation minus the best \
-                       other strategy's, < 0 pp)",
-                paper: 0.0,
-                unit: "pp",
-                tol: Tol::Below,
-                fabsim: |t| {
-                    let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
-                    let others = UPGRADES[1..]
-                        .iter()
-                        .map(|s| f(s))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    Ok(f(UPGRADES[0])? - others.into_iter().fold(f64::INFINITY, f64::min))
-                },
-                differs: "the paper's four strategies are not named in its summary; with \
-                          fabsim's, upgrading whole pods (both levels on a path's first \
-                          and last hops) gains more than upgrading every edge switch",
-                contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "pods")], 10.0)),
-            },
-        ],
+        claims: fig11_claims(),
     }
+}
+
+/// The claims of [`fig11`].
+fn fig11_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "mixing 4OFAN and AR switches decreases CCT (share of the four \
+                   strategies faster than the all-AR fabric)",
+            paper: 100.0,
+            unit: "%",
+            tol: Tol::Abs(0.0),
+            fabsim: |t| {
+                let ar = t.mean(&[(col::SWEEP, "all AR")], cct_us)?;
+                let mut wins = 0;
+                for s in UPGRADES {
+                    wins += usize::from(t.mean(&[(col::SWEEP, s)], cct_us)? < ar);
+                }
+                Ok(100.0 * wins as f64 / UPGRADES.len() as f64)
+            },
+            differs: "",
+            contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "random")], 22.0)),
+        },
+        Claim {
+            text: "the reduction is less than proportional to the upgraded fraction \
+                   (the best half-upgrade's share of the full upgrade's inflation \
+                   reduction, < 50%)",
+            paper: 50.0,
+            unit: "%",
+            tol: Tol::Below,
+            fabsim: |t| {
+                let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
+                let best = UPGRADES
+                    .iter()
+                    .map(|s| f(s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let best = best.into_iter().fold(f64::INFINITY, f64::min);
+                let ar = f("all AR")?;
+                Ok(100.0 * (ar - best) / (ar - f("all 4OFAN")?))
+            },
+            differs: "",
+            contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "edge")], 5.0)),
+        },
+        Claim {
+            text: "edge-switch deployment performs best (its inflation minus the best \
+                   other strategy's, < 0 pp)",
+            paper: 0.0,
+            unit: "pp",
+            tol: Tol::Below,
+            fabsim: |t| {
+                let f = |s: &str| t.mean(&[(col::SWEEP, s)], inflation_pct);
+                let others = UPGRADES[1..]
+                    .iter()
+                    .map(|s| f(s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(f(UPGRADES[0])? - others.into_iter().fold(f64::INFINITY, f64::min))
+            },
+            differs: "the paper's four strategies are not named in its summary; with \
+                      fabsim's, upgrading whole pods (both levels on a path's first \
+                      and last hops) gains more than upgrading every edge switch",
+            contra: Contra::Table(|t| set_infl(t, &[(col::SWEEP, "pods")], 10.0)),
+        },
+    ]
 }
 
 /// `ofan-fig13`, Fig. 13: MoE all-to-all-v with and without expert balancing.
@@ -334,127 +339,132 @@ fn fig13() -> Experiment {
             "ar"
         )],
         readings: vec![],
-        claims: vec![
-            Claim {
-                text: "under NSCC with expert balancing, OFAN clearly outperforms AR and \
-                       REPS (better of their CCTs over OFAN's, minus 1, > 0%)",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Above,
-                fabsim: |t| moe_gap(t, "nscc", "true"),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
+        claims: fig13_claims(),
+    }
+}
+
+/// The claims of [`fig13`].
+fn fig13_claims() -> Vec<Claim> {
+    vec![
+        Claim {
+            text: "under NSCC with expert balancing, OFAN clearly outperforms AR and \
+                   REPS (better of their CCTs over OFAN's, minus 1, > 0%)",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Above,
+            fabsim: |t| moe_gap(t, "nscc", "true"),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (col::SCHEME, "ofan"),
+                        (col::CC, "nscc"),
+                        (key::BALANCE, "true"),
+                    ],
+                    col::CCT_US,
+                    |_| 125.0,
+                )
+            }),
+        },
+        Claim {
+            text: "OFAN's advantage under NSCC is larger with expert balancing (gap \
+                   balanced minus gap unbalanced, > 0 pp)",
+            paper: 0.0,
+            unit: "pp",
+            tol: Tol::Above,
+            fabsim: |t| Ok(moe_gap(t, "nscc", "true")? - moe_gap(t, "nscc", "false")?),
+            differs: "",
+            contra: Contra::Table(|t| {
+                for s in ["ar", "reps"] {
+                    let f = [(col::SCHEME, s), (col::CC, "nscc"), (key::BALANCE, "false")];
+                    t.map(&f, col::CCT_US, |_| 130.0);
+                }
+            }),
+        },
+        Claim {
+            text: "without congestion control and without balancing, receiver incast \
+                   dominates and load balancing matters little (slowest over fastest \
+                   scheme's CCT, minus 1, < 5%)",
+            paper: 5.0,
+            unit: "%",
+            tol: Tol::Below,
+            fabsim: |t| {
+                let h = largest(t)?;
+                let c = |s: &str| {
+                    t.mean(
                         &[
-                            (col::SCHEME, "ofan"),
-                            (col::CC, "nscc"),
-                            (key::BALANCE, "true"),
-                        ],
-                        col::CCT_US,
-                        |_| 125.0,
-                    )
-                }),
-            },
-            Claim {
-                text: "OFAN's advantage under NSCC is larger with expert balancing (gap \
-                       balanced minus gap unbalanced, > 0 pp)",
-                paper: 0.0,
-                unit: "pp",
-                tol: Tol::Above,
-                fabsim: |t| Ok(moe_gap(t, "nscc", "true")? - moe_gap(t, "nscc", "false")?),
-                differs: "",
-                contra: Contra::Table(|t| {
-                    for s in ["ar", "reps"] {
-                        let f = [(col::SCHEME, s), (col::CC, "nscc"), (key::BALANCE, "false")];
-                        t.map(&f, col::CCT_US, |_| 130.0);
-                    }
-                }),
-            },
-            Claim {
-                text: "without congestion control and without balancing, receiver incast \
-                       dominates and load balancing matters little (slowest over fastest \
-                       scheme's CCT, minus 1, < 5%)",
-                paper: 5.0,
-                unit: "%",
-                tol: Tol::Below,
-                fabsim: |t| {
-                    let h = largest(t)?;
-                    let c = |s: &str| {
-                        t.mean(
-                            &[
-                                (col::SCHEME, s),
-                                (col::CC, "none"),
-                                (key::BALANCE, "false"),
-                                (col::HOSTS, &h),
-                            ],
-                            cct_us,
-                        )
-                    };
-                    let v = ["ar", "reps", "4ofan", "ofan"]
-                        .iter()
-                        .map(|s| c(s))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let hi = v.iter().copied().fold(0.0, f64::max);
-                    Ok(100.0 * (hi / v.into_iter().fold(f64::INFINITY, f64::min) - 1.0))
-                },
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[
-                            (col::SCHEME, "ar"),
+                            (col::SCHEME, s),
                             (col::CC, "none"),
                             (key::BALANCE, "false"),
+                            (col::HOSTS, &h),
                         ],
-                        col::CCT_US,
-                        |_| 230.0,
+                        cct_us,
                     )
-                }),
+                };
+                let v = ["ar", "reps", "4ofan", "ofan"]
+                    .iter()
+                    .map(|s| c(s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let hi = v.iter().copied().fold(0.0, f64::max);
+                Ok(100.0 * (hi / v.into_iter().fold(f64::INFINITY, f64::min) - 1.0))
             },
-            Claim {
-                text: "without congestion control, buffers exceed 100 MB (largest max \
-                       queue, MB)",
-                paper: 100.0,
-                unit: "MB",
-                tol: Tol::AtLeast(INT_LIMIT),
-                fabsim: |t| {
-                    t.values(&[(col::CC, "none")], max_queue_kb)
-                        .map(|v| v.into_iter().fold(0.0, f64::max) / 1e3)
-                },
-                differs: "the paper's token volume per host is not stated: fabsim's 1 MiB \
-                          per host puts at most 128 MiB (k = 8) or 432 MiB (k = 12) in \
-                          flight in all, spread over many receivers",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(col::CC, "none")],
-                        col::MAX_QUEUE_BYTES.at(col::stage::ALL),
-                        |_| 50e6,
-                    )
-                }),
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[
+                        (col::SCHEME, "ar"),
+                        (col::CC, "none"),
+                        (key::BALANCE, "false"),
+                    ],
+                    col::CCT_US,
+                    |_| 230.0,
+                )
+            }),
+        },
+        Claim {
+            text: "without congestion control, buffers exceed 100 MB (largest max \
+                   queue, MB)",
+            paper: 100.0,
+            unit: "MB",
+            tol: Tol::AtLeast(INT_LIMIT),
+            fabsim: |t| {
+                t.values(&[(col::CC, "none")], max_queue_kb)
+                    .map(|v| v.into_iter().fold(0.0, f64::max) / 1e3)
             },
-            Claim {
-                text: "with k = 8, OFAN and 4OFAN are equivalent (|4OFAN's mean CCT over \
-                       OFAN's - 1|, %)",
-                paper: 0.0,
-                unit: "%",
-                tol: Tol::Abs(1.0),
-                fabsim: |t| {
-                    Ok(100.0
-                        * (t.mean(&[(col::SCHEME, "4ofan"), (col::HOSTS, "128")], cct_us)?
-                            / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, "128")], cct_us)?
-                            - 1.0)
-                            .abs())
-                },
-                differs: "",
-                contra: Contra::Table(|t| {
-                    t.map(
-                        &[(col::SCHEME, "4ofan"), (col::HOSTS, "128")],
-                        col::CCT_US,
-                        |x| x * 1.05,
-                    )
-                }),
+            differs: "the paper's token volume per host is not stated: fabsim's 1 MiB \
+                      per host puts at most 128 MiB (k = 8) or 432 MiB (k = 12) in \
+                      flight in all, spread over many receivers",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::CC, "none")],
+                    col::MAX_QUEUE_BYTES.at(col::stage::ALL),
+                    |_| 50e6,
+                )
+            }),
+        },
+        Claim {
+            text: "with k = 8, OFAN and 4OFAN are equivalent (|4OFAN's mean CCT over \
+                   OFAN's - 1|, %)",
+            paper: 0.0,
+            unit: "%",
+            tol: Tol::Abs(1.0),
+            fabsim: |t| {
+                Ok(100.0
+                    * (t.mean(&[(col::SCHEME, "4ofan"), (col::HOSTS, "128")], cct_us)?
+                        / t.mean(&[(col::SCHEME, "ofan"), (col::HOSTS, "128")], cct_us)?
+                        - 1.0)
+                        .abs())
             },
-        ],
-    }
+            differs: "",
+            contra: Contra::Table(|t| {
+                t.map(
+                    &[(col::SCHEME, "4ofan"), (col::HOSTS, "128")],
+                    col::CCT_US,
+                    |x| x * 1.05,
+                )
+            }),
+        },
+    ]
 }
 
 /// `ofan-fsdp`, Sec. 6.7: FSDP2 training of Llama-3 405B, the whole iteration.
