@@ -289,66 +289,7 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         readings: vec![],
     };
     match value {
-        Ok(v) if v.is_finite() => {
-            let (tol, paper) = (claim.tol, claim.paper);
-            let holds = tol.holds(paper, v);
-            let margin = tol.margin(paper, v);
-            let noise = jackknife(table, |t| Ok(tol.scale((claim.fabsim)(t)?)));
-            let near = noise.covers(margin);
-            let premise_uncertain = premises.iter().any(|p| p.uncertain);
-            let side = if holds { "inside" } else { "outside" };
-            let unit = if matches!(tol, Tol::Factor(_)) {
-                "(natural log)"
-            } else {
-                claim.unit
-            };
-            r.why = if near {
-                format!(
-                    "fabsim's {} is {side} the tolerance ({}) of the paper's {} by a margin of \
-                     {}: within one standard error, so noise could move it",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper),
-                    noise.margin(margin, unit)
-                )
-            } else if premise_uncertain {
-                format!(
-                    "fabsim's {} is {side} the tolerance ({}) of the paper's {}, but the \
-                     claim's premise is within noise (note)",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper)
-                )
-            } else if !holds {
-                let reason = if claim.differs.is_empty() {
-                    "no reason identified yet"
-                } else {
-                    claim.differs
-                };
-                format!(
-                    "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper)
-                )
-            } else {
-                String::new()
-            };
-            r.verdict = if near || premise_uncertain {
-                "inconclusive"
-            } else if holds {
-                "holds"
-            } else {
-                "differs"
-            }
-            .into();
-            // Said once: a premise's note already names the same missing noise.
-            let remark = noise.remark();
-            if !notes.iter().any(|n| n.contains(&remark)) {
-                notes.push(remark);
-            }
-            (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
-        }
+        Ok(v) if v.is_finite() => score(&mut r, &mut notes, claim, table, v, &premises),
         Ok(v) => r.why = format!("fabsim's number is {v}"),
         Err(why) => r.why = why,
     }
@@ -358,6 +299,76 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         .collect::<Vec<_>>()
         .join("; ");
     r
+}
+
+/// Scores `claim`'s finite number `v` from `table` into `r`: verdict, why, margin and
+/// standard error; `notes` gets the noise remark unless a premise's note already has it.
+fn score(
+    r: &mut ClaimResult,
+    notes: &mut Vec<String>,
+    claim: &Claim,
+    table: &Table,
+    v: f64,
+    premises: &[Premise],
+) {
+    let (tol, paper) = (claim.tol, claim.paper);
+    let holds = tol.holds(paper, v);
+    let margin = tol.margin(paper, v);
+    let noise = jackknife(table, |t| Ok(tol.scale((claim.fabsim)(t)?)));
+    let near = noise.covers(margin);
+    let premise_uncertain = premises.iter().any(|p| p.uncertain);
+    let side = if holds { "inside" } else { "outside" };
+    let unit = if matches!(tol, Tol::Factor(_)) {
+        "(natural log)"
+    } else {
+        claim.unit
+    };
+    r.why = if near {
+        format!(
+            "fabsim's {} is {side} the tolerance ({}) of the paper's {} by a margin of \
+             {}: within one standard error, so noise could move it",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper),
+            noise.margin(margin, unit)
+        )
+    } else if premise_uncertain {
+        format!(
+            "fabsim's {} is {side} the tolerance ({}) of the paper's {}, but the \
+             claim's premise is within noise (note)",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper)
+        )
+    } else if !holds {
+        let reason = if claim.differs.is_empty() {
+            "no reason identified yet"
+        } else {
+            claim.differs
+        };
+        format!(
+            "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper)
+        )
+    } else {
+        String::new()
+    };
+    r.verdict = if near || premise_uncertain {
+        "inconclusive"
+    } else if holds {
+        "holds"
+    } else {
+        "differs"
+    }
+    .into();
+    // Said once: a premise's note already names the same missing noise.
+    let remark = noise.remark();
+    if !notes.iter().any(|n| n.contains(&remark)) {
+        notes.push(remark);
+    }
+    (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
 }
 
 /// Where a claim's number comes from: `theory`, `simulation` or `computation`.
