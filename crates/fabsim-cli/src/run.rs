@@ -1,7 +1,7 @@
 //! `fabsim run`: scenarios in, a table or JSON out.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use fabsim::metrics::stats::mean_sd;
@@ -51,8 +51,101 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
     let mut sets = args.set.clone();
     sets.extend(args.threads.map(|t| format!("run.threads={t}")));
     let specs = load(args.scenario.as_ref(), &sets)?;
+    check_run_outputs(args, &specs)?;
+    check_run_memory(args, &specs)?;
+    // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
+    eprintln!("fabsim run: {}", describe(&specs));
+    let start = std::time::Instant::now();
+    let extras = Extras {
+        flows: args.flows.is_some(),
+        trace: args.trace.is_some(),
+    };
+    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
+    let flows_csv = match &args.flows {
+        Some(path) => Some(report_csv::FlowsCsv::create(path, labels.clone())?),
+        None => None,
+    };
+    let each = |i: usize, r: &mut RunResult| {
+        if let Some(out) = &flows_csv {
+            out.add(
+                i,
+                r.flows.take().expect("every run has its flows when asked"),
+            );
+        }
+    };
+    let results = run_all(&specs, args.jobs, extras, &each)?;
+    let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
+    let elapsed = start.elapsed().as_secs_f64();
+    for (spec, r) in specs.iter().zip(&reports) {
+        // A trace cut short by its memory is no trace of the run: nothing is written.
+        if let Some(why) = r.stalled.as_deref().filter(|w| w.starts_with(TRACE_FULL)) {
+            let run = run_name(&spec.label, r);
+            return Err(Error::Usage(format!("--trace: {run}: {why}")));
+        }
+    }
+    let runs: Vec<_> = (specs.iter().zip(&reports))
+        .map(|(spec, r)| (&spec.label[..], &spec.params, r))
+        .collect();
+    for w in sweep_warnings(&runs) {
+        eprintln!("warning: {w}");
+    }
+    let table = table(&specs, &reports);
+    if let Some(out) = flows_csv {
+        out.finish()?;
+    }
+    if let Some(path) = &args.trace {
+        write_trace(path, &labels, &results)?;
+    }
+    if let Some(path) = &args.json {
+        write_output(path, &runs_json(&reports)?)?;
+    }
+    if [&args.json, &args.flows, &args.trace]
+        .into_iter()
+        .any(to_stdout)
+    {
+        eprint!("{table}");
+    } else {
+        out!("{table}");
+    }
+    // The time to simulate, and the whole command's (writing large outputs takes its own).
+    eprintln!(
+        "{} run{} in {elapsed:.1} s ({:.1} s with the outputs written)",
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" },
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes the runs' trace samples as CSV to `path` (`-`: stdout).
+fn write_trace(
+    path: &Path,
+    labels: &[Vec<(String, String)>],
+    results: &[RunResult],
+) -> Result<(), Error> {
+    let traces: Vec<_> = results
+        .iter()
+        .map(|r| r.trace.clone().unwrap_or_default())
+        .collect();
+    let csv = report_csv::trace_csv(labels, &traces);
+    // stdout gets the final newline from `write_output`.
+    let csv = match path.as_os_str() == "-" {
+        true => csv.strip_suffix('\n').unwrap_or(&csv),
+        false => &csv,
+    };
+    write_output(path, csv)
+}
+
+/// Whether an output option writes to stdout (`-`).
+fn to_stdout(p: &Option<PathBuf>) -> bool {
+    p.as_ref().is_some_and(|p| p.as_os_str() == "-")
+}
+
+/// The output files overwrite no input of the runs (nor each other), and at most one writes
+/// to stdout.
+fn check_run_outputs(args: &RunArgs, specs: &[RunSpec]) -> Result<(), Error> {
     let outputs = [&args.json, &args.flows, &args.trace];
-    let named: Vec<(&str, &std::path::Path)> = ["--json", "--flows", "--trace"]
+    let named: Vec<(&str, &Path)> = ["--json", "--flows", "--trace"]
         .into_iter()
         .zip(outputs)
         .filter_map(|(f, p)| Some((f, p.as_deref()?)))
@@ -67,22 +160,27 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
             inputs.push((format!("the {key} of the scenario"), p));
         }
     }
-    let inputs: Vec<(&str, &std::path::Path)> = inputs
+    let inputs: Vec<(&str, &Path)> = inputs
         .iter()
         .map(|(w, p)| (w.as_str(), p.as_path()))
         .collect();
     check_outputs(&named, &inputs)?;
-    let to_stdout = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
         return Err(Error::Usage(
             "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
         ));
     }
+    Ok(())
+}
+
+/// The runs held at once (one per worker thread), each with its trace when asked, fit in
+/// `run.max_memory_gib`.
+fn check_run_memory(args: &RunArgs, specs: &[RunSpec]) -> Result<(), Error> {
     // The trace is held in memory until written: within run.max_memory_gib with the run.
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     let mut unknown = false;
     let mut bytes: Vec<u64> = Vec::with_capacity(specs.len());
-    for spec in &specs {
+    for spec in specs {
         let p = &spec.params;
         let run = p.estimate().memory_bytes;
         let trace = match (args.trace.is_some(), p.trace_bytes()) {
@@ -126,76 +224,6 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         (n, _) => format!("the {n} runs held at once (one per --jobs thread) are"),
     };
     check_memory(held, &what)?;
-    // What runs and how long it took go to stderr: stdout (table or JSON) stays the result.
-    eprintln!("fabsim run: {}", describe(&specs));
-    let start = std::time::Instant::now();
-    let extras = Extras {
-        flows: args.flows.is_some(),
-        trace: args.trace.is_some(),
-    };
-    let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
-    let flows_csv = match &args.flows {
-        Some(path) => Some(report_csv::FlowsCsv::create(path, labels.clone())?),
-        None => None,
-    };
-    let each = |i: usize, r: &mut RunResult| {
-        if let Some(out) = &flows_csv {
-            out.add(
-                i,
-                r.flows.take().expect("every run has its flows when asked"),
-            );
-        }
-    };
-    let results = run_all(&specs, args.jobs, extras, &each)?;
-    let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
-    let elapsed = start.elapsed().as_secs_f64();
-    for (spec, r) in specs.iter().zip(&reports) {
-        // A trace cut short by its memory is no trace of the run: nothing is written.
-        if let Some(why) = r.stalled.as_deref().filter(|w| w.starts_with(TRACE_FULL)) {
-            let run = run_name(&spec.label, r);
-            return Err(Error::Usage(format!("--trace: {run}: {why}")));
-        }
-    }
-    let runs: Vec<_> = (specs.iter().zip(&reports))
-        .map(|(spec, r)| (&spec.label[..], &spec.params, r))
-        .collect();
-    for w in sweep_warnings(&runs) {
-        eprintln!("warning: {w}");
-    }
-    let table = table(&specs, &reports);
-    let write_csv = |path: &PathBuf, csv: String| {
-        // stdout gets the final newline from `write_output`.
-        let csv = match path.as_os_str() == "-" {
-            true => csv.strip_suffix('\n').unwrap_or(&csv),
-            false => &csv,
-        };
-        write_output(path, csv)
-    };
-    if let Some(out) = flows_csv {
-        out.finish()?;
-    }
-    if let Some(path) = &args.trace {
-        let traces: Vec<_> = results
-            .iter()
-            .map(|r| r.trace.clone().unwrap_or_default())
-            .collect();
-        write_csv(path, report_csv::trace_csv(&labels, &traces))?;
-    }
-    if let Some(path) = &args.json {
-        write_output(path, &runs_json(&reports)?)?;
-    }
-    if outputs.into_iter().any(to_stdout) {
-        eprint!("{table}");
-    } else {
-        out!("{table}");
-    }
-    // The time to simulate, and the whole command's (writing large outputs takes its own).
-    eprintln!(
-        "{} run{} in {elapsed:.1} s ({:.1} s with the outputs written)",
-        specs.len(),
-        if specs.len() == 1 { "" } else { "s" },
-        start.elapsed().as_secs_f64()
-    );
     Ok(())
 }
 

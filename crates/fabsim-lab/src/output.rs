@@ -1,4 +1,4 @@
-//! Everything fabsim writes: stdout ([`out!`] / [`outln!`]: a closed pipe ends quietly) and
+//! Everything fabsim writes: stdout ([`out!`](crate::out!) / [`outln!`](crate::outln!): a closed pipe ends quietly) and
 //! output files ([`check_output`] before the work starts, [`write_output`] after it).
 
 use std::fmt;
@@ -11,7 +11,7 @@ use crate::Error;
 
 /// Writes `args` to stdout and flushes. A closed pipe (`fabsim ... | head -1`) ends the process
 /// quietly with status 0; any other write error (e.g. `> /dev/full`) with a one-line error and
-/// status 1. Use [`out!`] / [`outln!`], never `print!` (which panics on both).
+/// status 1. Use [`out!`](crate::out!) / [`outln!`](crate::outln!), never `print!` (which panics on both).
 pub fn stdout(args: fmt::Arguments) {
     let mut out = io::stdout().lock();
     if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {

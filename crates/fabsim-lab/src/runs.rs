@@ -85,7 +85,7 @@ fn memory_room() -> Option<(u64, String)> {
 
 /// Refuses, before anything is allocated, runs whose memory estimate (`bytes`, of `what`:
 /// the runs held at once, a trace included) exceeds what this process can allocate
-/// ([`memory_room`]): they would abort on a failed allocation. `run.max_memory_gib` caps the
+/// (`memory_room`): they would abort on a failed allocation. `run.max_memory_gib` caps the
 /// estimate, whatever the machine; this holds it to the machine and the process's limits.
 pub fn check_memory(bytes: u64, what: &str) -> Result<(), Error> {
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;

@@ -170,7 +170,7 @@ const HOST_STATE_BYTES: u64 = 256;
 impl SimParams {
     /// Bytes a `--trace` of this run holds before it is written: a sample per fabric port and
     /// `trace_interval_ps` until `stop_ps`, each kept as a sample, a record and a CSV row
-    /// ([`TRACE_SAMPLE_BYTES`]). `None` without a stop time: the length is not known ahead.
+    /// (`TRACE_SAMPLE_BYTES`). `None` without a stop time: the length is not known ahead.
     pub fn trace_bytes(&self) -> Option<u64> {
         let stop = self.run.stop_ps?;
         let fabric = self.fabric();
@@ -183,7 +183,7 @@ impl SimParams {
     }
 
     /// The most trace samples this run may hold: what `run.max_memory_gib` leaves beside
-    /// the run's own estimate, at [`TRACE_SAMPLE_BYTES`] each. A run without `run.duration_us`
+    /// the run's own estimate, at `TRACE_SAMPLE_BYTES` each. A run without `run.duration_us`
     /// (its trace's length not known ahead) stops when its trace reaches it
     /// ([`TRACE_FULL`]).
     pub fn trace_max_samples(&self) -> u64 {

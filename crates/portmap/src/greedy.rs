@@ -4,7 +4,7 @@
 //! Listing 1 computes the net gain `TM[i][j] - (rowsum_i - TM[i][j])` of every (port, ASIC)
 //! pair, sorts all `p * n` pairs by net gain (largest first) and walks the sorted list once,
 //! assigning a port to an ASIC if the port is still unassigned and the ASIC still has a free
-//! slot. Both implementations share one definition of the walk order, [`Ctx::key`]: net gain
+//! slot. Both implementations share one definition of the walk order, `Ctx::key`: net gain
 //! descending, then port ascending, then ASIC ascending (the listing's `argsort` leaves ties
 //! open; this order makes them deterministic). Keys pack (net gain, port, ASIC) into a `u64`
 //! when the row sums allow (any realistic byte counts), else into a `u128`.

@@ -1,7 +1,9 @@
 //! Which build and which simulator produced a result: the keys that decide whether a
 //! cached run may be reused.
 
-use super::*;
+use std::sync::OnceLock;
+
+use crate::sweep;
 
 /// Which code produced a result: the crate version and the git commit the binary was built
 /// from (`-dirty-HASH` when it had uncommitted changes under `crates/` or `data/`; captured

@@ -50,17 +50,10 @@ mod table;
 mod verdict;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
 use std::time::Instant;
 
-use rayon::prelude::*;
-use serde::Serialize;
-
-use crate::runs::progress_bar;
-use crate::sweep::{self, Outcome};
 use crate::{write_output, Error};
-use cols::Col;
 pub use identity::*;
 pub use model::*;
 use report::*;
@@ -249,6 +242,7 @@ pub fn reproduce(id: &str, ctx: &Ctx, out: &Path, jobs: Option<usize>) -> Result
 
 #[cfg(test)]
 mod tests {
+    use super::cols::Col;
     use super::*;
 
     #[test]

@@ -2,7 +2,10 @@
 //! plot, readings and claims), a claim (the paper's number, a tolerance, fabsim's number as
 //! a function of the results table) and the tolerances.
 
-use super::*;
+use super::cols::Col;
+use super::report::fmt_num;
+use super::table::{Metric, Row, Table};
+use super::{fastroute, ofan};
 
 /// Which paper an experiment reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +44,7 @@ pub struct Ctx {
     pub seeds: Option<u64>,
     /// `--set` overrides, applied to every run after the experiment's own keys.
     pub set: Vec<String>,
-    /// Simulate each distinct run once ([`distinct_runs`]; the CLI always does, a test
+    /// Simulate each distinct run once (`runner::distinct_runs`; the CLI always does, a test
     /// compares with simulating every run).
     pub dedupe: bool,
     /// `--no-readings`: only the primary reading's sweeps.

@@ -1,7 +1,13 @@
 //! The human-readable side: report.md, the claims tables, the tallies' text, `--list`, and
 //! number formatting.
 
-use super::*;
+use std::fmt::Write as _;
+
+use super::model::{tolerances, Experiment, Paper, Source};
+use super::runner::Scored;
+use super::table::Table;
+use super::verdict::{ClaimResult, ControlResult};
+use super::{cols, fastroute, ofan};
 
 pub(super) fn claims_table(out: &mut String, claims: &[ClaimResult], id: Option<&str>) {
     let lead = if id.is_some() { "| experiment " } else { "" };

@@ -2,7 +2,21 @@
 //! cached by simulator identity), the results table collected, the claims scored and
 //! written; re-scoring results already on disk.
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::identity::{code_id, sim_id};
+use super::model::{Ctx, Experiment, Reading, Source, Sweep};
+use super::report::{runs_took, tally_text};
+use super::table::{Row, Table};
+use super::verdict::{control_result, evaluate_all, tally, ClaimResult};
+use super::{cols, plot, report, start};
+use crate::runs::progress_bar;
+use crate::sweep::Outcome;
+use crate::{sweep, write_output, Error};
 
 /// The sweeps of an experiment that run at the size of `ctx`: its own, then each again per
 /// [`Reading`].
@@ -135,105 +149,117 @@ pub(super) fn results(
     jobs: Option<usize>,
 ) -> Result<Table, Error> {
     match &exp.source {
-        Source::Compute(f) | Source::ClosedForm(f) => {
-            // A finished computation is kept, like a finished run, per build of fabsim.
-            let code = sweep::fnv1a64(&[code_id().to_string()]);
-            let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
-            // Reused only whole: its checksum (written after it) must match, else a
-            // truncated or edited cache is computed again.
-            let sum = path.with_extension("csv.fnv");
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                let want = std::fs::read_to_string(&sum).unwrap_or_default();
-                if want.trim() == sweep::fnv1a64_bytes(text.as_bytes()) {
-                    return Ok(Table::from_csv(&text));
-                }
-                eprintln!(
-                    "{}: does not match its checksum {}: computing it again",
-                    path.display(),
-                    sum.display()
-                );
-            }
-            let t = f(ctx);
-            let csv = t.to_csv();
-            write_output(&path, &csv)?;
-            write_output(&sum, &sweep::fnv1a64_bytes(csv.as_bytes()))?;
-            Ok(t)
-        }
-        Source::Sim(_) => {
-            let sweeps = sweeps_of(exp, ctx);
-            let dirs = plan_sweeps(exp, &sweeps, ctx, dir)?;
-            // Held while the runs go on: another `reproduce` or `sweep run --all` on these
-            // sweeps is refused.
-            let _locks = dirs
-                .iter()
-                .map(|(d, _)| sweep::DirLock::take(d, true))
-                .collect::<Result<Vec<_>, _>>()?;
-            let plans = dirs
-                .iter()
-                .map(|(d, _)| sweep::Plan::of(d))
-                .collect::<Result<Vec<_>, _>>()?;
-            let todo: Vec<(usize, u64)> = dirs
-                .iter()
-                .zip(&plans)
-                .enumerate()
-                .flat_map(|(k, ((d, _), plan))| plan.todo(d).into_iter().map(move |i| (k, i)))
-                .collect();
-            // A run whose parameters equal an earlier one's (its architecture ignores the
-            // keys they differ in) is not simulated again: it gets that run's result.
-            let (todo, copies) = if ctx.dedupe {
-                distinct_runs(&dirs, todo)?
-            } else {
-                (todo, vec![])
-            };
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(jobs.unwrap_or(0))
-                .build()
-                .map_err(|e| Error::Runtime(format!("thread pool: {e}")))?;
-            let bar = progress_bar(todo.len());
-            let failures: Vec<String> = pool.install(|| {
-                todo.par_iter()
-                    .filter_map(|&(k, i)| {
-                        let o = plans[k].run_one(&dirs[k].0, i);
-                        bar.inc(1);
-                        match o {
-                            Outcome::Failed(m) => {
-                                Some(format!("{}: run {i}: {m}", dirs[k].0.display()))
-                            }
-                            Outcome::Ran | Outcome::AlreadyDone => None,
-                        }
-                    })
-                    .collect()
-            });
-            bar.finish_and_clear();
-            if !failures.is_empty() {
-                return Err(Error::Runtime(failures.join("\n")));
-            }
-            for ((k, i), (from_k, from_i)) in copies {
-                sweep::copy_result(&dirs[from_k].0, from_i, &dirs[k].0, i)?;
-            }
-            let mut table = Table::default();
-            for ((d, _), s) in dirs.iter().zip(&sweeps) {
-                let (labels, reports) = sweep::load_results(d)?;
-                let mut t = Table::from_csv(&crate::report_csv::csv(&labels, &reports));
-                let keys: Vec<String> = labels
-                    .first()
-                    .map(|l| l.iter().map(|(k, _)| k.clone()).collect())
-                    .unwrap_or_default();
-                t.normalize_to_ideal(&keys);
-                t.header.insert(0, cols::SWEEP.name().into());
-                for r in &mut t.rows {
-                    r.insert(0, s.name.clone());
-                }
-                table.append(t);
-            }
-            let schemes: Vec<String> = table.iter().map(|r| scheme_name(&r)).collect();
-            table.header.push(cols::SCHEME.name().into());
-            for (row, s) in table.rows.iter_mut().zip(schemes) {
-                row.push(s);
-            }
-            Ok(table)
-        }
+        Source::Compute(f) | Source::ClosedForm(f) => computed(*f, ctx, dir),
+        Source::Sim(_) => simulated(exp, ctx, dir, jobs),
     }
+}
+
+/// The table `f` computes at the size of `ctx`, reused from `dir` when a complete one is
+/// there for this build.
+fn computed(f: fn(&Ctx) -> Table, ctx: &Ctx, dir: &Path) -> Result<Table, Error> {
+    // A finished computation is kept, like a finished run, per build of fabsim.
+    let code = sweep::fnv1a64(&[code_id().to_string()]);
+    let path = dir.join(format!("computed-{}-{}.csv", ctx.size(), &code[..8]));
+    // Reused only whole: its checksum (written after it) must match, else a
+    // truncated or edited cache is computed again.
+    let sum = path.with_extension("csv.fnv");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let want = std::fs::read_to_string(&sum).unwrap_or_default();
+        if want.trim() == sweep::fnv1a64_bytes(text.as_bytes()) {
+            return Ok(Table::from_csv(&text));
+        }
+        eprintln!(
+            "{}: does not match its checksum {}: computing it again",
+            path.display(),
+            sum.display()
+        );
+    }
+    let t = f(ctx);
+    let csv = t.to_csv();
+    write_output(&path, &csv)?;
+    write_output(&sum, &sweep::fnv1a64_bytes(csv.as_bytes()))?;
+    Ok(t)
+}
+
+/// The runs of `exp`'s sweeps at the size of `ctx`, planned into `dir`, simulated where not
+/// done yet, as one table.
+fn simulated(exp: &Experiment, ctx: &Ctx, dir: &Path, jobs: Option<usize>) -> Result<Table, Error> {
+    let sweeps = sweeps_of(exp, ctx);
+    let dirs = plan_sweeps(exp, &sweeps, ctx, dir)?;
+    // Held while the runs go on: another `reproduce` or `sweep run --all` on these
+    // sweeps is refused.
+    let _locks = dirs
+        .iter()
+        .map(|(d, _)| sweep::DirLock::take(d, true))
+        .collect::<Result<Vec<_>, _>>()?;
+    let plans = dirs
+        .iter()
+        .map(|(d, _)| sweep::Plan::of(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let todo: Vec<(usize, u64)> = dirs
+        .iter()
+        .zip(&plans)
+        .enumerate()
+        .flat_map(|(k, ((d, _), plan))| plan.todo(d).into_iter().map(move |i| (k, i)))
+        .collect();
+    // A run whose parameters equal an earlier one's (its architecture ignores the
+    // keys they differ in) is not simulated again: it gets that run's result.
+    let (todo, copies) = if ctx.dedupe {
+        distinct_runs(&dirs, todo)?
+    } else {
+        (todo, vec![])
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Runtime(format!("thread pool: {e}")))?;
+    let bar = progress_bar(todo.len());
+    let failures: Vec<String> = pool.install(|| {
+        todo.par_iter()
+            .filter_map(|&(k, i)| {
+                let o = plans[k].run_one(&dirs[k].0, i);
+                bar.inc(1);
+                match o {
+                    Outcome::Failed(m) => Some(format!("{}: run {i}: {m}", dirs[k].0.display())),
+                    Outcome::Ran | Outcome::AlreadyDone => None,
+                }
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    if !failures.is_empty() {
+        return Err(Error::Runtime(failures.join("\n")));
+    }
+    for ((k, i), (from_k, from_i)) in copies {
+        sweep::copy_result(&dirs[from_k].0, from_i, &dirs[k].0, i)?;
+    }
+    sweeps_table(&dirs, &sweeps)
+}
+
+/// The results of the sweeps planned in `dirs`, one table: a `sweep` column first, the
+/// Fastroute paper's readings and the `scheme` column added.
+fn sweeps_table(dirs: &[(PathBuf, u64)], sweeps: &[Sweep]) -> Result<Table, Error> {
+    let mut table = Table::default();
+    for ((d, _), s) in dirs.iter().zip(sweeps) {
+        let (labels, reports) = sweep::load_results(d)?;
+        let mut t = Table::from_csv(&crate::report_csv::csv(&labels, &reports));
+        let keys: Vec<String> = labels
+            .first()
+            .map(|l| l.iter().map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default();
+        t.normalize_to_ideal(&keys);
+        t.header.insert(0, cols::SWEEP.name().into());
+        for r in &mut t.rows {
+            r.insert(0, s.name.clone());
+        }
+        table.append(t);
+    }
+    let schemes: Vec<String> = table.iter().map(|r| scheme_name(&r)).collect();
+    table.header.push(cols::SCHEME.name().into());
+    for (row, s) in table.rows.iter_mut().zip(schemes) {
+        row.push(s);
+    }
+    Ok(table)
 }
 
 /// The load-balancing scheme of a run as the papers name it: the host scheme when one runs,

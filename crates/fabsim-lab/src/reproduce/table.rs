@@ -103,11 +103,11 @@ impl Table {
         }
     }
 
-    /// Adds the Fastroute paper's metric and its readings ([`col::NORMALIZED`]): each run's
+    /// Adds the Fastroute paper's metric and its readings (`col::NORMALIZED`): each run's
     /// value in percent of the Ideal run (`arch` = ideal) that agrees with it on `seed` and
     /// every column of `keys` but `switch.arch`; and, for Poisson arrivals, whether that
-    /// point's Ideal runs reached a steady state ([`col::IDEAL_DELIVERED_PCT`],
-    /// [`col::IDEAL_STEADY`]). Empty where there is no such run.
+    /// point's Ideal runs reached a steady state (`col::IDEAL_DELIVERED_PCT`,
+    /// `col::IDEAL_STEADY`). Empty where there is no such run.
     pub fn normalize_to_ideal(&mut self, keys: &[String]) {
         let same: Vec<&str> = keys
             .iter()
@@ -300,7 +300,7 @@ impl Table {
         Ok(pts)
     }
 
-    /// The growth exponent ([`growth_fit`]) of the mean metric against x over the rows
+    /// The growth exponent (`growth_fit`) of the mean metric against x over the rows
     /// matching `filter`: 1 = linear growth, 0.5 = square root, 0 = flat.
     pub fn growth_exponent(&self, filter: &Filter, x: Col, metric: Metric) -> Result<f64, String> {
         growth_fit(filter, self.mean_by(filter, x, metric)?)

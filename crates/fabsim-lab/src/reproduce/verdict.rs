@@ -1,7 +1,12 @@
 //! Verdicts: a claim evaluated on a results table (its premises, the seed noise by
 //! jackknife), and the tallies.
 
-use super::*;
+use serde::Serialize;
+
+use super::cols;
+use super::model::{Claim, Contra, Experiment, Source, Tol};
+use super::report::{fmt_num, fmt_sig, fmt_signed, VERDICTS};
+use super::table::Table;
 
 /// A claim's outcome, as written to `claims.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -32,13 +37,13 @@ pub struct ClaimResult {
     /// was not estimated, if it was not.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
-    /// The claim evaluated with its control in the subject's place ([`Control`]).
+    /// The claim evaluated with its control in the subject's place ([`Control`](super::model::Control)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control: Option<ControlResult>,
     /// The claim judged under each control reading ([`super::Reading::control`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reading_controls: Vec<ControlResult>,
-    /// The claim under its other readings ([`ClaimReading`]), not tallied.
+    /// The claim under its other readings ([`ClaimReading`](super::model::ClaimReading)), not tallied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingResult>,
 }
@@ -284,66 +289,7 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         readings: vec![],
     };
     match value {
-        Ok(v) if v.is_finite() => {
-            let (tol, paper) = (claim.tol, claim.paper);
-            let holds = tol.holds(paper, v);
-            let margin = tol.margin(paper, v);
-            let noise = jackknife(table, |t| Ok(tol.scale((claim.fabsim)(t)?)));
-            let near = noise.covers(margin);
-            let premise_uncertain = premises.iter().any(|p| p.uncertain);
-            let side = if holds { "inside" } else { "outside" };
-            let unit = if matches!(tol, Tol::Factor(_)) {
-                "(natural log)"
-            } else {
-                claim.unit
-            };
-            r.why = if near {
-                format!(
-                    "fabsim's {} is {side} the tolerance ({}) of the paper's {} by a margin of \
-                     {}: within one standard error, so noise could move it",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper),
-                    noise.margin(margin, unit)
-                )
-            } else if premise_uncertain {
-                format!(
-                    "fabsim's {} is {side} the tolerance ({}) of the paper's {}, but the \
-                     claim's premise is within noise (note)",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper)
-                )
-            } else if !holds {
-                let reason = if claim.differs.is_empty() {
-                    "no reason identified yet"
-                } else {
-                    claim.differs
-                };
-                format!(
-                    "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
-                    fmt_num(v),
-                    r.tolerance,
-                    fmt_num(paper)
-                )
-            } else {
-                String::new()
-            };
-            r.verdict = if near || premise_uncertain {
-                "inconclusive"
-            } else if holds {
-                "holds"
-            } else {
-                "differs"
-            }
-            .into();
-            // Said once: a premise's note already names the same missing noise.
-            let remark = noise.remark();
-            if !notes.iter().any(|n| n.contains(&remark)) {
-                notes.push(remark);
-            }
-            (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
-        }
+        Ok(v) if v.is_finite() => score(&mut r, &mut notes, claim, table, v, &premises),
         Ok(v) => r.why = format!("fabsim's number is {v}"),
         Err(why) => r.why = why,
     }
@@ -353,6 +299,76 @@ pub fn evaluate(claim: &Claim, table: &Table) -> ClaimResult {
         .collect::<Vec<_>>()
         .join("; ");
     r
+}
+
+/// Scores `claim`'s finite number `v` from `table` into `r`: verdict, why, margin and
+/// standard error; `notes` gets the noise remark unless a premise's note already has it.
+fn score(
+    r: &mut ClaimResult,
+    notes: &mut Vec<String>,
+    claim: &Claim,
+    table: &Table,
+    v: f64,
+    premises: &[Premise],
+) {
+    let (tol, paper) = (claim.tol, claim.paper);
+    let holds = tol.holds(paper, v);
+    let margin = tol.margin(paper, v);
+    let noise = jackknife(table, |t| Ok(tol.scale((claim.fabsim)(t)?)));
+    let near = noise.covers(margin);
+    let premise_uncertain = premises.iter().any(|p| p.uncertain);
+    let side = if holds { "inside" } else { "outside" };
+    let unit = if matches!(tol, Tol::Factor(_)) {
+        "(natural log)"
+    } else {
+        claim.unit
+    };
+    r.why = if near {
+        format!(
+            "fabsim's {} is {side} the tolerance ({}) of the paper's {} by a margin of \
+             {}: within one standard error, so noise could move it",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper),
+            noise.margin(margin, unit)
+        )
+    } else if premise_uncertain {
+        format!(
+            "fabsim's {} is {side} the tolerance ({}) of the paper's {}, but the \
+             claim's premise is within noise (note)",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper)
+        )
+    } else if !holds {
+        let reason = if claim.differs.is_empty() {
+            "no reason identified yet"
+        } else {
+            claim.differs
+        };
+        format!(
+            "fabsim's {} is outside the tolerance ({}) of the paper's {}: {reason}",
+            fmt_num(v),
+            r.tolerance,
+            fmt_num(paper)
+        )
+    } else {
+        String::new()
+    };
+    r.verdict = if near || premise_uncertain {
+        "inconclusive"
+    } else if holds {
+        "holds"
+    } else {
+        "differs"
+    }
+    .into();
+    // Said once: a premise's note already names the same missing noise.
+    let remark = noise.remark();
+    if !notes.iter().any(|n| n.contains(&remark)) {
+        notes.push(remark);
+    }
+    (r.fabsim, r.holds, r.margin, r.se) = (Some(v), Some(holds), Some(margin), noise.se());
 }
 
 /// Where a claim's number comes from: `theory`, `simulation` or `computation`.
@@ -440,7 +456,7 @@ pub(super) fn control_result(r: &mut ClaimResult, what: &str, by: &ClaimResult) 
     }
 }
 
-/// Verdict counts of `claims`: per [`VERDICTS`] over the claims that are not theory, and
+/// Verdict counts of `claims`: per `VERDICTS` over the claims that are not theory, and
 /// (theory claims, theory claims that hold).
 pub fn tally<'a>(claims: impl Iterator<Item = &'a ClaimResult>) -> ([usize; 4], [usize; 2]) {
     let (mut v, mut th) = ([0; 4], [0; 2]);

@@ -27,14 +27,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use fabsim::metrics::{self, RunReport};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::output::{temp_name, write_atomic, write_output};
+use crate::output::write_output;
 use crate::report_csv;
 use crate::runs::{self as runcmd, progress_bar, runs_json};
 use crate::Error;
@@ -190,7 +189,7 @@ pub fn copy_result(from_dir: &Path, from_i: u64, dir: &Path, i: u64) -> Result<(
     write_result(&result_path(dir, i), &json)
 }
 
-/// A sweep's planned runs, as its manifest and input files give them now ([`planned`]):
+/// A sweep's planned runs, as its manifest and input files give them now (`planned`):
 /// what every result is held to, by `status`, `merge`, `run` and `reproduce` alike.
 pub struct Plan {
     runs: PlannedRuns,

@@ -2,7 +2,13 @@
 //! identities that tie a result to its spec (and its input files), atomic result writes and
 //! the directory lock.
 
-use super::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::output::{temp_name, write_atomic};
+use crate::Error;
 
 /// The swept keys of one run and their values.
 pub type Labels = Vec<(String, String)>;

@@ -2,14 +2,22 @@
 //! fabric and dependencies (permutation, naive NIC bound with ACKs, chains of collective
 //! bounds, the flow dependency critical path).
 
-use super::*;
-use crate::workload::BoundKind;
+use crate::engine::Time;
+use crate::net::Fabric;
+use crate::params::SimParams;
+use crate::sim::RunOutcome;
+use crate::theory::{
+    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
+    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
+};
+use crate::workload::deps::Deps;
+use crate::workload::{BoundKind, Collective, FlowSpec};
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
 /// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
 /// the largest of the chain of collective bounds ([`collective_bound_ps`]), the flow
 /// dependency chain ([`critical_path_ps`]), the naive NIC bound and the release-time NIC
-/// bound ([`release_nic_bound_ps`]).
+/// bound (`release_nic_bound_ps`).
 pub fn lower_bound_ps(params: &SimParams, outcome: &RunOutcome) -> Time {
     lower_bounds(params, outcome).0
 }
@@ -30,9 +38,9 @@ pub struct DependencyTerms {
     pub collectives: Time,
     /// The flow dependency chain ([`critical_path_ps`]).
     pub chain: Time,
-    /// The busiest NIC over the whole run ([`nic_bound_ps`]).
+    /// The busiest NIC over the whole run (`nic_bound_ps`).
     pub nic: Time,
-    /// The busiest NIC after a release time ([`release_nic_bound_ps`]).
+    /// The busiest NIC after a release time (`release_nic_bound_ps`).
     pub release: Time,
 }
 
@@ -145,7 +153,7 @@ fn dependency_bound(
 /// that can never start are ignored.
 ///
 /// The ACK a host owes when a gate releases its flow. If every signal of gate `g` is the
-/// receive done of a flow into host `h` ([`ack_gates`]), the signal that fires `g` (at `A`)
+/// receive done of a flow into host `h` (`ack_gates`), the signal that fires `g` (at `A`)
 /// is the arrival at `h` of some flow's last data packet, and `h` sends that packet's ACK
 /// at once under every ACK policy (per packet, or coalesced: the last packet is always
 /// ACKed). A flow `x` of `h` that `g` releases starts at `A + delay` or later, so each of
@@ -158,7 +166,7 @@ fn dependency_bound(
 /// The ACKs of the other packets a host receives while it sends (one per data packet in a
 /// ring step, 1.5% of a step's NIC time with 64 B ACKs per 4,160 B packet) are charged as in
 /// appendix A's permutation bound: in the schedule of perfect load balance, with no
-/// queueing anywhere ([`ack_charges`]). That part is the bound of zero-queueing schedules,
+/// queueing anywhere (`ack_charges`). That part is the bound of zero-queueing schedules,
 /// not of every schedule (one that delays a flow's data in the fabric could receive it
 /// while its NIC idles, paying in latency instead); `tests/bounds.rs` holds every run of
 /// every profile, collective and load balancer to it.
@@ -210,7 +218,7 @@ pub struct Gates<'a> {
     waits_on: crate::workload::deps::Csr,
     /// Per gate: the signals it can receive (a flow's send done or receive done).
     signals: Vec<u32>,
-    /// Per gate: the host owing an ACK when it fires ([`ack_gates`]).
+    /// Per gate: the host owing an ACK when it fires (`ack_gates`).
     ack_host: Vec<u32>,
 }
 

@@ -12,7 +12,7 @@ use std::borrow::Borrow;
 
 use super::{FlowRecord, RunReport, TraceRecord};
 
-/// A column, by name. Report columns are the constants of this module; [`Col::stage`] names
+/// A column, by name. Report columns are the constants of this module; [`Stages::at`] names
 /// one per-stage column; [`Col::key`] a swept scenario key (e.g. `workload.load`), which
 /// the results table holds for the keys a sweep varies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

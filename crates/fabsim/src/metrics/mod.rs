@@ -26,12 +26,7 @@ use crate::net::Fabric;
 use crate::net::Stage;
 use crate::params::SimParams;
 use crate::sim::{simulate_traced, RunOutcome};
-use crate::theory::{
-    ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
-    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
-};
-use crate::workload::deps::Deps;
-use crate::workload::{Collective, FlowSpec, WorkloadSpec};
+use crate::workload::{FlowSpec, WorkloadSpec};
 pub use bound::{
     collective_bound_ps, critical_path_ps, dependency_terms, lower_bound_ps, DependencyTerms, Gates,
 };
@@ -469,13 +464,16 @@ fn collective_reports(o: &RunOutcome, bounds: &[Time]) -> Vec<CollectiveReport> 
         .collect()
 }
 
-fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
-    let (bound, collective_bounds) = bound::lower_bounds(params, o);
-    let cct = o.end_ps.map(|e| e - o.start_ps);
-    let span = cct
-        .unwrap_or(o.stop_ps - o.start_ps)
-        .max(Time::from_ps(1))
-        .as_ps_f64();
+/// Per stage name and over `all`: the largest queue (bytes), the mean queue over `span` ps
+/// (bytes) and the utilization, of the ports of a run's outcome.
+type PortStats = (
+    BTreeMap<String, u64>,
+    BTreeMap<String, f64>,
+    BTreeMap<String, f64>,
+);
+
+/// [`PortStats`] of `o` over `span` ps (queues leave out the hosts' uplinks).
+fn port_stats(o: &RunOutcome, span: f64) -> PortStats {
     let tiers = o.fabric.tiers;
     let mut max_q = BTreeMap::new();
     let mut mean_q = BTreeMap::new();
@@ -523,6 +521,11 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         o.ports.bytes_per_ps() * all_integral / (all_queue_ports.max(1) as f64 * span),
     );
     util.insert("all".into(), all_busy / (all_ports as f64 * span));
+    (max_q, mean_q, util)
+}
+
+/// The FCTs (µs) of the flows past the warm-up, sorted, and their statistics per size bucket.
+fn steady_fcts(params: &SimParams, o: &RunOutcome) -> (Vec<f64>, BTreeMap<String, FctStats>) {
     // Flows past the warm-up (`run.warmup_us`; all of them by default), with their FCTs.
     let steady = || {
         o.flows
@@ -546,6 +549,18 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         xs.sort_by(f64::total_cmp);
         fct_by_size.insert(name, fct_stats(&xs));
     }
+    (fcts, fct_by_size)
+}
+
+fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
+    let (bound, collective_bounds) = bound::lower_bounds(params, o);
+    let cct = o.end_ps.map(|e| e - o.start_ps);
+    let span = cct
+        .unwrap_or(o.stop_ps - o.start_ps)
+        .max(Time::from_ps(1))
+        .as_ps_f64();
+    let (max_q, mean_q, util) = port_stats(o, span);
+    let (fcts, fct_by_size) = steady_fcts(params, o);
     let asic = o.asic.clone().unwrap_or_default();
     let sample_ps = params.arch.sample_ps;
     let inter_asic_util = asic

@@ -87,7 +87,7 @@ pub struct RunOutcome {
     pub asic: Option<AsicStats>,
     /// With failures: the failed links and rho_max (see `net::failures`).
     pub failures: Option<(Failures, f64)>,
-    /// Why the watchdog ended the run early, if it did (see [`WATCHDOG_EVENTS`]).
+    /// Why the watchdog ended the run early, if it did (see [`crate::sim::WATCHDOG_EVENTS`]).
     pub stalled: Option<String>,
     /// With a trace: every fabric port every interval, in time then port order.
     pub trace: Vec<PortSample>,

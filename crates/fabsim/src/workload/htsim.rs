@@ -20,7 +20,7 @@
 //! are not read (use `failures.links`). Node ids are fabsim host ids, so `Nodes` may not
 //! exceed the fabric's hosts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::deps::{DepsBuilder, Signal};
@@ -126,11 +126,6 @@ impl HtsimMatrix {
     /// Parses a connection matrix whose `start` times are in `unit`.
     pub fn parse(text: &str, unit: StartUnit) -> Result<Self, HtsimError> {
         let text = crate::engine::without_bom(text);
-        let err = |line: usize, field: &str, message: String| HtsimError {
-            line,
-            field: field.to_string(),
-            message,
-        };
         let (mut nodes, mut declared_conns, mut declared_trigs) = (None, None, None);
         let mut conns = Vec::new();
         let mut conn_lines = Vec::new();
@@ -151,114 +146,13 @@ impl HtsimMatrix {
                     return Err(err(line, "Failures", "link failures in traffic files are not supported; use the scenario key failures.links".into()))
                 }
                 "trigger" => {
-                    let (mut id, mut kind, mut count) = (None, None, None);
-                    while let Some(t) = toks.next() {
-                        match t {
-                            "id" => id = Some(num::<u32>(line, "id", toks.next())?),
-                            "count" => count = Some(num::<u32>(line, "count", toks.next())?),
-                            "oneshot" | "multishot" | "barrier" if kind.is_some() => {
-                                return Err(err(line, t, "a trigger has one type".into()))
-                            }
-                            "oneshot" | "multishot" | "barrier" => kind = Some(t),
-                            _ => {
-                                return Err(err(line, t, "unknown trigger attribute; allowed: id, oneshot, multishot, barrier, count".into()))
-                            }
-                        }
-                    }
-                    let id = match id {
-                        Some(0) => return Err(err(line, "id", "trigger id 0 is not allowed".into())),
-                        Some(id) => id,
-                        None => return Err(err(line, "id", "a trigger needs an id".into())),
-                    };
-                    let kind = match (kind, count) {
-                        (Some("oneshot"), _) => TriggerKind::OneShot,
-                        (Some("multishot"), _) => TriggerKind::MultiShot,
-                        (Some(_), Some(c)) if c >= 1 => TriggerKind::Barrier(c),
-                        (Some(_), _) => {
-                            return Err(err(line, "count", "a barrier needs count >= 1".into()))
-                        }
-                        (None, _) => {
-                            return Err(err(line, "trigger", "a trigger needs a type: oneshot, multishot or barrier".into()))
-                        }
-                    };
+                    let (id, kind) = parse_trigger(line, toks)?;
                     if triggers.insert(id, kind).is_some() {
                         return Err(err(line, "id", format!("trigger {id} defined twice")));
                     }
                 }
                 _ if first.contains("->") => {
-                    let (s, d) = first.split_once("->").unwrap();
-                    let src = num::<u32>(line, "src", Some(s))?;
-                    let dst = num::<u32>(line, "dst", Some(d))?;
-                    if src == dst {
-                        return Err(err(line, "dst", format!("a connection from host {src} to itself")));
-                    }
-                    let mut c = Conn {
-                        src,
-                        dst,
-                        bytes: 0,
-                        start_ps: None,
-                        trigger: None,
-                        send_done: None,
-                        recv_done: None,
-                    };
-                    let mut size = false;
-                    let trig = |line, field: &str, tok| -> Result<Option<u32>, HtsimError> {
-                        match num::<u32>(line, field, tok)? {
-                            0 => Err(err(line, field, "trigger id 0 is not allowed".into())),
-                            t => Ok(Some(t)),
-                        }
-                    };
-                    // Every token here names a field (values are taken with it): a field
-                    // given twice would silently keep its last value.
-                    let mut seen: Vec<&str> = Vec::new();
-                    while let Some(t) = toks.next() {
-                        if seen.contains(&t) {
-                            return Err(err(line, t, format!("`{t}` given twice; allowed: each field once per connection")));
-                        }
-                        seen.push(t);
-                        match t {
-                            "id" => {
-                                let id = num::<u32>(line, "id", toks.next())?;
-                                if id == 0 {
-                                    return Err(err(line, "id", "flow id 0 is not allowed".into()));
-                                }
-                                if let Some(other) = ids.insert(id, line) {
-                                    return Err(err(line, "id", format!("flow id {id} already used on line {other}")));
-                                }
-                            }
-                            "start" => {
-                                c.start_ps = Some(unit.read(toks.next()).map_err(|m| err(line, "start", m))?);
-                            }
-                            "size" => {
-                                c.bytes = num(line, "size", toks.next())?;
-                                if c.bytes == 0 {
-                                    return Err(err(line, "size", "a connection of 0 bytes never completes; allowed: at least 1 byte".into()));
-                                }
-                                size = true;
-                            }
-                            "trigger" => c.trigger = trig(line, "trigger", toks.next())?,
-                            "send_done_trigger" => c.send_done = trig(line, "send_done_trigger", toks.next())?,
-                            "recv_done_trigger" => c.recv_done = trig(line, "recv_done_trigger", toks.next())?,
-                            "prio" => {
-                                num::<i64>(line, "prio", toks.next())?;
-                            }
-                            _ => {
-                                return Err(err(line, t, "unknown connection attribute; allowed: id, start, size, trigger, send_done_trigger, recv_done_trigger, prio".into()))
-                            }
-                        }
-                    }
-                    if !size {
-                        return Err(err(line, "size", "a connection needs a size".into()));
-                    }
-                    match (c.start_ps, c.trigger) {
-                        (None, None) => {
-                            return Err(err(line, "start", "a connection needs a start time or a trigger".into()))
-                        }
-                        (Some(_), Some(_)) => {
-                            return Err(err(line, "trigger", "a connection has either a start time or a trigger, not both".into()))
-                        }
-                        _ => {}
-                    }
+                    let c = parse_conn(line, first, toks, unit, &mut ids)?;
                     conns.push(c);
                     conn_lines.push(line);
                 }
@@ -282,75 +176,11 @@ impl HtsimMatrix {
                 format!("header says {n} triggers, the file has {}", triggers.len()),
             ));
         }
-        for (c, &line) in conns.iter().zip(&conn_lines) {
-            for (field, v) in [("src", c.src), ("dst", c.dst)] {
-                if v >= nodes {
-                    return Err(err(
-                        line,
-                        field,
-                        format!("host {v} is not below Nodes = {nodes}"),
-                    ));
-                }
-            }
-            for (field, t) in [
-                ("trigger", c.trigger),
-                ("send_done_trigger", c.send_done),
-                ("recv_done_trigger", c.recv_done),
-            ] {
-                if let Some(t) = t.filter(|t| !triggers.contains_key(t)) {
-                    return Err(err(line, field, format!("trigger {t} is not defined (`trigger id {t} oneshot|multishot|barrier`)")));
-                }
-            }
-        }
+        check_references(nodes, &conns, &conn_lines, &triggers)?;
         if conns.is_empty() {
             return Err(err(0, "Connections", "the file has no connections".into()));
         }
-        // Every trigger a connection waits on must be able to fire: fired by connections that
-        // start on time or after triggers that fire, as often as a barrier counts.
-        let mut fired: std::collections::BTreeSet<u32> = Default::default();
-        loop {
-            let before = fired.len();
-            for (&t, kind) in &triggers {
-                let can_start = |c: &Conn| c.trigger.is_none_or(|w| fired.contains(&w));
-                let signals = conns
-                    .iter()
-                    .filter(|c| can_start(c))
-                    .map(|c| u32::from(c.send_done == Some(t)) + u32::from(c.recv_done == Some(t)))
-                    .sum::<u32>();
-                let needed = match kind {
-                    TriggerKind::Barrier(n) => *n,
-                    _ => 1,
-                };
-                if signals >= needed {
-                    fired.insert(t);
-                }
-            }
-            if fired.len() == before {
-                break;
-            }
-        }
-        for (c, &line) in conns.iter().zip(&conn_lines) {
-            if let Some(t) = c.trigger.filter(|t| !fired.contains(t)) {
-                return Err(err(
-                    line,
-                    "trigger",
-                    format!(
-                        "waits on trigger {t}, which can never fire: no connection that can start signals it often enough (a cycle of triggers, a connection triggering itself, or a barrier counting more signals than it can get)"
-                    ),
-                ));
-            }
-        }
-        if conns
-            .iter()
-            .try_fold(0u64, |t, c| t.checked_add(c.bytes))
-            .is_none()
-        {
-            return Err(err(
-                0,
-                "size",
-                "the sizes add up to more than 2^64 - 1 bytes".into(),
-            ));
-        }
+        check_runnable(&conns, &conn_lines, &triggers)?;
         Ok(HtsimMatrix {
             nodes,
             conns,
@@ -408,6 +238,272 @@ impl HtsimMatrix {
             collectives: Vec::new(),
         }
     }
+}
+
+/// An error on `line` (0: the whole file) in `field`.
+fn err(line: usize, field: &str, message: String) -> HtsimError {
+    HtsimError {
+        line,
+        field: field.to_string(),
+        message,
+    }
+}
+
+/// A `trigger id TID oneshot|multishot|barrier [count N]` line's id and kind (`toks`: after
+/// `trigger`).
+fn parse_trigger<'a>(
+    line: usize,
+    mut toks: impl Iterator<Item = &'a str>,
+) -> Result<(u32, TriggerKind), HtsimError> {
+    let (mut id, mut kind, mut count) = (None, None, None);
+    while let Some(t) = toks.next() {
+        match t {
+            "id" => id = Some(num::<u32>(line, "id", toks.next())?),
+            "count" => count = Some(num::<u32>(line, "count", toks.next())?),
+            "oneshot" | "multishot" | "barrier" if kind.is_some() => {
+                return Err(err(line, t, "a trigger has one type".into()))
+            }
+            "oneshot" | "multishot" | "barrier" => kind = Some(t),
+            _ => {
+                return Err(err(
+                    line,
+                    t,
+                    "unknown trigger attribute; allowed: id, oneshot, multishot, barrier, count"
+                        .into(),
+                ))
+            }
+        }
+    }
+    let id = match id {
+        Some(0) => return Err(err(line, "id", "trigger id 0 is not allowed".into())),
+        Some(id) => id,
+        None => return Err(err(line, "id", "a trigger needs an id".into())),
+    };
+    let kind = match (kind, count) {
+        (Some("oneshot"), _) => TriggerKind::OneShot,
+        (Some("multishot"), _) => TriggerKind::MultiShot,
+        (Some(_), Some(c)) if c >= 1 => TriggerKind::Barrier(c),
+        (Some(_), _) => return Err(err(line, "count", "a barrier needs count >= 1".into())),
+        (None, _) => {
+            return Err(err(
+                line,
+                "trigger",
+                "a trigger needs a type: oneshot, multishot or barrier".into(),
+            ))
+        }
+    };
+    Ok((id, kind))
+}
+
+/// A `SRC->DST attributes` line's connection (`first`: `SRC->DST`, `toks`: the attributes);
+/// `ids` holds the flow ids used so far and the line of each.
+fn parse_conn<'a>(
+    line: usize,
+    first: &str,
+    mut toks: impl Iterator<Item = &'a str>,
+    unit: StartUnit,
+    ids: &mut BTreeMap<u32, usize>,
+) -> Result<Conn, HtsimError> {
+    let (s, d) = first.split_once("->").unwrap();
+    let src = num::<u32>(line, "src", Some(s))?;
+    let dst = num::<u32>(line, "dst", Some(d))?;
+    if src == dst {
+        return Err(err(
+            line,
+            "dst",
+            format!("a connection from host {src} to itself"),
+        ));
+    }
+    let mut c = Conn {
+        src,
+        dst,
+        bytes: 0,
+        start_ps: None,
+        trigger: None,
+        send_done: None,
+        recv_done: None,
+    };
+    // Every token here names a field (values are taken with it): a field
+    // given twice would silently keep its last value.
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(t) = toks.next() {
+        if seen.contains(&t) {
+            return Err(err(
+                line,
+                t,
+                format!("`{t}` given twice; allowed: each field once per connection"),
+            ));
+        }
+        seen.push(t);
+        conn_attribute(&mut c, line, t, toks.next(), unit, ids)?;
+    }
+    if !seen.contains(&"size") {
+        return Err(err(line, "size", "a connection needs a size".into()));
+    }
+    match (c.start_ps, c.trigger) {
+        (None, None) => {
+            return Err(err(
+                line,
+                "start",
+                "a connection needs a start time or a trigger".into(),
+            ))
+        }
+        (Some(_), Some(_)) => {
+            return Err(err(
+                line,
+                "trigger",
+                "a connection has either a start time or a trigger, not both".into(),
+            ))
+        }
+        _ => {}
+    }
+    Ok(c)
+}
+
+/// Sets the connection attribute `t` to `value` (`ids`: the flow ids used so far, with the
+/// line of each).
+fn conn_attribute(
+    c: &mut Conn,
+    line: usize,
+    t: &str,
+    value: Option<&str>,
+    unit: StartUnit,
+    ids: &mut BTreeMap<u32, usize>,
+) -> Result<(), HtsimError> {
+    let trig = |line, field: &str, tok| -> Result<Option<u32>, HtsimError> {
+        match num::<u32>(line, field, tok)? {
+            0 => Err(err(line, field, "trigger id 0 is not allowed".into())),
+            t => Ok(Some(t)),
+        }
+    };
+    match t {
+        "id" => {
+            let id = num::<u32>(line, "id", value)?;
+            if id == 0 {
+                return Err(err(line, "id", "flow id 0 is not allowed".into()));
+            }
+            if let Some(other) = ids.insert(id, line) {
+                return Err(err(line, "id", format!("flow id {id} already used on line {other}")));
+            }
+        }
+        "start" => {
+            c.start_ps = Some(unit.read(value).map_err(|m| err(line, "start", m))?);
+        }
+        "size" => {
+            c.bytes = num(line, "size", value)?;
+            if c.bytes == 0 {
+                return Err(err(line, "size", "a connection of 0 bytes never completes; allowed: at least 1 byte".into()));
+            }
+        }
+        "trigger" => c.trigger = trig(line, "trigger", value)?,
+        "send_done_trigger" => c.send_done = trig(line, "send_done_trigger", value)?,
+        "recv_done_trigger" => c.recv_done = trig(line, "recv_done_trigger", value)?,
+        "prio" => {
+            num::<i64>(line, "prio", value)?;
+        }
+        _ => {
+            return Err(err(line, t, "unknown connection attribute; allowed: id, start, size, trigger, send_done_trigger, recv_done_trigger, prio".into()))
+        }
+    }
+    Ok(())
+}
+
+/// Every connection's hosts are below `nodes` and every trigger it names is defined.
+fn check_references(
+    nodes: u32,
+    conns: &[Conn],
+    conn_lines: &[usize],
+    triggers: &BTreeMap<u32, TriggerKind>,
+) -> Result<(), HtsimError> {
+    for (c, &line) in conns.iter().zip(conn_lines) {
+        for (field, v) in [("src", c.src), ("dst", c.dst)] {
+            if v >= nodes {
+                return Err(err(
+                    line,
+                    field,
+                    format!("host {v} is not below Nodes = {nodes}"),
+                ));
+            }
+        }
+        for (field, t) in [
+            ("trigger", c.trigger),
+            ("send_done_trigger", c.send_done),
+            ("recv_done_trigger", c.recv_done),
+        ] {
+            if let Some(t) = t.filter(|t| !triggers.contains_key(t)) {
+                return Err(err(
+                    line,
+                    field,
+                    format!(
+                        "trigger {t} is not defined (`trigger id {t} oneshot|multishot|barrier`)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every connection can start (its trigger can fire) and the sizes add up within `u64`.
+fn check_runnable(
+    conns: &[Conn],
+    conn_lines: &[usize],
+    triggers: &BTreeMap<u32, TriggerKind>,
+) -> Result<(), HtsimError> {
+    // Every trigger a connection waits on must be able to fire: fired by connections that
+    // start on time or after triggers that fire, as often as a barrier counts.
+    let fired = fireable(conns, triggers);
+    for (c, &line) in conns.iter().zip(conn_lines) {
+        if let Some(t) = c.trigger.filter(|t| !fired.contains(t)) {
+            return Err(err(
+                line,
+                "trigger",
+                format!(
+                    "waits on trigger {t}, which can never fire: no connection that can start signals it often enough (a cycle of triggers, a connection triggering itself, or a barrier counting more signals than it can get)"
+                ),
+            ));
+        }
+    }
+    if conns
+        .iter()
+        .try_fold(0u64, |t, c| t.checked_add(c.bytes))
+        .is_none()
+    {
+        return Err(err(
+            0,
+            "size",
+            "the sizes add up to more than 2^64 - 1 bytes".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The triggers that can fire: signalled by connections that start on time or after
+/// triggers that fire, as often as a barrier counts.
+fn fireable(conns: &[Conn], triggers: &BTreeMap<u32, TriggerKind>) -> BTreeSet<u32> {
+    let mut fired = BTreeSet::new();
+    loop {
+        let before = fired.len();
+        for (&t, kind) in triggers {
+            let can_start = |c: &Conn| c.trigger.is_none_or(|w| fired.contains(&w));
+            let signals = conns
+                .iter()
+                .filter(|c| can_start(c))
+                .map(|c| u32::from(c.send_done == Some(t)) + u32::from(c.recv_done == Some(t)))
+                .sum::<u32>();
+            let needed = match kind {
+                TriggerKind::Barrier(n) => *n,
+                _ => 1,
+            };
+            if signals >= needed {
+                fired.insert(t);
+            }
+        }
+        if fired.len() == before {
+            break;
+        }
+    }
+    fired
 }
 
 #[cfg(test)]

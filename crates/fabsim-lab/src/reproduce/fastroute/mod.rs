@@ -6,12 +6,9 @@
 use fabsim::scenario::RunSpec;
 
 use super::cols::{self as col, computed, key, Col};
-use super::scen::{full_only, sweep, Scen};
-use super::table::{grid, index, Filter};
-use super::{
-    fmt_num, leak, Claim, Contra, Ctx, Experiment, Paper, Plot, Reading, Row, Source, Sweep, Table,
-    TableReading, Tol, ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, SLOPE, TIMING,
-};
+use super::scen::Scen;
+use super::table::{grid, Filter};
+use super::{fmt_num, Ctx, Experiment, Plot, Reading, Row, Source, Table, TableReading, Tol};
 use crate::Error;
 
 pub const COMMON_SETUP: &str = "\
@@ -510,8 +507,8 @@ const FIG10_NEAR_ZERO: &str = "the inter-ASIC link utilization for Fastroute is 
 /// Fig. 10's scenario: Fig. 9's testbed (one FSDP iteration over 8 hosts on one switch of 2
 /// ASICs, ranks alternating ASICs) with the testbed's 500 us reconfiguration interval, the
 /// inter-ASIC utilization sampled in bins of `bin_us`.
-fn fig10(bin_us: f64) -> String {
-    fig9()
+fn fig10_scen(bin_us: f64) -> String {
+    fig9_scen()
         .set("switch.reconfig_interval_us", FIG10_RECONFIG_US)
         .set("switch.util_sample_us", bin_us)
         .render()
@@ -526,7 +523,7 @@ fn fig10_specs(ctx: &Ctx) -> Result<Vec<RunSpec>, Error> {
         vec![]
     };
     let bin = FIG10_BIN_US[usize::from(ctx.quick)];
-    let specs = crate::runs::scenario(Some(&fig10(bin)), "fastroute-fig10", &set)?.expand()?;
+    let specs = crate::runs::scenario(Some(&fig10_scen(bin)), "fastroute-fig10", &set)?.expand()?;
     Ok(specs
         .into_iter()
         .filter(|s| s.params.run.seed == 1)
@@ -606,7 +603,7 @@ const FIG9_OVERSUB: f64 = 2.0;
 
 /// Fig. 9's testbed: one switch of 2 ASICs at 2:1 with 8 hosts at 100 Gb/s, one FSDP
 /// iteration over all 8 hosts (ring collectives), consecutive ranks on different ASICs.
-fn fig9() -> Scen {
+fn fig9_scen() -> Scen {
     archs(base())
         .unset("topology.k")
         .set("topology.leaves", 1)

@@ -7,7 +7,8 @@ use std::time::Instant;
 use portmap::gen::{random_tm, SplitMix64, TmKind};
 use portmap::{inter_asic_bytes, solve, static_inter_asic_bytes, Constraints, Solver, Workspace};
 
-use super::*;
+use crate::reproduce::cols::{computed, Col};
+use crate::reproduce::{fmt_num, Ctx, Row, Table, Tol};
 
 /// Runtime and elementary operations of every solver in `solvers` (and the greedy's gap to
 /// the exact optimum) on `reps` random matrices per (ports, ASICs).

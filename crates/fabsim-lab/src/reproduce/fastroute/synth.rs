@@ -4,7 +4,10 @@
 //! The numbers are made up to match the paper's statements, not measured: Fastroute at
 //! 99.6% of Ideal, State-of-the-Art at 75%, Oversubscribed at 60% unless a claim says more.
 
-use super::*;
+use super::{paper_thrp, world, ARCHS, FIG10_FIRST_MAPPING_US};
+use crate::reproduce::cols::{self as col, computed, key};
+use crate::reproduce::table::{grid, index};
+use crate::reproduce::Table;
 
 const LOADS: &[&str] = &["0.2", "0.6", "1.0"];
 

@@ -6,8 +6,17 @@
 //! (fixed from the paper's words) and, beside it, under every other size and DCTCP rule (at
 //! the 30 KB threshold the claims read; 40 and 60 KB are plotted beside it).
 
-use super::*;
+use super::{
+    base, cc_acts, cc_gap, cc_plot, cc_ratio, fsdp_factor, inflation_pct, scheme, set_infl, slow,
+    synth, with_cc, MAIN,
+};
+use crate::reproduce::cols::{self as col, key, Col};
+use crate::reproduce::scen::{by_scheme, by_scheme_named};
 use crate::reproduce::Sweep;
+use crate::reproduce::{
+    leak, Claim, ClaimReading, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol, INT_LIMIT,
+    PRINTED_INT,
+};
 
 /// Fig. 12's message sizes in MiB: at 1 MiB the 1.5-BDP initial window (625 KB BDP) covers
 /// 89% of the message, so no control can act; 4 and 16 MiB last several RTTs.

@@ -2,12 +2,9 @@
 //! paper leaves open is stated in the entry's `setup` (and nowhere else).
 
 use super::cols::{self as col, key, Col};
-use super::scen::{by_scheme, by_scheme_named, per_scheme, sweep, Scen};
-use super::table::{grid, index, Filter};
-use super::{
-    leak, premise, Claim, ClaimReading, Contra, Experiment, Paper, Plot, Row, Source, Table, Tol,
-    ABOUT_PCT, DECADES, INT_LIMIT, PRINTED_INT, ROUGHLY_HALF, SLOPE,
-};
+use super::scen::Scen;
+use super::table::{grid, Filter};
+use super::{premise, Experiment, Plot, Row, Table};
 
 /// Settings shared by every Ofan experiment (link delay, packet sizes, buffers, pointers).
 pub const COMMON_SETUP: &str = "\

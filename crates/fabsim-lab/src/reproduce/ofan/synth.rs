@@ -3,7 +3,10 @@
 //! and differ once the claim's `contra` rewrites it (`reproduce::tests::every_claim_can_fail`).
 //! The numbers are made up to match the paper's statements, not measured.
 
-use super::*;
+use super::{pick, with_infl, world, DOWN, PACKET_BYTES, UP};
+use crate::reproduce::cols::{self as col, key};
+use crate::reproduce::table::{grid, index};
+use crate::reproduce::{Row, Table};
 
 const FIG1: &[&str] = &["ecmp", "rsq", "rr", "jsq", "ar", "4ofan", "ofan", "reps"];
 const SWITCH_AND_REPS: &[&str] = &["ar", "4ofan", "ofan", "reps"];
