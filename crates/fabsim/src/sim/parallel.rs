@@ -326,24 +326,7 @@ fn windows<A: Chassis + Send>(
         let cancelled = crew.window(until);
         let mut guards = crew.lock_all();
         let sims = &mut guards[..];
-        // What each partition shipped becomes its destination's inbox, received at the
-        // start of its next window on its own thread.
-        for from in 0..sims.len() {
-            for to in 0..sims.len() {
-                if from == to {
-                    // (Nothing is shipped to oneself: its buffers stay as they are.)
-                    continue;
-                }
-                let (a, b) = if from < to {
-                    let (lo, hi) = sims.split_at_mut(to);
-                    (&mut lo[from], &mut hi[0])
-                } else {
-                    let (lo, hi) = sims.split_at_mut(from);
-                    (&mut hi[0], &mut lo[to])
-                };
-                exchange(&mut a.post, &mut b.post, from, to);
-            }
-        }
+        deliver(sims);
         if let Some(why) = cancelled {
             return End::Stalled(why);
         }
@@ -457,6 +440,27 @@ impl<A: Chassis + Send> Drop for LetGo<'_, '_, '_, A> {
     fn drop(&mut self) {
         self.0.quit.store(true, Release);
         self.0.start.wait();
+    }
+}
+
+/// What each partition shipped becomes its destination's inbox, received at the start of its
+/// next window on its own thread.
+fn deliver<A: Chassis>(sims: &mut [MutexGuard<'_, Sim<'_, A>>]) {
+    for from in 0..sims.len() {
+        for to in 0..sims.len() {
+            if from == to {
+                // (Nothing is shipped to oneself: its buffers stay as they are.)
+                continue;
+            }
+            let (a, b) = if from < to {
+                let (lo, hi) = sims.split_at_mut(to);
+                (&mut lo[from], &mut hi[0])
+            } else {
+                let (lo, hi) = sims.split_at_mut(from);
+                (&mut hi[0], &mut lo[to])
+            };
+            exchange(&mut a.post, &mut b.post, from, to);
+        }
     }
 }
 

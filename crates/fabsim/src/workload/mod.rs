@@ -445,23 +445,15 @@ impl WorkloadSpec {
                 balance,
                 experts_per_host,
                 group: g,
-            } => {
-                let hosts = group(g);
-                let mut rng = Rng::stream(seed, "workload");
-                let loads = moe::host_loads(
-                    hosts.len(),
-                    *experts_per_host as usize,
-                    *skew,
-                    *balance,
-                    &mut rng,
-                );
-                b.custom(
-                    "all-to-all-v".into(),
-                    vec![moe::dispatch(&loads, *message_bytes)],
-                    &hosts,
-                    &[],
-                );
-            }
+            } => moe_dispatch(
+                &mut b,
+                &group(g),
+                *message_bytes,
+                *skew,
+                *balance,
+                *experts_per_host,
+                seed,
+            ),
             WorkloadSpec::Htsim { matrix, .. } => return matrix.traffic(),
             WorkloadSpec::Permutation { .. }
             | WorkloadSpec::Bipartite { .. }
@@ -554,6 +546,33 @@ pub fn derangement(n: u32, rng: &mut Rng) -> Vec<u32> {
             return p;
         }
     }
+}
+
+/// MoE: one all-to-all-v dispatch over `hosts`, whose per-host loads are drawn from the
+/// run's workload stream.
+fn moe_dispatch(
+    b: &mut TrafficBuilder,
+    hosts: &[u32],
+    message_bytes: u64,
+    skew: f64,
+    balance: bool,
+    experts_per_host: u32,
+    seed: u64,
+) {
+    let mut rng = Rng::stream(seed, "workload");
+    let loads = moe::host_loads(
+        hosts.len(),
+        experts_per_host as usize,
+        skew,
+        balance,
+        &mut rng,
+    );
+    b.custom(
+        "all-to-all-v".into(),
+        vec![moe::dispatch(&loads, message_bytes)],
+        hosts,
+        &[],
+    );
 }
 
 #[cfg(test)]
