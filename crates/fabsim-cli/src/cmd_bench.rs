@@ -199,6 +199,9 @@ fn suite(only: &[String], threads: &[u32]) -> Result<(), Error> {
             let out = Command::new(&exe)
                 .args(["bench", "--case", case.name, "--set"])
                 .arg(format!("run.threads={t}"))
+                // The engine at that thread count, however busy the machine is.
+                .arg("--set")
+                .arg("run.share_cores=false")
                 .output()
                 .map_err(|e| Error::Runtime(format!("cannot run case {}: {e}", case.name)))?;
             let text = String::from_utf8_lossy(&out.stdout);

@@ -400,6 +400,7 @@ fn simulate(text: &str, source: &str, set: &[String]) {
             // The rerun on another thread count: the output may depend on neither.
             let mut again = spec.params.clone();
             again.run.threads = if again.run.threads == 1 { 3 } else { 1 };
+            again.run.share_cores = false;
             assert_eq!(
                 without_perf(&r),
                 without_perf(&metrics::run(&again)),

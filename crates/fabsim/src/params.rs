@@ -81,6 +81,9 @@ pub struct RunParams {
     pub seed: u64,
     /// Threads (partitions) of the run (`run.threads`); the output does not depend on it.
     pub threads: u32,
+    /// `run.share_cores`: take fewer partitions than `threads` where other running tasks
+    /// hold the cores (the output does not depend on it either).
+    pub share_cores: bool,
     /// Stop the run at this time (`run.duration_us`); `None`: when nothing is left to do.
     pub stop_ps: Option<Time>,
     /// Flows starting before this are left out of the FCT statistics and the mean

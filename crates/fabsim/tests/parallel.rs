@@ -8,8 +8,11 @@ use fabsim::sim::{simulate, RunOutcome};
 use fabsim::transport::CcKind;
 use fabsim::workload::{PatternKind, SimpleKind, WorkloadKind};
 
+/// `run.share_cores = false`: the partitions asked for, however busy the machine running the
+/// tests is (it would otherwise run on fewer, and prove less).
 fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();
+    s.set("run.share_cores=false").unwrap();
     for a in sets {
         s.set(a).unwrap();
     }

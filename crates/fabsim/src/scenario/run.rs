@@ -47,6 +47,13 @@ keys! {
         unit: "",
         meaning: "threads one run uses: the fabric is cut into this many partitions (by pod or leaf group) simulated in parallel; the output is byte-identical for every count (traced runs, gated workloads, the combining pipeline and links whose delay is shorter than a full packet's serialization use one)",
     },
+    SHARE_CORES: Key {
+        name: "run.share_cores",
+        kind: Kind::Bool,
+        default: Some("true"),
+        unit: "",
+        meaning: "run.threads is the most partitions a run takes: fewer when other running tasks hold the cores at its start (Linux: /proc/loadavg), since partitions that wait for a core are slower than one thread; perf.partitions says how many ran, and the output is the same; false: exactly run.threads",
+    },
     MAX_MEMORY_GIB: Key {
         name: "run.max_memory_gib",
         kind: positive(1e6),
@@ -111,6 +118,7 @@ pub fn parse(k: &Keys) -> Result<RunParams, ScenarioError> {
     Ok(RunParams {
         seed,
         threads: k.int(THREADS) as u32,
+        share_cores: k.bool(SHARE_CORES),
         stop_ps,
         warmup_ps,
         max_memory_bytes: max_memory_bytes(k),

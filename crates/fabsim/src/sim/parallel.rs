@@ -57,7 +57,10 @@ mod post;
 /// independent within a window or its windows are too short to pay off (see the module's
 /// notes), and no more than edge switches.
 fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> usize {
-    let want = p.run.threads.max(1) as usize;
+    let mut want = p.run.threads.max(1) as usize;
+    if p.run.share_cores && want > 1 {
+        want = want.min(free_cores());
+    }
     let gated = traffic.deps.gated();
     if want == 1 || traced || gated || p.switch.combining.is_some() || short_windows(p) {
         return 1;
@@ -68,6 +71,23 @@ fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -
         .filter(|s| s.tier == Tier::Edge)
         .count();
     want.min(edges).max(1)
+}
+
+/// `run.share_cores`: the cores this process may use that no other running task holds now
+/// (at least 1). Partitions meet at every window's end, so one that waits for a core holds
+/// the others back: on 2 cores with one other busy process, 2 partitions took 1.1-2x the wall
+/// time of 1 (7 Dec 2026). Linux counts the running tasks in /proc/loadavg's fourth field
+/// (`running/total`, this thread included); elsewhere every core counts as free.
+fn free_cores() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let running = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        let field = l.split_whitespace().nth(3)?;
+        field.split('/').next()?.parse::<usize>().ok()
+    });
+    match running {
+        Some(r) => cores.saturating_sub(r.saturating_sub(1)).max(1),
+        None => cores,
+    }
 }
 
 /// Whether a window (one link delay) is shorter than a full packet's serialization: then a
