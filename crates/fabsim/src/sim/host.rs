@@ -19,71 +19,8 @@ impl<A: Chassis> Sim<'_, A> {
         debug_assert_eq!(p.dst(&self.ends), host);
         let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
         match p.kind() {
-            PacketKind::Data => {
-                if p.trimmed() {
-                    self.c.trimmed_delivered += 1;
-                } else {
-                    self.c.delivered += 1;
-                }
-                let wire = self.wire_bytes(&p);
-                if !self.receiver(flow) {
-                    // Released: its sender has every byte, so this is a duplicate (or its
-                    // trimmed header), answered at once as a complete receiver answers.
-                    self.c.duplicates += u64::from(!p.trimmed());
-                    return self.send_ack(host, &p, p.seq);
-                }
-                let to = self.owner[self.ends[flow as usize][0] as usize];
-                let me = self.me;
-                let f = self.flows.at(flow);
-                let d = f.rx.on_data(now, &p, wire, &mut f.acks, t);
-                if to != me {
-                    // The sender's copy of the log gets the entry at the window's end,
-                    // before the ACK that covers it can reach it.
-                    while let Some(seq) = f.acks.ship() {
-                        self.post.log(to, flow, seq);
-                    }
-                }
-                self.c.duplicates += d.duplicate as u64;
-                self.c.reordered += d.reordered as u64;
-                if d.complete {
-                    self.signal(|d| &d.recv_done, flow);
-                }
-                match d.reply {
-                    Reply::Now(seq) => self.send_ack(host, &p, seq),
-                    Reply::Later(Some(at)) => self.at_host(host, at, Event::AckTimer { flow }),
-                    Reply::Later(None) => {}
-                }
-            }
-            PacketKind::Ack => {
-                self.c.delivered += 1;
-                let Some(f) = self.flows.get_mut(flow) else {
-                    // Released: every byte was acknowledged already.
-                    return;
-                };
-                let late = now >= self.second_half;
-                let acked = if late { f.tx.acked_bytes() } else { 0 };
-                let a = f.tx.on_ack(now, &p, &mut f.acks, t);
-                if late {
-                    self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
-                }
-                let src = f.src;
-                if a.news {
-                    self.host_lb.on_ack(flow, p.entropy, p.ecn());
-                    self.progressed = true;
-                }
-                if a.done {
-                    self.completed += 1;
-                    self.signal(|d| &d.send_done, flow);
-                }
-                self.c.fast_retransmits += a.presumed_lost as u64;
-                self.nics.answer(src, flow, a.ready, a.moved);
-                if a.moved {
-                    self.arm_nic(src);
-                }
-                if a.done {
-                    self.release_sender(flow);
-                }
-            }
+            PacketKind::Data => self.data_arrives(host, p),
+            PacketKind::Ack => self.ack_arrives(p),
             PacketKind::Syn => {
                 // The receiver answers every SYN (a resent one too).
                 self.c.delivered += 1;
@@ -108,6 +45,79 @@ impl<A: Chassis> Sim<'_, A> {
                     self.arm_nic(src);
                 }
             }
+        }
+    }
+
+    /// A data packet (or its trimmed header) reaches its receiver at `host`.
+    #[inline]
+    fn data_arrives(&mut self, host: u32, p: Packet) {
+        let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
+        if p.trimmed() {
+            self.c.trimmed_delivered += 1;
+        } else {
+            self.c.delivered += 1;
+        }
+        let wire = self.wire_bytes(&p);
+        if !self.receiver(flow) {
+            // Released: its sender has every byte, so this is a duplicate (or its
+            // trimmed header), answered at once as a complete receiver answers.
+            self.c.duplicates += u64::from(!p.trimmed());
+            return self.send_ack(host, &p, p.seq);
+        }
+        let to = self.owner[self.ends[flow as usize][0] as usize];
+        let me = self.me;
+        let f = self.flows.at(flow);
+        let d = f.rx.on_data(now, &p, wire, &mut f.acks, t);
+        if to != me {
+            // The sender's copy of the log gets the entry at the window's end,
+            // before the ACK that covers it can reach it.
+            while let Some(seq) = f.acks.ship() {
+                self.post.log(to, flow, seq);
+            }
+        }
+        self.c.duplicates += d.duplicate as u64;
+        self.c.reordered += d.reordered as u64;
+        if d.complete {
+            self.signal(|d| &d.recv_done, flow);
+        }
+        match d.reply {
+            Reply::Now(seq) => self.send_ack(host, &p, seq),
+            Reply::Later(Some(at)) => self.at_host(host, at, Event::AckTimer { flow }),
+            Reply::Later(None) => {}
+        }
+    }
+
+    /// An ACK reaches its sender.
+    #[inline]
+    fn ack_arrives(&mut self, p: Packet) {
+        let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
+        self.c.delivered += 1;
+        let Some(f) = self.flows.get_mut(flow) else {
+            // Released: every byte was acknowledged already.
+            return;
+        };
+        let late = now >= self.second_half;
+        let acked = if late { f.tx.acked_bytes() } else { 0 };
+        let a = f.tx.on_ack(now, &p, &mut f.acks, t);
+        if late {
+            self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
+        }
+        let src = f.src;
+        if a.news {
+            self.host_lb.on_ack(flow, p.entropy, p.ecn());
+            self.progressed = true;
+        }
+        if a.done {
+            self.completed += 1;
+            self.signal(|d| &d.send_done, flow);
+        }
+        self.c.fast_retransmits += a.presumed_lost as u64;
+        self.nics.answer(src, flow, a.ready, a.moved);
+        if a.moved {
+            self.arm_nic(src);
+        }
+        if a.done {
+            self.release_sender(flow);
         }
     }
 
