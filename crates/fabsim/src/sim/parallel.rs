@@ -212,10 +212,16 @@ fn run_windows<'a, A: Chassis + Send>(
     cancel: Option<&AtomicBool>,
 ) -> (End, Vec<Sim<'a, A>>) {
     let parties = sims.len();
+    // Waiters spin longer where each partition has a core of its own.
+    let spins = if free_cores() >= parties {
+        barrier::LONG_SPIN
+    } else {
+        barrier::SHORT_SPIN
+    };
     let crew = Crew {
         cells: sims.into_iter().map(Mutex::new).collect(),
-        start: Barrier::new(parties),
-        end: Barrier::new(parties),
+        start: Barrier::new(parties, spins),
+        end: Barrier::new(parties, spins),
         until: AtomicU64::new(0),
         quit: AtomicBool::new(false),
         why: Mutex::new(None),
