@@ -41,8 +41,7 @@ impl<A: Chassis> Sim<'_, A> {
                 };
                 if let Some(ready) = f.tx.on_nack(now, p.seq, t) {
                     let src = f.src;
-                    self.nics.answer(src, flow, ready, true);
-                    self.arm_nic(src);
+                    self.answered(src, flow, ready, true);
                 }
             }
         }
@@ -112,10 +111,7 @@ impl<A: Chassis> Sim<'_, A> {
             self.signal(|d| &d.send_done, flow);
         }
         self.c.fast_retransmits += a.presumed_lost as u64;
-        self.nics.answer(src, flow, a.ready, a.moved);
-        if a.moved {
-            self.arm_nic(src);
-        }
+        self.answered(src, flow, a.ready, a.moved);
         if a.done {
             self.release_sender(flow);
         }
@@ -219,12 +215,21 @@ impl<A: Chassis> Sim<'_, A> {
             Expiry::Expired { rearm, ready } => {
                 self.c.timeouts += 1;
                 self.host_lb.on_timeout(flow, self.now);
-                self.nics.answer(src, flow, ready, true);
+                // The timer is scheduled before the NIC's wake-up, as the host numbers them.
                 if let Some(at) = rearm {
                     self.at_host(src, at, Event::Timeout { flow });
                 }
-                self.arm_nic(src);
+                self.answered(src, flow, ready, true);
             }
+        }
+    }
+
+    /// `flow`'s sender at `host` answered `r`: the NIC takes it in and, if its window
+    /// `moved`, is woken if it may send now.
+    fn answered(&mut self, host: u32, flow: u32, r: Ready, moved: bool) {
+        self.nics.answer(host, flow, r, moved);
+        if moved {
+            self.arm_nic(host);
         }
     }
 
@@ -275,7 +280,6 @@ impl<A: Chassis> Sim<'_, A> {
         pkt.set_short(send.payload < self.p.link.payload_bytes);
         self.c.created += 1;
         self.nic_send(host, pkt);
-        self.nics.answer(host, fid, send.ready, true);
-        self.arm_nic(host);
+        self.answered(host, fid, send.ready, true);
     }
 }

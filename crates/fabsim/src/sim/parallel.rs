@@ -55,12 +55,26 @@ mod post;
 
 /// How many partitions a run is cut into: `run.threads`, or one where its parts are not
 /// independent within a window or its windows are too short to pay off (see the module's
-/// notes), and no more than edge switches.
-fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> usize {
+/// notes), and no more than edge switches; and how long the barriers' waiters spin: longer
+/// where each partition has a core of its own (the free cores are read once per run, and
+/// only where it may take several).
+fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -> (usize, u32) {
+    let free = (p.run.threads > 1).then(free_cores);
     let mut want = p.run.threads.max(1) as usize;
-    if p.run.share_cores && want > 1 {
-        want = want.min(free_cores());
+    if let Some(free) = free.filter(|_| p.run.share_cores) {
+        want = want.min(free);
     }
+    let parts = cut(p, fabric, traffic, traced, want);
+    let spins = if free.is_none_or(|f| f >= parts) {
+        barrier::LONG_SPIN
+    } else {
+        barrier::SHORT_SPIN
+    };
+    (parts, spins)
+}
+
+/// [`partitions`]' count for `want` partitions.
+fn cut(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool, want: usize) -> usize {
     let gated = traffic.deps.gated();
     if want == 1 || traced || gated || p.switch.combining.is_some() || short_windows(p) {
         return 1;
@@ -149,7 +163,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
             f.dst
         );
     }
-    let parts = partitions(p, &fabric, &traffic, trace.is_some());
+    let (parts, spins) = partitions(p, &fabric, &traffic, trace.is_some());
     let owner = owners(&fabric, parts);
     // Each partition builds its own state (its flows' senders and receivers are most of
     // it) on its own thread.
@@ -172,7 +186,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
         );
         sims
     });
-    let (end, mut sims) = run_windows(p, sims, &owner, trace, cancel);
+    let (end, mut sims) = run_windows(p, sims, &owner, trace, cancel, spins);
     for s in &mut sims {
         // Packets shipped before the run stopped are still in flight.
         s.receive();
@@ -210,14 +224,9 @@ fn run_windows<'a, A: Chassis + Send>(
     owner: &[u16],
     trace: Option<Time>,
     cancel: Option<&AtomicBool>,
+    spins: u32,
 ) -> (End, Vec<Sim<'a, A>>) {
     let parties = sims.len();
-    // Waiters spin longer where each partition has a core of its own.
-    let spins = if free_cores() >= parties {
-        barrier::LONG_SPIN
-    } else {
-        barrier::SHORT_SPIN
-    };
     let crew = Crew {
         cells: sims.into_iter().map(Mutex::new).collect(),
         start: Barrier::new(parties, spins),
