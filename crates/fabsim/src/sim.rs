@@ -129,8 +129,6 @@ struct Sim<'a, A: Chassis> {
     asic: A,
     /// Per port of `wire`: its far end.
     far: Vec<Far<A::Internal>>,
-    /// Per fabric port: the node it leaves (a host's NIC, or a switch: `hosts + switch`).
-    from_node: Vec<u32>,
     /// Per node: its coin for ECN marks on the ramp and for `switch.trim_victim = "random"`.
     coins: Vec<Rng>,
     /// `switch.ecn_at = "dequeue"`: the marks still to decide.
@@ -287,6 +285,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
         }
         let mut wire = vec![Ring::default(); far.len()];
         for (g, ring) in wire.iter_mut().enumerate().take(fabric.ports()) {
+            ring.from = from_node[g];
             ring.remote =
                 owner[from_node[g] as usize] == me && owner[fabric.port_to_node[g] as usize] != me;
         }
@@ -301,13 +300,8 @@ impl<'a, A: Chassis> Sim<'a, A> {
             tickets: Tickets::new(far.len(), fabric.hosts),
             wire,
             far,
-            from_node,
             coins: Rng::per_node(p.run.seed, "coins", nodes),
-            marks: DequeueMarks::new(
-                p.switch.ecn_dequeue && p.switch.ecn.is_some(),
-                fabric.ports(),
-                p.run.seed,
-            ),
+            marks: DequeueMarks::new(p.switch.ecn_dequeue && p.switch.ecn.is_some(), p.run.seed),
             queue: TimingWheel::default(),
             me,
             owner,

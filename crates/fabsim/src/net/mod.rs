@@ -6,6 +6,7 @@ mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
+pub(crate) use port::PendingMarks;
 pub use port::{Backlog, EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, TopologySpec};
 

@@ -14,7 +14,8 @@
 use crate::engine::{Time, BIT_PS_PER_BYTE_S};
 
 /// Per-port state and counters for reports: one cache line per port, so a hop touches one
-/// line of port state (at 10^5 ports and more these are cache misses, not hits).
+/// line of port state (at 10^5 ports and more these are cache misses, not hits). The
+/// simulator's other line per port is its wire ring (`sim/wire.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(64))]
 pub struct PortStats {
@@ -27,6 +28,21 @@ pub struct PortStats {
     /// Total serialization time (busy time) in ps.
     pub busy_ps: Time,
     pub last_ps: Time,
+    /// `switch.ecn_at = "dequeue"`: the marks the port still has to decide. Kept here, on
+    /// the line an enqueue touches anyway, rather than in an array of their own.
+    pub(crate) marks: PendingMarks,
+}
+
+/// `switch.ecn_at = "dequeue"`: a port's last `undecided` data packets (FIFO among
+/// themselves; the first of them is its wire ring's slot `next`, whose last bit leaves at
+/// `leaves`) still wait for their marks. The simulator's egress keeps them; `leaves` is
+/// here so that a port with nothing to decide yet is told without reading its ring (whose
+/// slot `next` was written long ago: a cache miss).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PendingMarks {
+    pub(crate) next: u32,
+    pub(crate) undecided: u32,
+    pub(crate) leaves: Time,
 }
 
 impl PortStats {
@@ -226,12 +242,15 @@ impl Ports {
         }
     }
 
-    /// Closes the backlog integrals at `end` (the end of the measured interval).
+    /// Closes the backlog integrals at `end` (the end of the measured interval), and drops
+    /// the marks still pending: the statistics are now a report, whose content does not
+    /// depend on how the run was partitioned (a pending mark's slot number does).
     pub fn finish(&mut self, end: Time) {
         for s in &mut self.stats {
             if end > s.last_ps {
                 s.advance(end);
             }
+            s.marks = PendingMarks::default();
         }
     }
 }

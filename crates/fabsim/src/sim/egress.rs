@@ -7,40 +7,25 @@ use super::wire::{is_control, jump_queue, wire_bytes, Ring};
 use super::{Event, Sim};
 use crate::engine::rng::keyed_below;
 use crate::engine::{EventQueue, Time};
-use crate::net::{Backlog, Enqueue, Overflow, Packet, PacketKind};
+use crate::net::{Backlog, Enqueue, Overflow, Packet, PacketKind, PendingMarks};
 use crate::transport::Nic;
 
-/// `switch.ecn_at = "dequeue"`, per egress port: its last `undecided` data packets (FIFO
-/// among themselves; the first of them is the ring's slot `next`, whose last bit leaves at
-/// `leaves`) still wait for their marks, which are decided once their last bit has left
-/// ([`Sim::settle_marks`]). `leaves` is kept here so that a port with nothing to decide is
-/// told without reading its ring (whose slot `next` was written long ago: a cache miss).
-#[derive(Clone, Copy, Default)]
-struct PortMarks {
-    next: u32,
-    undecided: u32,
-    leaves: Time,
-}
-
-/// `switch.ecn_at = "dequeue"`: every fabric port's marks still to decide, and the key of
-/// their coins ([`keyed_below`]). Empty without ECN at dequeue.
+/// `switch.ecn_at = "dequeue"`: whether fabric ports decide their marks when a packet's
+/// last bit leaves, and the key of their coins ([`keyed_below`]). Each port's marks still
+/// to decide are on its [`crate::net::PortStats`] line ([`PendingMarks`]).
 ///
 /// Architecture Invariant: a port's undecided packets are data, FIFO among themselves, the
 /// first at ring slot `next`; a mark is decided before anything changes the port's backlog
 /// or its ring behind the packet, so it is the same whenever it is decided.
 pub(super) struct DequeueMarks {
-    ports: Vec<PortMarks>,
+    on: bool,
     key: u64,
 }
 
 impl DequeueMarks {
-    pub(super) fn new(on: bool, ports: usize, seed: u64) -> Self {
+    pub(super) fn new(on: bool, seed: u64) -> Self {
         DequeueMarks {
-            ports: if on {
-                vec![PortMarks::default(); ports]
-            } else {
-                Vec::new()
-            },
+            on,
             key: crate::engine::rng::draw_key(seed, "dequeue-marks"),
         }
     }
@@ -100,7 +85,8 @@ impl<A: Chassis> Sim<'_, A> {
             let at = jump_queue(wire, fixed, slot, ser, now, delay, |q| {
                 ports.serialization(wire_bytes(q, link, flows))
             });
-            if let Some(m) = self.marks.ports.get_mut(port as usize) {
+            if self.marks.on {
+                let m = &mut self.ports.stats[port as usize].marks;
                 if m.undecided > 0 && at <= m.next as usize {
                     // It went ahead of the first undecided packet, which leaves `ser` later.
                     m.next += 1;
@@ -152,8 +138,8 @@ impl<A: Chassis> Sim<'_, A> {
             None
         };
         let ecn = buffered && pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some();
-        let at_dequeue = ecn && !self.marks.ports.is_empty() && !pkt.trimmed();
-        let node = self.from_node[port as usize];
+        let at_dequeue = ecn && self.marks.on && !pkt.trimmed();
+        let node = self.wire[port as usize].from;
         if ecn && !at_dequeue {
             let backlog = self.ports.backlog(port, self.now);
             self.mark_ecn(node, backlog, &mut pkt);
@@ -167,10 +153,11 @@ impl<A: Chassis> Sim<'_, A> {
                 if at_dequeue {
                     // Data goes to the ring's back.
                     let back = self.wire[port as usize].slots.len() as u32 - 1;
-                    let m = &mut self.marks.ports[port as usize];
+                    let delay = self.ports.delay_ps();
+                    let m = &mut self.ports.stats[port as usize].marks;
                     if m.undecided == 0 {
                         m.next = back;
-                        m.leaves = t - self.ports.delay_ps();
+                        m.leaves = t - delay;
                     }
                     m.undecided += 1;
                 }
@@ -236,7 +223,8 @@ impl<A: Chassis> Sim<'_, A> {
             return false;
         }
         self.wire[port as usize].slots.pop_back();
-        if let Some(m) = self.marks.ports.get_mut(port as usize) {
+        if self.marks.on {
+            let m = &mut self.ports.stats[port as usize].marks;
             // Still waiting, so undecided (and data, so counted if this port marks).
             m.undecided = m.undecided.saturating_sub(1);
         }
@@ -260,7 +248,8 @@ impl<A: Chassis> Sim<'_, A> {
     /// is the same whenever it is made.
     #[inline]
     pub(super) fn settle_marks(&mut self, port: u32) {
-        if let Some(&m) = self.marks.ports.get(port as usize) {
+        if self.marks.on {
+            let m = self.ports.stats[port as usize].marks;
             if m.undecided > 0 && m.leaves <= self.now {
                 self.decide_marks(port, m, self.now);
             }
@@ -268,7 +257,7 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// The marks of `port`'s packets that left by `by`.
-    fn decide_marks(&mut self, port: u32, mut m: PortMarks, by: Time) {
+    fn decide_marks(&mut self, port: u32, mut m: PendingMarks, by: Time) {
         let delay = self.ports.delay_ps();
         let priority = self.p.switch.overflow == Overflow::Trim;
         let ecn = self.p.switch.ecn.expect("dequeue marks need ECN");
@@ -306,7 +295,7 @@ impl<A: Chassis> Sim<'_, A> {
                 m.leaves = self.wire[port as usize].slots[j].0 - delay;
             }
         }
-        self.marks.ports[port as usize] = m;
+        self.ports.stats[port as usize].marks = m;
     }
 
     /// Before `port`'s ring head arrives (or is shipped to another partition, which may be
@@ -314,9 +303,10 @@ impl<A: Chassis> Sim<'_, A> {
     /// head's last bit (its own among them, if it is data), and the head leaves the ring.
     #[inline]
     pub(super) fn head_leaves(&mut self, port: u32) {
-        let Some(&m) = self.marks.ports.get(port as usize) else {
+        if !self.marks.on {
             return;
-        };
+        }
+        let m = self.ports.stats[port as usize].marks;
         if m.undecided == 0 {
             return;
         }
@@ -324,7 +314,7 @@ impl<A: Chassis> Sim<'_, A> {
         if m.leaves <= left {
             self.decide_marks(port, m, left);
         }
-        let m = &mut self.marks.ports[port as usize];
+        let m = &mut self.ports.stats[port as usize].marks;
         if m.undecided > 0 {
             debug_assert!(m.next > 0, "port {port}: its head leaves undecided");
             m.next -= 1;
@@ -333,8 +323,11 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The run's end at `at`: the marks of the packets that left by then.
     pub(super) fn settle_all_marks(&mut self, at: Time) {
-        for port in 0..self.marks.ports.len() {
-            let m = self.marks.ports[port];
+        if !self.marks.on {
+            return;
+        }
+        for port in 0..self.ports.stats.len() {
+            let m = self.ports.stats[port].marks;
             if m.undecided > 0 && m.leaves <= at {
                 self.decide_marks(port as u32, m, at);
             }

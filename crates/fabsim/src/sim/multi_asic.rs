@@ -317,7 +317,7 @@ impl<A: Chassis> Sim<'_, A> {
         let control = self.priority(&pkt);
         if pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some() {
             let backlog = self.asic.link_backlog(link, self.now);
-            self.mark_ecn(self.from_node[gout as usize], backlog, &mut pkt);
+            self.mark_ecn(self.wire[gout as usize].from, backlog, &mut pkt);
         }
         let bytes = self.wire_bytes(&pkt);
         match self

@@ -307,7 +307,7 @@ fn windows<A: Chassis + Send>(
                     s.apply(&mut pauses);
                 }
                 for (feeder, resume) in pauses.drain(..) {
-                    let s = &mut sims[owner[sims[0].from_node[feeder as usize] as usize] as usize];
+                    let s = &mut sims[owner[sims[0].wire[feeder as usize].from as usize] as usize];
                     // The marks decided before the port's backlog jumps.
                     s.settle_marks(feeder);
                     let b = &mut s.ports.stats[feeder as usize].busy_until;
@@ -609,7 +609,7 @@ impl<A: Chassis> Sim<'_, A> {
             }
         }
         for (g, stats) in o.ports.stats.iter().enumerate() {
-            if owner[self.from_node[g] as usize] == o.me {
+            if owner[self.wire[g].from as usize] == o.me {
                 self.ports.stats[g] = *stats;
             }
         }

@@ -53,7 +53,11 @@ pub(super) type Slot = (Time, u32, Packet);
 /// port's queue only: its packets carry no event here, and move to the far partition's ring
 /// of the same port (with their numbers) once their last bit has left
 /// ([`super::Sim::ship`]).
+///
+/// With the port's [`crate::net::PortStats`], one of the two cache lines a hop touches at
+/// its port (so `from` is here too).
 #[derive(Clone, Default)]
+#[repr(align(64))]
 pub(super) struct Ring {
     pub(super) slots: VecDeque<Slot>,
     newest: u64,
@@ -61,6 +65,8 @@ pub(super) struct Ring {
     pub(super) remote: bool,
     /// `remote`: when the last packet shipped to the far partition arrives there.
     pub(super) flying_until: Time,
+    /// A fabric port: the node it leaves (a host's NIC, or a switch: `hosts + switch`).
+    pub(super) from: u32,
 }
 
 impl Ring {
@@ -172,6 +178,13 @@ mod tests {
     #[test]
     fn a_ring_slot_is_32_bytes() {
         assert_eq!(std::mem::size_of::<Slot>(), 32);
+    }
+
+    /// A hop touches two lines of its port's state: the ring and the statistics.
+    #[test]
+    fn a_port_is_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Ring>(), 64);
+        assert_eq!(std::mem::size_of::<crate::net::PortStats>(), 64);
     }
 
     #[test]
