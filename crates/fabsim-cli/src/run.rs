@@ -240,26 +240,7 @@ pub fn describe(specs: &[RunSpec]) -> String {
         }
         seen.join(", ")
     };
-    let fabric = distinct(&|s| {
-        let gbps = s.params.link.rate_bps as f64 / 1e9;
-        match s.params.topology {
-            TopologySpec::FatTree { k } => {
-                let hosts = u64::from(k).pow(3) / 4;
-                format!("3-tier fat tree k={k} ({hosts} hosts, {gbps} Gb/s)")
-            }
-            TopologySpec::LeafSpine {
-                leaves,
-                hosts_per_leaf,
-                uplinks,
-            } => {
-                let hosts = u64::from(leaves) * u64::from(hosts_per_leaf);
-                format!(
-                    "leaf-spine {leaves} leaves x {hosts_per_leaf} hosts, {uplinks} uplinks \
-                     ({hosts} hosts, {gbps} Gb/s)"
-                )
-            }
-        }
-    });
+    let fabric = distinct(&|s| fabric_name(&s.params.topology, s.params.link.rate_bps));
     let mut line = format!(
         "{} run{} of {fabric}; workload {}; lb {}",
         specs.len(),
@@ -418,4 +399,33 @@ fn table(specs: &[RunSpec], reports: &[RunReport]) -> String {
         i = j;
     }
     out
+}
+
+/// A fabric as the run's first line names it.
+fn fabric_name(topology: &TopologySpec, rate_bps: u64) -> String {
+    let gbps = rate_bps as f64 / 1e9;
+    match *topology {
+        TopologySpec::FatTree { k } => {
+            let hosts = u64::from(k).pow(3) / 4;
+            format!("3-tier fat tree k={k} ({hosts} hosts, {gbps} Gb/s)")
+        }
+        TopologySpec::LeafSpine {
+            leaves,
+            hosts_per_leaf,
+            uplinks,
+        } => {
+            let hosts = u64::from(leaves) * u64::from(hosts_per_leaf);
+            format!(
+                "leaf-spine {leaves} leaves x {hosts_per_leaf} hosts, {uplinks} uplinks \
+                 ({hosts} hosts, {gbps} Gb/s)"
+            )
+        }
+        TopologySpec::Graph(ref t) => {
+            let (hosts, switches) = (t.graph.hosts, t.graph.switches);
+            format!(
+                "{} ({}-tier, {hosts} hosts, {switches} switches, {gbps} Gb/s)",
+                t.name, t.clos.tiers
+            )
+        }
+    }
 }

@@ -22,7 +22,6 @@ const MAX_FN_LINES: usize = 70;
 /// the function instead.
 const LONG_FNS: &[(&str, usize)] = &[
     ("crates/fabsim-cli/src/cmd_portmap.rs::format_power", 78),
-    ("crates/fabsim-cli/src/run.rs::describe", 72),
     ("crates/fabsim-cli/src/run.rs::table", 117),
     ("crates/fabsim-lab/src/flow_plots.rs::flow_figures", 97),
     ("crates/fabsim-lab/src/flow_plots.rs::read_flows", 99),

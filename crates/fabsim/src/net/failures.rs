@@ -63,16 +63,16 @@ impl FailureSpec {
         match self {
             FailureSpec::Count(n) => {
                 let links = links(&fabric).len();
-                let (keep, how) = match *topology {
-                    TopologySpec::FatTree { k } => (
-                        (k * k / 2 + k) as usize,
+                let (keep, how) = match (fabric.tiers, fabric.edge_keys) {
+                    (3, edges) => (
+                        (edges + fabric.agg_keys) as usize,
                         "every edge switch keeps an uplink, all to aggregation switches of one index, and each pod's one of them an uplink to one core",
                     ),
-                    TopologySpec::LeafSpine { leaves, .. } if leaves > 1 => (
+                    (_, leaves) if leaves > 1 => (
                         leaves as usize,
                         "every leaf keeps an uplink, all to one spine",
                     ),
-                    TopologySpec::LeafSpine { .. } => (0, "a single switch has none"),
+                    _ => (0, "a single switch has none"),
                 };
                 let most = links - keep;
                 if *n as usize > most {

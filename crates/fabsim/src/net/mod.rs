@@ -1,14 +1,16 @@
 //! The network: packets, topologies and egress ports.
 
 pub mod asic;
+mod clos;
 pub mod failures;
+pub mod graph;
 mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
 pub(crate) use port::PendingMarks;
 pub use port::{Backlog, EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
-pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, TopologySpec};
+pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, Topology, TopologySpec};
 
 /// What a packet is. ACKs are their own size class under Ofan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

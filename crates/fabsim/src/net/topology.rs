@@ -9,6 +9,10 @@
 //! to cores j*k/2 .. j*k/2 + k/2 - 1, so an edge switch's uplink choice fixes the aggregation
 //! switch used in the destination pod too, and the down path from any core is unique.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::graph::{Clos, Graph, Layout};
 use crate::engine::Time;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +73,26 @@ pub enum TopologySpec {
         hosts_per_leaf: u32,
         uplinks: u32,
     },
+    /// Any other fabric given as a graph (a topology file, or a built-in shape with another
+    /// host numbering), already analysed as a Clos.
+    Graph(Arc<Topology>),
+}
+
+/// A fabric given as a graph, with its analysis and the name reports give it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Topology {
+    /// What the fabric is (a file's path, or the shape and its layout).
+    pub name: String,
+    pub graph: Graph,
+    pub clos: Clos,
+}
+
+impl Topology {
+    /// Analyses `graph` as a Clos.
+    pub fn new(name: String, graph: Graph) -> Result<Self, String> {
+        let clos = graph.clos()?;
+        Ok(Topology { name, graph, clos })
+    }
 }
 
 impl TopologySpec {
@@ -81,14 +105,17 @@ impl TopologySpec {
                 hosts_per_leaf,
                 ..
             } => leaves as u64 * hosts_per_leaf as u64,
+            TopologySpec::Graph(ref t) => t.graph.hosts as u64,
         }
     }
 
-    /// Hosts under one edge (leaf) switch.
-    pub fn hosts_per_rack(&self) -> u32 {
+    /// Hosts under one edge (leaf) switch, if every rack is that many consecutive host ids
+    /// (what rack-local traffic assumes; not so under a rail-optimized numbering).
+    pub fn hosts_per_rack(&self) -> Option<u32> {
         match *self {
-            TopologySpec::FatTree { k } => k / 2,
-            TopologySpec::LeafSpine { hosts_per_leaf, .. } => hosts_per_leaf,
+            TopologySpec::FatTree { k } => Some(k / 2),
+            TopologySpec::LeafSpine { hosts_per_leaf, .. } => Some(hosts_per_leaf),
+            TopologySpec::Graph(ref t) => t.clos.rack_size(t.graph.hosts),
         }
     }
 
@@ -99,6 +126,8 @@ impl TopologySpec {
             // One leaf: a single switch.
             TopologySpec::LeafSpine { leaves: 1, .. } => 2,
             TopologySpec::LeafSpine { .. } => 4,
+            TopologySpec::Graph(t) if t.clos.order.len() == 1 => 2,
+            TopologySpec::Graph(t) => 2 * t.clos.tiers,
         }
     }
 
@@ -117,6 +146,7 @@ impl TopologySpec {
                 hosts_per_leaf,
                 uplinks,
             } => (hosts_per_leaf + uplinks, leaves),
+            TopologySpec::Graph(ref t) => t.clos.radixes(),
         }
     }
 }
@@ -152,12 +182,31 @@ pub enum Route {
 
 /// A host's place in the fabric: its edge switch and pod, its port on the edge switch, and
 /// its edge switch's index within the pod (the aggregation switch's down port).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct HostLoc {
     edge: u32,
     pod: u32,
     port_on_edge: u32,
     edge_in_pod: u32,
+}
+
+impl HostLoc {
+    /// Where every host of `clos` sits (an edge's down ports are its hosts).
+    fn all(clos: &Clos, hosts: u32) -> Vec<HostLoc> {
+        let mut loc = vec![HostLoc::default(); hosts as usize];
+        for e in 0..clos.edges {
+            let ports = &clos.ports[e as usize][..clos.down[e as usize] as usize];
+            for (i, &h) in ports.iter().enumerate() {
+                loc[h as usize] = HostLoc {
+                    edge: e,
+                    pod: e / clos.edges_per_pod,
+                    port_on_edge: i as u32,
+                    edge_in_pod: e % clos.edges_per_pod,
+                };
+            }
+        }
+        loc
+    }
 }
 
 /// The static fabric: nodes, ports and their wiring. Runtime state lives in [`super::Ports`].
@@ -171,10 +220,6 @@ pub struct Fabric {
     pub port_stage: Vec<Stage>,
     pub rate_bps: u64,
     pub delay_ps: Time,
-    /// Hosts under one edge switch, edge switches per pod, hosts per pod (3 tiers).
-    hosts_per_edge: u32,
-    edges_per_pod: u32,
-    hosts_per_pod: u32,
     /// Where each host sits.
     host_loc: Vec<HostLoc>,
     /// Number of Ofan keys at edge (destination edges) and aggregation (pods) switches.
@@ -202,36 +247,87 @@ impl Fabric {
         NicPort(host)
     }
 
+    /// The fabric of `spec`, every link at `rate_bps` with `delay_ps`.
     pub fn new(spec: &TopologySpec, rate_bps: u64, delay_ps: Time) -> Self {
-        let mut f = match *spec {
-            TopologySpec::FatTree { k } => Self::fat_tree(k, rate_bps, delay_ps),
-            TopologySpec::LeafSpine {
-                leaves,
-                hosts_per_leaf,
-                uplinks,
-            } => Self::leaf_spine(leaves, hosts_per_leaf, uplinks, rate_bps, delay_ps),
+        let clos = match spec {
+            TopologySpec::Graph(t) => Cow::Borrowed(&t.clos),
+            _ => Cow::Owned(
+                Graph::generate(spec, Layout::Rack)
+                    .clos()
+                    .expect("the built-in shapes are Clos fabrics"),
+            ),
         };
-        f.locate_hosts();
-        f
+        Self::from_clos(&clos, spec.hosts() as u32, rate_bps, delay_ps)
     }
 
-    fn empty(tiers: u32, hosts: u32, rate_bps: u64, delay_ps: Time) -> Self {
-        Self {
-            tiers,
+    /// Numbers `clos`'s ports: host `h`'s NIC is port `h`; then each switch's ports in the
+    /// canonical order, down ports first.
+    fn from_clos(clos: &Clos, hosts: u32, rate_bps: u64, delay_ps: Time) -> Self {
+        // Graph switch node -> its index in the fabric's order.
+        let mut index = vec![0u32; clos.order.len()];
+        for (i, &n) in clos.order.iter().enumerate() {
+            index[(n - hosts) as usize] = i as u32;
+        }
+        let node = |n: u32| {
+            if n < hosts {
+                n
+            } else {
+                hosts + index[(n - hosts) as usize]
+            }
+        };
+        // Per switch: (graph neighbour, local port), sorted, to find a link's far port.
+        let back: Vec<Vec<(u32, u32)>> = clos
+            .ports
+            .iter()
+            .map(|p| {
+                let mut v: Vec<(u32, u32)> = p.iter().zip(0..).map(|(&n, l)| (n, l)).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        let local_at = |sw: usize, from: u32| {
+            let v = &back[sw];
+            v[v.partition_point(|&(n, _)| n < from)].1
+        };
+        let mut f = Self {
+            tiers: clos.tiers,
             hosts,
-            switches: Vec::new(),
+            switches: Vec::with_capacity(clos.order.len()),
             port_to_node: Vec::new(),
             port_to_local: Vec::new(),
             port_stage: Vec::new(),
             rate_bps,
             delay_ps,
-            hosts_per_edge: 0,
-            edges_per_pod: 0,
-            hosts_per_pod: 0,
-            host_loc: Vec::new(),
-            edge_keys: 0,
-            agg_keys: 0,
+            host_loc: HostLoc::all(clos, hosts),
+            edge_keys: clos.edges,
+            agg_keys: if clos.tiers == 3 { clos.pods } else { 0 },
+        };
+        for h in 0..hosts {
+            let at = f.host_loc[h as usize];
+            f.push_port(hosts + at.edge, at.port_on_edge, Stage::HostUp);
         }
+        for (sw, ports) in clos.ports.iter().enumerate() {
+            let (tier, group) = clos.tier[sw];
+            let down = clos.down[sw];
+            f.push_switch(tier, group, ports.len() as u32, down);
+            let me = clos.order[sw];
+            for (local, &n) in ports.iter().enumerate() {
+                let stage = match (tier, (local as u32) < down) {
+                    (Tier::Edge, true) => Stage::EdgeDown,
+                    (Tier::Edge, false) => Stage::EdgeUp,
+                    (Tier::Agg, true) => Stage::AggDown,
+                    (Tier::Agg, false) => Stage::AggUp,
+                    (Tier::Core, _) => Stage::CoreDown,
+                };
+                let far = if n < hosts {
+                    0
+                } else {
+                    local_at(index[(n - hosts) as usize] as usize, me)
+                };
+                f.push_port(node(n), far, stage);
+            }
+        }
+        f
     }
 
     fn push_port(&mut self, to_node: u32, to_local: u32, stage: Stage) {
@@ -249,97 +345,6 @@ impl Fabric {
             ports,
             down,
         });
-    }
-
-    fn fat_tree(k: u32, rate_bps: u64, delay_ps: Time) -> Self {
-        let h = k / 2;
-        let hosts = k * h * h;
-        let mut f = Self::empty(3, hosts, rate_bps, delay_ps);
-        f.hosts_per_edge = h;
-        f.edges_per_pod = h;
-        f.hosts_per_pod = h * h;
-        f.edge_keys = k * h;
-        f.agg_keys = k;
-        let edge_node = |e: u32| hosts + e;
-        let agg_node = |a: u32| hosts + k * h + a;
-        let core_node = |c: u32| hosts + 2 * k * h + c;
-        // Host NICs.
-        for host in 0..hosts {
-            f.push_port(edge_node(host / h), host % h, Stage::HostUp);
-        }
-        // Edge switches (pod p = e / h): down to hosts, up to aggregation switches of pod p.
-        for e in 0..k * h {
-            f.push_switch(Tier::Edge, e, k, h);
-            let pod = e / h;
-            for i in 0..h {
-                f.push_port(e * h + i, 0, Stage::EdgeDown);
-            }
-            for j in 0..h {
-                f.push_port(agg_node(pod * h + j), e % h, Stage::EdgeUp);
-            }
-        }
-        // Aggregation switches (pod p, index j): down to edges, up to cores j*h .. j*h+h-1.
-        for a in 0..k * h {
-            f.push_switch(Tier::Agg, a / h, k, h);
-            let (pod, j) = (a / h, a % h);
-            for i in 0..h {
-                f.push_port(edge_node(pod * h + i), h + j, Stage::AggDown);
-            }
-            for u in 0..h {
-                f.push_port(core_node(j * h + u), pod, Stage::AggUp);
-            }
-        }
-        // Cores: port p goes down to pod p's aggregation switch j = c / h.
-        for c in 0..h * h {
-            f.push_switch(Tier::Core, 0, k, k);
-            for pod in 0..k {
-                f.push_port(agg_node(pod * h + c / h), h + c % h, Stage::CoreDown);
-            }
-        }
-        f
-    }
-
-    fn leaf_spine(leaves: u32, hpl: u32, uplinks: u32, rate_bps: u64, delay_ps: Time) -> Self {
-        let hosts = leaves * hpl;
-        let mut f = Self::empty(2, hosts, rate_bps, delay_ps);
-        f.hosts_per_edge = hpl;
-        f.edges_per_pod = leaves;
-        f.hosts_per_pod = hosts;
-        f.edge_keys = leaves;
-        for host in 0..hosts {
-            f.push_port(hosts + host / hpl, host % hpl, Stage::HostUp);
-        }
-        for l in 0..leaves {
-            f.push_switch(Tier::Edge, l, hpl + uplinks, hpl);
-            for i in 0..hpl {
-                f.push_port(l * hpl + i, 0, Stage::EdgeDown);
-            }
-            for s in 0..uplinks {
-                f.push_port(hosts + leaves + s, l, Stage::EdgeUp);
-            }
-        }
-        for s in 0..uplinks {
-            f.push_switch(Tier::Core, 0, leaves, leaves);
-            for l in 0..leaves {
-                f.push_port(hosts + l, hpl + s, Stage::CoreDown);
-            }
-        }
-        f
-    }
-
-    /// Fills the per-host location table (divisions done once, not per packet).
-    fn locate_hosts(&mut self) {
-        self.host_loc = (0..self.hosts)
-            .map(|h| {
-                let edge = h / self.hosts_per_edge;
-                HostLoc {
-                    edge,
-                    pod: h / self.hosts_per_pod,
-                    port_on_edge: h % self.hosts_per_edge,
-                    edge_in_pod: edge % self.edges_per_pod,
-                }
-            })
-            .collect();
     }
 
     /// The edge switch (leaf) of `host`, as an index among edge switches.
@@ -481,5 +486,126 @@ mod tests {
         for u in 0..2 {
             check_reachability(&f, u);
         }
+    }
+
+    fn graph_fabric(g: Graph) -> Fabric {
+        let t = Topology::new("test".into(), g).unwrap();
+        Fabric::new(&TopologySpec::Graph(Arc::new(t)), 1, Time::from_ps(1))
+    }
+
+    /// The same fabric with its links listed in another order, each from its other end, is
+    /// numbered the same: the port arrays depend on the graph, not on how a file lists it.
+    /// With its switches renumbered it is the same fabric up to that renumbering: every
+    /// route still arrives, over as many hops.
+    #[test]
+    fn a_graph_listed_otherwise_gives_the_same_fabric() {
+        for spec in [
+            TopologySpec::FatTree { k: 6 },
+            TopologySpec::LeafSpine {
+                leaves: 5,
+                hosts_per_leaf: 3,
+                uplinks: 2,
+            },
+        ] {
+            let want = Fabric::new(&spec, 1, Time::from_ps(1));
+            let mut g = Graph::generate(&spec, Layout::Rack);
+            for l in &mut g.links {
+                (l.a, l.b) = (l.b, l.a);
+            }
+            g.links.reverse();
+            let f = graph_fabric(g.clone());
+            assert_eq!(f.port_to_node, want.port_to_node);
+            assert_eq!(f.port_to_local, want.port_to_local);
+            assert_eq!(f.port_stage, want.port_stage);
+            for dst in 0..f.hosts {
+                for sw in 0..f.switches.len() as u32 {
+                    assert_eq!(f.route(sw, dst), want.route(sw, dst));
+                }
+            }
+            // Switch s becomes switch (s * 11 + 3) mod n (11 is prime to these counts).
+            let (hosts, n) = (g.hosts, g.switches);
+            assert!(n % 11 != 0);
+            let re = |v: u32| {
+                if v < hosts {
+                    v
+                } else {
+                    hosts + ((v - hosts) * 11 + 3) % n
+                }
+            };
+            for l in &mut g.links {
+                (l.a, l.b) = (re(l.a), re(l.b));
+            }
+            let f = graph_fabric(g);
+            assert_ne!(f.port_to_node, want.port_to_node);
+            check_reachability(&f, 1);
+        }
+    }
+
+    /// Rail-optimized: GPU r of every server of a pod is on the pod's edge switch r, and
+    /// routes reach every host.
+    #[test]
+    fn rail_layout_puts_each_gpu_on_its_rail() {
+        let spec = TopologySpec::FatTree { k: 4 };
+        let f = graph_fabric(Graph::generate(&spec, Layout::Rail));
+        // k = 4: pods of 2 servers x 2 GPUs; host = server * 2 + rail.
+        for host in 0..16 {
+            let (server, rail) = (host / 2, host % 2);
+            assert_eq!(f.edge_of(host), server / 2 * 2 + rail, "host {host}");
+        }
+        for u in 0..2 {
+            check_reachability(&f, u);
+        }
+        let spec = TopologySpec::LeafSpine {
+            leaves: 4,
+            hosts_per_leaf: 3,
+            uplinks: 2,
+        };
+        let f = graph_fabric(Graph::generate(&spec, Layout::Rail));
+        for host in 0..12 {
+            assert_eq!(f.edge_of(host), host % 4);
+        }
+        check_reachability(&f, 1);
+    }
+
+    /// Graphs that are not a 2- or 3-tier Clos are refused, each with what is wrong.
+    #[test]
+    fn graphs_that_are_not_clos_fabrics_are_refused() {
+        let base = Graph::generate(&TopologySpec::FatTree { k: 4 }, Layout::Rack);
+        let refuse = |edit: &dyn Fn(&mut Graph), want: &str| {
+            let mut g = base.clone();
+            edit(&mut g);
+            let e = g.clos().unwrap_err();
+            assert!(e.contains(want), "{e:?} should say {want:?}");
+        };
+        let link = |a, b| super::super::graph::Link {
+            a,
+            b,
+            rate_bps: None,
+            delay_ps: None,
+        };
+        refuse(&|g| g.links.push(link(0, 17)), "host 0 has 2 links");
+        refuse(&|g| g.links.push(link(0, 1)), "host 0 has 2 links");
+        // An edge switch (node 16) that misses one aggregation switch of its pod.
+        refuse(
+            &|g| {
+                let i = g.links.iter().position(|l| l.a == 16 && l.b >= 24).unwrap();
+                g.links.remove(i);
+            },
+            "switch node 16 links to aggregation switches",
+        );
+        // An edge switch linked straight to a core.
+        refuse(&|g| g.links.push(link(16, 35)), "joins tiers");
+        refuse(
+            &|g| {
+                g.links[3].rate_bps = Some(10);
+                g.links[4].rate_bps = Some(20);
+            },
+            "every link of a fabric runs at one rate",
+        );
+        refuse(
+            &|g| g.links.push(link(0, 99)),
+            "allowed, two different nodes",
+        );
+        refuse(&|g| g.switches += 1, "is not connected to any host");
     }
 }

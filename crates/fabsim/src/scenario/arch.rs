@@ -327,6 +327,12 @@ pub fn host_count(
             hosts_per_leaf: radix / 2,
             uplinks: radix / 2,
         },
+        TopologySpec::Graph(_) => {
+            return Err(k.err(
+                HOST_COUNT,
+                "switch.host_count = \"variable\" derives the fabric from topology.k; a fabric given as a graph (topology.file, topology.layout) keeps its own: allowed, \"fixed\"",
+            ))
+        }
     };
     Ok((topology, link))
 }

@@ -1,7 +1,12 @@
 //! `topology.*`: the fabric's shape.
 
-use super::keys::{int, keys, Key, Keys, Kind, ScenarioError};
-use crate::net::TopologySpec;
+use std::sync::Arc;
+
+use super::keys::{int, keys, named, names, Key, Keys, Kind, Named, ScenarioError};
+use crate::net::graph::{Graph, Layout};
+use crate::net::{Topology, TopologySpec};
+
+named!(Layout);
 
 /// The largest fabric accepted (a 3-tier k = 128 fat tree has 524,288 hosts).
 pub const MAX_HOSTS: u64 = 1 << 20;
@@ -45,6 +50,13 @@ keys! {
         default: None,
         unit: "",
         meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
+    },
+    LAYOUT: Key {
+        name: "topology.layout",
+        kind: Kind::Choice(names::<Layout>),
+        default: Some("\"rack\""),
+        unit: "",
+        meaning: "how hosts are numbered: rack (host h under edge h / hosts_per_edge) or rail (rail-optimized: a server's GPUs, one NIC each, are consecutive hosts on the rail switches of its pod, GPU i on rail i; a pod's edge switches are its rails, k/2 of them on 3 tiers, every leaf on 2)",
     },
 }
 
@@ -98,5 +110,14 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
             format!("the fabric would have {hosts} hosts; at most {MAX_HOSTS} are supported"),
         ));
     }
-    Ok(spec)
+    if k.choice::<Layout>(LAYOUT) == Layout::Rack {
+        return Ok(spec);
+    }
+    let name = match spec {
+        TopologySpec::FatTree { k } => format!("rail-optimized 3-tier fat tree k={k}"),
+        _ => "rail-optimized leaf-spine".to_string(),
+    };
+    let graph = Graph::generate(&spec, Layout::Rail);
+    let topology = Topology::new(name, graph).expect("the built-in shapes are Clos fabrics");
+    Ok(TopologySpec::Graph(Arc::new(topology)))
 }

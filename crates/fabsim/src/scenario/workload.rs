@@ -439,7 +439,12 @@ fn fastroute(
     if skew > 1.0 {
         return Err(k.invalid(SKEW, &format!("from 0 to 1 for workload.kind = \"{name}\"")));
     }
-    let hosts_per_rack = topology.hosts_per_rack();
+    let Some(hosts_per_rack) = topology.hosts_per_rack() else {
+        return Err(k.err(
+            KIND,
+            format!("workload.kind = \"{name}\" places flows by rack, and this fabric's racks are not runs of consecutive hosts (topology.layout = \"rail\", or a topology file numbering them otherwise): allowed, the other workload kinds"),
+        ));
+    };
     // Long-lived patterns default to a millisecond of line rate: the schema's 1 MiB would
     // end before Fastroute's first mapping (110 us) at any rate above 80 Gb/s.
     let long_lived = kind.long_lived();

@@ -1,0 +1,201 @@
+//! A fabric as data: hosts, switches and the links between them.
+//!
+//! Every fabric fabsim simulates is a [`Graph`] first. The built-in shapes (k-ary fat tree,
+//! leaf-spine, single switch, and their rail-optimized numbering) are generators of one
+//! ([`Graph::generate`]); a topology file is read into one (`scenario::topofile`). A graph
+//! is then analysed as a Clos ([`Graph::clos`]): its tiers found from the hosts up, its pods,
+//! and a canonical order of its switches and of every switch's ports, which is all the
+//! routing needs ([`super::Fabric`]).
+//!
+//! Numbering. Hosts are nodes `0..hosts`, switches `hosts..hosts + switches`. A graph's own
+//! switch numbering is free; the fabric renumbers switches tier by tier (edges, then
+//! aggregation switches, then cores), pod by pod, keeping the graph's order within each.
+//! Hosts keep their numbers, so a workload's host ids mean the same in the file and in the
+//! run.
+
+use crate::engine::Time;
+
+use super::topology::{Tier, TopologySpec};
+
+/// A bidirectional link between two nodes: one egress port at each end. Its rate and
+/// delay where the graph says them (a file may; the generators leave them to `link.*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub a: u32,
+    pub b: u32,
+    pub rate_bps: Option<u64>,
+    pub delay_ps: Option<Time>,
+}
+
+/// Hosts `0..hosts`, switches `hosts..hosts + switches`, and the links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    pub hosts: u32,
+    pub switches: u32,
+    pub links: Vec<Link>,
+}
+
+/// A graph analysed as a 2- or 3-tier Clos ([`Graph::clos`]), in the fabric's canonical
+/// order.
+///
+/// Architecture Invariant: every host has one link, to an edge switch; an edge switch links
+/// to every aggregation switch of its pod once (3 tiers) or to every spine once (2 tiers);
+/// every core (spine) links to one aggregation switch of every pod (to every leaf) once. So
+/// an uplink choice at an edge fixes the aggregation switch in the destination pod too, and
+/// the down path from any switch to a host is unique.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clos {
+    /// 2 or 3 (a single switch: 2, with one edge and no spines).
+    pub tiers: u32,
+    /// The graph's switch nodes in the fabric's order (edges, aggregation switches, cores).
+    pub order: Vec<u32>,
+    /// Per switch of `order`: its tier, and its group (an edge's index among edges, an
+    /// aggregation switch's pod, 0 for cores).
+    pub tier: Vec<(Tier, u32)>,
+    /// Per switch of `order`: the graph nodes its ports lead to, down ports first, each side
+    /// in the fabric's order.
+    pub ports: Vec<Vec<u32>>,
+    /// Per switch of `order`: how many of its ports face down.
+    pub down: Vec<u32>,
+    /// Edge switches, pods (3 tiers; 1 otherwise), edge switches per pod.
+    pub edges: u32,
+    pub pods: u32,
+    pub edges_per_pod: u32,
+    /// The links' rate and delay, where the graph gives them (one of each for all links).
+    pub rate_bps: Option<u64>,
+    pub delay_ps: Option<Time>,
+}
+
+impl Clos {
+    /// Hosts per edge switch if every edge has the same number and each edge's hosts are
+    /// consecutive ids (the racks that rack-local traffic patterns assume).
+    pub fn rack_size(&self, hosts: u32) -> Option<u32> {
+        let size = self.down[0];
+        let mut next = 0;
+        for (e, ports) in self.ports.iter().take(self.edges as usize).enumerate() {
+            if self.down[e] != size || ports[..size as usize].iter().any(|&h| h >= hosts) {
+                return None;
+            }
+            for &h in &ports[..size as usize] {
+                if h != next {
+                    return None;
+                }
+                next += 1;
+            }
+        }
+        Some(size)
+    }
+
+    /// Port counts of the edge switches and of the other switches (the largest of each).
+    pub fn radixes(&self) -> (u32, u32) {
+        let radix = |r: std::ops::Range<usize>| {
+            self.ports[r]
+                .iter()
+                .map(|p| p.len() as u32)
+                .max()
+                .unwrap_or(0)
+        };
+        let e = self.edges as usize;
+        let other = radix(e..self.ports.len());
+        (radix(0..e), if other == 0 { radix(0..e) } else { other })
+    }
+}
+
+impl Graph {
+    /// The graph of a built-in shape, its hosts numbered by `layout`.
+    pub fn generate(spec: &TopologySpec, layout: Layout) -> Graph {
+        let mut g = Graph {
+            hosts: spec.hosts() as u32,
+            switches: 0,
+            links: Vec::new(),
+        };
+        let mut link = |a: u32, b: u32| {
+            g.links.push(Link {
+                a,
+                b,
+                rate_bps: None,
+                delay_ps: None,
+            })
+        };
+        match *spec {
+            TopologySpec::FatTree { k } => {
+                let h = k / 2;
+                let hosts = k * h * h;
+                let edge = |e: u32| hosts + e;
+                let agg = |a: u32| hosts + k * h + a;
+                let core = |c: u32| hosts + 2 * k * h + c;
+                for host in 0..hosts {
+                    link(host, edge(layout.edge_of(host, h, h)));
+                }
+                for e in 0..k * h {
+                    for j in 0..h {
+                        link(edge(e), agg(e / h * h + j));
+                    }
+                }
+                for a in 0..k * h {
+                    for u in 0..h {
+                        link(agg(a), core(a % h * h + u));
+                    }
+                }
+                g.switches = 2 * k * h + h * h;
+            }
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                uplinks,
+            } => {
+                let hosts = leaves * hosts_per_leaf;
+                for host in 0..hosts {
+                    link(host, hosts + layout.edge_of(host, hosts_per_leaf, leaves));
+                }
+                for l in 0..leaves {
+                    for s in 0..uplinks {
+                        link(hosts + l, hosts + leaves + s);
+                    }
+                }
+                g.switches = leaves + uplinks;
+            }
+            TopologySpec::Graph(ref t) => return t.graph.clone(),
+        }
+        g
+    }
+
+    /// Nodes in all.
+    pub fn nodes(&self) -> u32 {
+        self.hosts + self.switches
+    }
+
+    /// The graph as a 2- or 3-tier Clos, or what keeps it from being one.
+    pub fn clos(&self) -> Result<Clos, String> {
+        super::clos::analyse(self)
+    }
+}
+
+named_enum! {
+    /// How hosts are numbered under the edge switches (`topology.layout`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Layout {
+        /// Rack by rack: host `h` is under edge `h / hosts_per_edge`.
+        Rack => "rack",
+        /// Rail-optimized: a server's hosts (its GPUs, one NIC each) are consecutive ids and
+        /// each hangs off another edge switch of the pod (its rail): host `s * rails + r`
+        /// (server `s`, rail `r`) is on rail switch `r` of server `s`'s pod, where a pod's
+        /// rails are its edge switches.
+        Rail => "rail",
+    }
+}
+
+impl Layout {
+    /// The edge switch of `host`, with `per_edge` hosts per edge and `rails` edge switches
+    /// per pod (the whole fabric's leaves on 2 tiers).
+    pub fn edge_of(self, host: u32, per_edge: u32, rails: u32) -> u32 {
+        match self {
+            Layout::Rack => host / per_edge,
+            Layout::Rail => {
+                // Servers of `rails` hosts; a pod holds `per_edge` servers.
+                let (server, rail) = (host / rails, host % rails);
+                server / per_edge * rails + rail
+            }
+        }
+    }
+}
