@@ -366,3 +366,30 @@ fn conga_queues_grow_linearly_on_leaf_spine() {
     assert!(conga > 0.8, "conga slope {conga}, expected about linear");
     assert!(ofan < 0.15, "ofan slope {ofan}, expected flat");
 }
+
+/// Ofan's pointers are kept per destination edge and pod, read from the fabric's tables, so
+/// they do not assume a rack numbering: on a rail-optimized fabric (a server's GPUs on its
+/// pod's rail switches, `topology.layout = "rail"`) Ofan's max queue stays flat in message
+/// size and RSQ's grows about as sqrt(m), on 3 tiers (k = 8) and on 2 (8 leaves as rails).
+/// A random permutation is the same traffic, relabelled, under either numbering; what this
+/// checks is that routing and the pointers follow the hosts' placement.
+#[test]
+fn ofan_stays_flat_on_a_rail_optimized_fabric() {
+    for tiers in ["topology.tiers=3", "topology.tiers=2"] {
+        let reports = run_all(&[
+            tiers,
+            "topology.k=8",
+            "topology.layout=rail",
+            "switch.lb=rsq,ofan",
+            "workload.message_bytes=262144,1048576,4194304,16777216",
+            "run.seeds=2",
+        ]);
+        let slope = |lb: &str| max_queue_slope(&reports, |r| r.lb == lb, "all");
+        let (rsq, ofan) = (slope("rsq"), slope("ofan"));
+        assert!(ofan < 0.15, "{tiers}: ofan slope {ofan}, expected flat");
+        assert!(
+            (0.3..0.8).contains(&rsq),
+            "{tiers}: rsq slope {rsq}, expected about 0.5"
+        );
+    }
+}
