@@ -160,6 +160,61 @@ impl Graph {
         g
     }
 
+    /// A rail-optimized cluster: `servers` servers of `gpus` GPUs (one NIC each: hosts
+    /// `s * gpus + g`), in groups of `group` servers. GPU `g` of every server of a group is on
+    /// the group's rail switch `g`, which has `uplinks` uplinks. One group: the rail switches
+    /// are leaves under `uplinks` spines. More: each group is a pod with `uplinks`
+    /// aggregation switches (each linked to every rail switch of the group, and to `gpus`
+    /// cores), and core `j * gpus + u` links aggregation switch `j` of every group.
+    ///
+    /// `rail(k k/2, k/2, k/2, k/2)` is the k-ary fat tree with rail-optimized numbering.
+    pub fn rail(servers: u32, gpus: u32, group: u32, uplinks: u32) -> Graph {
+        let (hosts, pods) = (servers * gpus, servers / group);
+        let mut links = Vec::new();
+        let mut link = |a: u32, b: u32| {
+            links.push(Link {
+                a,
+                b,
+                rate_bps: None,
+                delay_ps: None,
+            })
+        };
+        let edge = |p: u32, g: u32| hosts + p * gpus + g;
+        let above = hosts + pods * gpus;
+        for h in 0..hosts {
+            link(h, edge(h / gpus / group, h % gpus));
+        }
+        let switches = if pods == 1 {
+            for g in 0..gpus {
+                for u in 0..uplinks {
+                    link(edge(0, g), above + u);
+                }
+            }
+            gpus + uplinks
+        } else {
+            let agg = |p: u32, j: u32| above + p * uplinks + j;
+            let core = |j: u32, u: u32| above + pods * uplinks + j * gpus + u;
+            for p in 0..pods {
+                for g in 0..gpus {
+                    for j in 0..uplinks {
+                        link(edge(p, g), agg(p, j));
+                    }
+                }
+                for j in 0..uplinks {
+                    for u in 0..gpus {
+                        link(agg(p, j), core(j, u));
+                    }
+                }
+            }
+            pods * gpus + pods * uplinks + uplinks * gpus
+        };
+        Graph {
+            hosts,
+            switches,
+            links,
+        }
+    }
+
     /// Nodes in all.
     pub fn nodes(&self) -> u32 {
         self.hosts + self.switches

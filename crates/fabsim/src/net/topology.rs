@@ -567,6 +567,38 @@ mod tests {
         check_reachability(&f, 1);
     }
 
+    /// The rail-optimized cluster generator with a k-ary fat tree's counts is the fat tree
+    /// with rail-optimized numbering; with one group it is a leaf-spine of rails.
+    #[test]
+    fn a_rail_cluster_of_fat_tree_counts_is_the_rail_numbered_fat_tree() {
+        let same = |a: Fabric, b: Fabric| {
+            assert_eq!(a.port_to_node, b.port_to_node);
+            assert_eq!(a.port_to_local, b.port_to_local);
+            assert_eq!(a.port_stage, b.port_stage);
+        };
+        for k in [4, 8] {
+            let h = k / 2;
+            let tree = Graph::generate(&TopologySpec::FatTree { k }, Layout::Rail);
+            same(
+                graph_fabric(Graph::rail(k * h, h, h, h)),
+                graph_fabric(tree),
+            );
+        }
+        let spec = TopologySpec::LeafSpine {
+            leaves: 8,
+            hosts_per_leaf: 6,
+            uplinks: 3,
+        };
+        let leaf_spine = graph_fabric(Graph::generate(&spec, Layout::Rail));
+        same(graph_fabric(Graph::rail(6, 8, 6, 3)), leaf_spine);
+        // 4 groups of 3 servers x 2 GPUs, 3 uplinks per rail switch: every route arrives.
+        let f = graph_fabric(Graph::rail(12, 2, 3, 3));
+        assert_eq!((f.hosts, f.tiers), (24, 3));
+        for u in 0..3 {
+            check_reachability(&f, u);
+        }
+    }
+
     /// Graphs that are not a 2- or 3-tier Clos are refused, each with what is wrong.
     #[test]
     fn graphs_that_are_not_clos_fabrics_are_refused() {

@@ -359,6 +359,44 @@ fn out_of_range_values_are_refused_up_front() {
         ),
         (&["run.seeds=1000000000"], "run.seeds"),
         (
+            &["topology.servers=10", "topology.servers_per_group=4"],
+            "topology.servers_per_group",
+        ),
+        (&["topology.servers=8", "topology.k=8"], "topology.k"),
+        (
+            &["topology.servers=8", "topology.layout=rail"],
+            "topology.layout",
+        ),
+        (&["topology.gpus_per_server=4"], "topology.gpus_per_server"),
+        (
+            &["topology.servers=4", "topology.uplinks=0"],
+            "topology.uplinks",
+        ),
+        (
+            &["topology.servers=1", "topology.gpus_per_server=1"],
+            "topology.servers",
+        ),
+        (
+            &["topology.servers=1048576", "topology.gpus_per_server=2"],
+            "topology.servers",
+        ),
+        (
+            &[
+                "topology.layout=rail",
+                "workload.kind=web",
+                "run.duration_us=100",
+            ],
+            "workload.kind",
+        ),
+        (
+            &[
+                "topology.servers=8",
+                "switch.arch=sota",
+                "switch.host_count=variable",
+            ],
+            "switch.host_count",
+        ),
+        (
             &["topology.k=64", "workload.kind=all-to-all"],
             "run.max_memory_gib",
         ),

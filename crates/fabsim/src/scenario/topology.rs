@@ -51,6 +51,27 @@ keys! {
         unit: "",
         meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
     },
+    SERVERS: Key {
+        name: "topology.servers",
+        kind: int(1, MAX_HOSTS),
+        default: None,
+        unit: "",
+        meaning: "a rail-optimized cluster of this many servers (instead of topology.tiers/k): GPU g of every server of a group on the group's rail switch g; one group: rails under topology.uplinks spines; more: each group a pod with topology.uplinks aggregation switches under a core tier",
+    },
+    GPUS: Key {
+        name: "topology.gpus_per_server",
+        kind: int(1, 64),
+        default: None,
+        unit: "",
+        meaning: "topology.servers: GPUs per server, one NIC each = rails (default 8)",
+    },
+    GROUP: Key {
+        name: "topology.servers_per_group",
+        kind: int(1, 16_384),
+        default: None,
+        unit: "",
+        meaning: "topology.servers: servers per rail group (a divisor of topology.servers; default the servers up to 32); topology.uplinks defaults to it (non-blocking rails)",
+    },
     LAYOUT: Key {
         name: "topology.layout",
         kind: Kind::Choice(names::<Layout>),
@@ -64,6 +85,15 @@ keys! {
 pub const EXPLICIT: [&Key; 3] = [LEAVES, HOSTS_PER_LEAF, UPLINKS];
 
 pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
+    if k.given(SERVERS) {
+        return rail_cluster(k);
+    }
+    if let Some(key) = [GPUS, GROUP].into_iter().find(|key| k.given(key)) {
+        return Err(k.err(
+            key,
+            "only applies to rail-optimized clusters (topology.servers)",
+        ));
+    }
     let radix = k.u32(K);
     let spec = if k.u32(TIERS) == 3 {
         if let Some(key) = EXPLICIT.iter().find(|key| k.get(key).is_some()) {
@@ -119,5 +149,46 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     };
     let graph = Graph::generate(&spec, Layout::Rail);
     let topology = Topology::new(name, graph).expect("the built-in shapes are Clos fabrics");
+    Ok(TopologySpec::Graph(Arc::new(topology)))
+}
+
+/// `topology.servers`: a rail-optimized cluster ([`Graph::rail`]).
+fn rail_cluster(k: &Keys) -> Result<TopologySpec, ScenarioError> {
+    // The built-in default's fat tree gives way; a shape the user chose is refused.
+    if let Some(key) = [TIERS, K, LEAVES, HOSTS_PER_LEAF, LAYOUT]
+        .into_iter()
+        .find(|key| k.chosen(key))
+    {
+        return Err(k.err(
+            key,
+            "a rail-optimized cluster (topology.servers) has its own shape: leave this key out",
+        ));
+    }
+    let servers = k.u32(SERVERS);
+    let gpus = k.opt_u32(GPUS).unwrap_or(8);
+    let group = k.opt_u32(GROUP).unwrap_or(servers.min(32));
+    if !servers.is_multiple_of(group) {
+        return Err(k.invalid(GROUP, &format!("a divisor of topology.servers ({servers})")));
+    }
+    let alone = servers == group && gpus == 1;
+    let uplinks = k.opt_u32(UPLINKS).unwrap_or(if alone { 0 } else { group });
+    if alone != (uplinks == 0) {
+        return Err(k.invalid(
+            UPLINKS,
+            "0 for one group of one-GPU servers (a single switch), else at least 1",
+        ));
+    }
+    let hosts = servers as u64 * gpus as u64;
+    if !(2..=MAX_HOSTS).contains(&hosts) {
+        return Err(k.err(
+            SERVERS,
+            format!("the cluster would have {hosts} GPUs (topology.servers x topology.gpus_per_server); allowed: 2 to {MAX_HOSTS}"),
+        ));
+    }
+    let name = format!(
+        "rail-optimized cluster of {servers} servers x {gpus} GPUs, groups of {group}, {uplinks} uplinks per rail switch"
+    );
+    let topology = Topology::new(name, Graph::rail(servers, gpus, group, uplinks))
+        .expect("rail clusters are Clos fabrics");
     Ok(TopologySpec::Graph(Arc::new(topology)))
 }
