@@ -200,9 +200,17 @@ impl SimParams {
         crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps)
     }
 
+    /// The run's flows: the workload over the fabric's endpoints, on its planes.
+    pub fn traffic(&self) -> crate::workload::Traffic {
+        let t = self
+            .workload
+            .traffic(self.topology.endpoints() as u32, self.run.seed);
+        t.onto_planes(self.topology.planes(), self.run.seed)
+    }
+
     /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
-        let hosts = self.topology.hosts();
+        let hosts = self.topology.endpoints();
         let size = self.workload.size(hosts);
         let payload = self.link.payload_bytes as u64;
         let packets = |bytes: u64| (bytes / payload).saturating_add(size.flows);

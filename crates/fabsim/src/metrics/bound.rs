@@ -60,7 +60,7 @@ impl DependencyTerms {
 pub fn dependency_terms(params: &SimParams) -> Option<DependencyTerms> {
     let p = params;
     let f = Fabric::new(&p.topology, p.link.rate_bps, p.link.delay_ps);
-    let t = p.workload.traffic(f.hosts, p.run.seed);
+    let t = p.traffic();
     workload_bounds(p, &f, &t.flows, &t.deps, &t.collectives).2
 }
 

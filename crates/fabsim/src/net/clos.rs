@@ -131,12 +131,18 @@ struct Tiers {
     mid: Vec<u32>,
     /// Cores (3 tiers) or spines (2 tiers).
     cores: Vec<u32>,
-    /// Per node: its pod (edge and aggregation switches; 0 for the rest).
+    /// Per node: its pod (edge and aggregation switches on 3 tiers; every switch's plane on
+    /// 2 tiers, where a plane's leaves are its one pod).
     pod_of: Vec<u32>,
+    /// Per switch node: its plane (a connected part of the fabric).
+    plane_of: Vec<u32>,
     pods: u32,
+    planes: u32,
     /// Per pod: its edge and aggregation switches.
     edges_in: Vec<Vec<u32>>,
     mids_in: Vec<Vec<u32>>,
+    /// Per plane: its cores (spines).
+    cores_in: Vec<Vec<u32>>,
 }
 
 impl Tiers {
@@ -159,17 +165,15 @@ impl Tiers {
                 ))
             }
         };
-        if top == 1 && edges.len() > 1 {
-            return Err(format!(
-                "{} edge switches and no switch above them: the fabric is not connected",
-                edges.len()
-            ));
-        }
-        // Pods: edge and aggregation switches linked together (3 tiers); one pod otherwise.
+        let (plane_of, planes) = planes(g, adj)?;
+        let mut edges = edges;
+        edges.sort_by_key(|&e| (plane_of[e as usize], e));
+        // Pods: edge and aggregation switches linked together (3 tiers), numbered plane by
+        // plane; a plane's leaves otherwise.
         let pod_of = if top == 3 {
             components(&edges, adj, |m| matches!(level[m as usize], 1 | 2))
         } else {
-            vec![0; adj.len()]
+            plane_of.clone()
         };
         let pods = edges
             .iter()
@@ -186,35 +190,28 @@ impl Tiers {
             (v, per)
         };
         let ((edges, edges_in), (mid, mids_in)) = (by_pod(edges), by_pod(mid));
-        let (e0, m0) = (edges_in[0].len(), mids_in[0].len());
-        for p in 1..pods as usize {
-            if edges_in[p].len() != e0 || mids_in[p].len() != m0 {
-                return Err(format!(
-                    "pod {p} has {} edge and {} aggregation switches, pod 0 {e0} and {m0}: pods are alike",
-                    edges_in[p].len(),
-                    mids_in[p].len()
-                ));
-            }
-        }
+        let cores_in = alike(&edges_in, &mids_in, &cores, &plane_of, planes)?;
         Ok(Tiers {
             top,
             edges,
             mid,
             cores,
             pod_of,
+            plane_of,
             pods,
+            planes,
             edges_in,
             mids_in,
+            cores_in,
         })
     }
 
     /// Per edge switch: its hosts by id, then its uplinks in the fabric's order.
     fn edge_ports(&self, g: &Graph, adj: &[Vec<u32>], c: &mut Clos) -> Result<(), String> {
-        let spines = [self.cores.clone()];
         let up_of_edge = if self.top == 3 {
-            &self.mids_in[..]
+            &self.mids_in
         } else {
-            &spines[..]
+            &self.cores_in
         };
         let above = if self.top == 3 {
             "aggregation switches"
@@ -264,19 +261,21 @@ impl Tiers {
         for &core in &self.cores {
             let mut below = adj[core as usize].clone();
             below.sort_by_key(|&s| (self.pod_of[s as usize], s));
+            let plane = self.plane_of[core as usize];
             let one_each = if self.top == 3 {
+                let per = self.pods / self.planes;
                 below
                     .iter()
                     .map(|&s| self.pod_of[s as usize])
-                    .eq(0..self.pods)
+                    .eq(plane * per..(plane + 1) * per)
             } else {
-                below == self.edges
+                below == self.edges_in[plane as usize]
             };
             if !one_each {
                 let what = if self.top == 3 {
-                    "one aggregation switch in each pod"
+                    "one aggregation switch in each pod of its plane"
                 } else {
-                    "every leaf once"
+                    "every leaf of its plane once"
                 };
                 return Err(format!(
                     "core node {core} links to {below:?}: a Clos needs {what}"
@@ -288,6 +287,55 @@ impl Tiers {
         }
         Ok(())
     }
+}
+
+/// Checks that pods are alike (edge and aggregation switches per pod) and planes too
+/// (pods and cores per plane); returns each plane's cores.
+fn alike(
+    edges_in: &[Vec<u32>],
+    mids_in: &[Vec<u32>],
+    cores: &[u32],
+    plane_of: &[u32],
+    planes: u32,
+) -> Result<Vec<Vec<u32>>, String> {
+    let (e0, m0) = (edges_in[0].len(), mids_in[0].len());
+    for (p, (e, m)) in edges_in.iter().zip(mids_in).enumerate().skip(1) {
+        if e.len() != e0 || m.len() != m0 {
+            return Err(format!(
+                "pod {p} has {} edge and {} aggregation switches, pod 0 {e0} and {m0}: pods are alike",
+                e.len(),
+                m.len()
+            ));
+        }
+    }
+    let mut cores_in = vec![Vec::new(); planes as usize];
+    for &c in cores {
+        cores_in[plane_of[c as usize] as usize].push(c);
+    }
+    let pods = edges_in.len() as u32;
+    if !pods.is_multiple_of(planes) || cores_in.iter().any(|c| c.len() != cores_in[0].len()) {
+        return Err(format!(
+            "the fabric's {planes} planes differ ({pods} pods, cores per plane {:?}): planes are alike",
+            cores_in.iter().map(Vec::len).collect::<Vec<_>>()
+        ));
+    }
+    Ok(cores_in)
+}
+
+/// Planes: the fabric's connected parts, numbered by their first host. With several, host
+/// `h` must be in plane `h % planes`: a server's NICs, one per plane, are consecutive hosts.
+fn planes(g: &Graph, adj: &[Vec<u32>]) -> Result<(Vec<u32>, u32), String> {
+    let edge_of: Vec<u32> = (0..g.hosts).map(|h| adj[h as usize][0]).collect();
+    let plane_of = components(&edge_of, adj, |m| m >= g.hosts);
+    let plane = |h: u32| plane_of[edge_of[h as usize] as usize];
+    let planes = (0..g.hosts).map(|h| plane(h) + 1).max().unwrap_or(1);
+    if let Some(h) = (0..g.hosts).find(|&h| plane(h) != h % planes) {
+        return Err(format!(
+            "the fabric has {planes} disconnected planes and host {h} is in plane {}: with planes, host h is in plane h mod {planes} (a server's NICs, one per plane, are consecutive hosts)",
+            plane(h)
+        ));
+    }
+    Ok((plane_of, planes))
 }
 
 pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
@@ -302,6 +350,7 @@ pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
         down: Vec::new(),
         edges: t.edges.len() as u32,
         pods: t.pods,
+        planes: t.planes,
         edges_per_pod: t.edges_in[0].len() as u32,
         rate_bps,
         delay_ps,

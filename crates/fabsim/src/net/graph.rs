@@ -57,9 +57,11 @@ pub struct Clos {
     pub ports: Vec<Vec<u32>>,
     /// Per switch of `order`: how many of its ports face down.
     pub down: Vec<u32>,
-    /// Edge switches, pods (3 tiers; 1 otherwise), edge switches per pod.
+    /// Edge switches, pods (3 tiers; a plane's leaves otherwise), planes (the fabric's
+    /// connected parts, alike), edge switches per pod.
     pub edges: u32,
     pub pods: u32,
+    pub planes: u32,
     pub edges_per_pod: u32,
     /// The links' rate and delay, where the graph gives them (one of each for all links).
     pub rate_bps: Option<u64>,
@@ -211,6 +213,34 @@ impl Graph {
         Graph {
             hosts,
             switches,
+            links,
+        }
+    }
+
+    /// `planes` copies of this fabric, side by side: host `h` of plane `q` becomes host
+    /// `h * planes + q` (a server's NICs, one per plane, are consecutive hosts), switch `s` of
+    /// plane `q` the `q`-th copy of it.
+    pub fn planes(&self, planes: u32) -> Graph {
+        let switch = |n: u32, q: u32| self.hosts * planes + q * self.switches + (n - self.hosts);
+        let node = |n: u32, q: u32| {
+            if n < self.hosts {
+                n * planes + q
+            } else {
+                switch(n, q)
+            }
+        };
+        let links = (0..planes)
+            .flat_map(|q| {
+                self.links.iter().map(move |l| Link {
+                    a: node(l.a, q),
+                    b: node(l.b, q),
+                    ..*l
+                })
+            })
+            .collect();
+        Graph {
+            hosts: self.hosts * planes,
+            switches: self.switches * planes,
             links,
         }
     }

@@ -109,6 +109,21 @@ impl TopologySpec {
         }
     }
 
+    /// The fabric's planes: connected parts, alike, each server a NIC in every one (1 for
+    /// the built-in shapes).
+    pub fn planes(&self) -> u32 {
+        match self {
+            TopologySpec::Graph(t) => t.clos.planes,
+            _ => 1,
+        }
+    }
+
+    /// The hosts a workload addresses: with planes, each server GPU's NICs (one per plane)
+    /// are one endpoint, and each flow runs on one plane.
+    pub fn endpoints(&self) -> u64 {
+        self.hosts() / self.planes() as u64
+    }
+
     /// Hosts under one edge (leaf) switch, if every rack is that many consecutive host ids
     /// (what rack-local traffic assumes; not so under a rail-optimized numbering).
     pub fn hosts_per_rack(&self) -> Option<u32> {
@@ -186,6 +201,8 @@ pub enum Route {
 struct HostLoc {
     edge: u32,
     pod: u32,
+    /// The pod's index in its plane (a core's down port to it).
+    pod_in_plane: u32,
     port_on_edge: u32,
     edge_in_pod: u32,
 }
@@ -197,9 +214,11 @@ impl HostLoc {
         for e in 0..clos.edges {
             let ports = &clos.ports[e as usize][..clos.down[e as usize] as usize];
             for (i, &h) in ports.iter().enumerate() {
+                let pod = e / clos.edges_per_pod;
                 loc[h as usize] = HostLoc {
                     edge: e,
-                    pod: e / clos.edges_per_pod,
+                    pod,
+                    pod_in_plane: pod % (clos.pods / clos.planes),
                     port_on_edge: i as u32,
                     edge_in_pod: e % clos.edges_per_pod,
                 };
@@ -213,6 +232,8 @@ impl HostLoc {
 pub struct Fabric {
     pub tiers: u32,
     pub hosts: u32,
+    /// Connected parts of the fabric (host `h` in plane `h % planes`); a flow stays in one.
+    pub planes: u32,
     pub switches: Vec<SwitchInfo>,
     /// Per global port: receiving node, and the ingress local port index there.
     pub port_to_node: Vec<u32>,
@@ -292,6 +313,7 @@ impl Fabric {
         let mut f = Self {
             tiers: clos.tiers,
             hosts,
+            planes: clos.planes,
             switches: Vec::with_capacity(clos.order.len()),
             port_to_node: Vec::new(),
             port_to_local: Vec::new(),
@@ -375,8 +397,8 @@ impl Fabric {
             Tier::Edge => Route::Up { key: to.edge },
             Tier::Agg if to.pod == info.group => Route::Down(to.edge_in_pod),
             Tier::Agg => Route::Up { key: to.pod },
-            Tier::Core if self.tiers == 3 => Route::Down(to.pod),
-            Tier::Core => Route::Down(to.edge),
+            Tier::Core if self.tiers == 3 => Route::Down(to.pod_in_plane),
+            Tier::Core => Route::Down(to.edge_in_pod),
         }
     }
 
@@ -408,7 +430,7 @@ mod tests {
     fn check_reachability(f: &Fabric, up_choice: u32) {
         for src in 0..f.hosts {
             for dst in 0..f.hosts {
-                if src == dst {
+                if src == dst || src % f.planes != dst % f.planes {
                     continue;
                 }
                 let mut port = f.nic(src).port();
@@ -596,6 +618,42 @@ mod tests {
         assert_eq!((f.hosts, f.tiers), (24, 3));
         for u in 0..3 {
             check_reachability(&f, u);
+        }
+    }
+
+    /// P planes: P copies side by side, a server's NICs consecutive hosts, every route inside
+    /// a plane arriving over the plane's hops; numbering the hosts otherwise is refused.
+    #[test]
+    fn planes_are_copies_side_by_side() {
+        for spec in [
+            TopologySpec::FatTree { k: 4 },
+            TopologySpec::LeafSpine {
+                leaves: 3,
+                hosts_per_leaf: 2,
+                uplinks: 2,
+            },
+        ] {
+            let one = Fabric::new(&spec, 1, Time::from_ps(1));
+            let g = Graph::generate(&spec, Layout::Rack).planes(2);
+            let f = graph_fabric(g.clone());
+            assert_eq!((f.planes, f.hosts), (2, 2 * one.hosts));
+            assert_eq!(f.switches.len(), 2 * one.switches.len());
+            for u in 0..2 {
+                check_reachability(&f, u);
+            }
+            // Host 0 and host 1 (server 0's two NICs) swap places: refused.
+            let mut g = g;
+            for l in &mut g.links {
+                for n in [&mut l.a, &mut l.b] {
+                    *n = match *n {
+                        0 => 1,
+                        1 => 0,
+                        n => n,
+                    };
+                }
+            }
+            let e = g.clos().unwrap_err();
+            assert!(e.contains("host h is in plane h mod 2"), "{e}");
         }
     }
 

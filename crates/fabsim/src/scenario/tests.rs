@@ -359,44 +359,6 @@ fn out_of_range_values_are_refused_up_front() {
         ),
         (&["run.seeds=1000000000"], "run.seeds"),
         (
-            &["topology.servers=10", "topology.servers_per_group=4"],
-            "topology.servers_per_group",
-        ),
-        (&["topology.servers=8", "topology.k=8"], "topology.k"),
-        (
-            &["topology.servers=8", "topology.layout=rail"],
-            "topology.layout",
-        ),
-        (&["topology.gpus_per_server=4"], "topology.gpus_per_server"),
-        (
-            &["topology.servers=4", "topology.uplinks=0"],
-            "topology.uplinks",
-        ),
-        (
-            &["topology.servers=1", "topology.gpus_per_server=1"],
-            "topology.servers",
-        ),
-        (
-            &["topology.servers=1048576", "topology.gpus_per_server=2"],
-            "topology.servers",
-        ),
-        (
-            &[
-                "topology.layout=rail",
-                "workload.kind=web",
-                "run.duration_us=100",
-            ],
-            "workload.kind",
-        ),
-        (
-            &[
-                "topology.servers=8",
-                "switch.arch=sota",
-                "switch.host_count=variable",
-            ],
-            "switch.host_count",
-        ),
-        (
             &["topology.k=64", "workload.kind=all-to-all"],
             "run.max_memory_gib",
         ),
@@ -1084,4 +1046,57 @@ fn silent_acceptance_is_refused() {
     s.set(&format!("switch.inter_asic_buffer_bytes={}", least - 1))
         .unwrap();
     assert!(s.expand().is_err());
+}
+
+/// The rail-optimized cluster's keys, and what a rail numbering refuses, each blamed on its key.
+#[test]
+fn rail_cluster_keys_are_checked() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["topology.servers=10", "topology.servers_per_group=4"],
+            "topology.servers_per_group",
+        ),
+        (&["topology.servers=8", "topology.k=8"], "topology.k"),
+        (
+            &["topology.servers=8", "topology.layout=rail"],
+            "topology.layout",
+        ),
+        (&["topology.gpus_per_server=4"], "topology.gpus_per_server"),
+        (
+            &["topology.servers=4", "topology.uplinks=0"],
+            "topology.uplinks",
+        ),
+        (
+            &["topology.servers=1", "topology.gpus_per_server=1"],
+            "topology.servers",
+        ),
+        (
+            &["topology.servers=1048576", "topology.gpus_per_server=2"],
+            "topology.servers",
+        ),
+        (
+            &[
+                "topology.layout=rail",
+                "workload.kind=web",
+                "run.duration_us=100",
+            ],
+            "workload.kind",
+        ),
+        (
+            &[
+                "topology.servers=8",
+                "switch.arch=sota",
+                "switch.host_count=variable",
+            ],
+            "switch.host_count",
+        ),
+    ];
+    for (sets, key) in cases {
+        let mut s = Scenario::default_scenario();
+        for a in *sets {
+            s.set(a).unwrap();
+        }
+        let e = s.expand().unwrap_err();
+        assert_eq!(e.key, *key, "{sets:?}: {e}");
+    }
 }

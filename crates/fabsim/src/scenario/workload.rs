@@ -228,7 +228,7 @@ pub fn parse(
     stop_ps: Option<Time>,
     scenario_dir: Option<&std::path::Path>,
 ) -> Result<WorkloadSpec, ScenarioError> {
-    let hosts = topology.hosts();
+    let hosts = topology.endpoints();
     // A file given is read even when another workload runs, so a wrong path never passes.
     let htsim = k
         .get(FILE)
@@ -461,7 +461,7 @@ fn fastroute(
     };
     let stride = k.opt_u32(STRIDE).unwrap_or(hosts_per_rack);
     if kind.strided() {
-        distinct_peers(k, pattern, stride, topology.hosts())?;
+        distinct_peers(k, pattern, stride, topology.endpoints())?;
     }
     Ok(FastrouteWorkload {
         pattern,

@@ -151,7 +151,7 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     trace: Option<Time>,
     cancel: Option<&AtomicBool>,
 ) -> RunOutcome {
-    let traffic = p.workload.traffic(fabric.hosts, p.run.seed);
+    let traffic = p.traffic();
     // A flow of 0 bytes never completes (its empty packet's ACK acknowledges no new byte):
     // the scenario refuses workloads that make one; a caller that builds its own must not.
     if let Some(i) = traffic.flows.iter().position(|f| f.bytes == 0) {

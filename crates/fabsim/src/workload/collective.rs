@@ -38,6 +38,19 @@ pub struct Traffic {
 }
 
 impl Traffic {
+    /// The flows between endpoints moved onto `planes` planes: each flow to a plane drawn
+    /// from the run's seed, endpoint `e` on plane `q` being host `e * planes + q`.
+    pub fn onto_planes(mut self, planes: u32, seed: u64) -> Self {
+        if planes > 1 {
+            let mut rng = Rng::stream(seed, "planes");
+            for f in &mut self.flows {
+                let q = rng.below(planes as u64) as u32;
+                (f.src, f.dst) = (f.src * planes + q, f.dst * planes + q);
+            }
+        }
+        self
+    }
+
     /// Flows that each start at their own time.
     pub fn independent(mut flows: Vec<FlowSpec>) -> Self {
         // The table is kept for the whole run: no growth slack (a Web run's is 75%).
