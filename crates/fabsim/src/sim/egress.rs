@@ -7,7 +7,7 @@ use super::wire::{is_control, jump_queue, wire_bytes, Ring};
 use super::{Event, Sim};
 use crate::engine::rng::keyed_below;
 use crate::engine::{EventQueue, Time};
-use crate::net::{Backlog, Enqueue, Overflow, Packet, PacketKind, PendingMarks};
+use crate::net::{Backlog, Enqueue, Overflow, Packet, PacketKind, PendingMarks, PortStats};
 use crate::transport::Nic;
 
 /// `switch.ecn_at = "dequeue"`: whether fabric ports decide their marks when a packet's
@@ -85,8 +85,7 @@ impl<A: Chassis> Sim<'_, A> {
             let at = jump_queue(wire, fixed, slot, ser, now, delay, |q| {
                 ports.serialization(wire_bytes(q, link, flows))
             });
-            if self.marks.on {
-                let m = &mut self.ports.stats[port as usize].marks;
+            if let Some(PortStats { marks: m, .. }) = self.ports.stats.get_mut(port as usize) {
                 if m.undecided > 0 && at <= m.next as usize {
                     // It went ahead of the first undecided packet, which leaves `ser` later.
                     m.next += 1;
@@ -248,9 +247,8 @@ impl<A: Chassis> Sim<'_, A> {
     /// is the same whenever it is made.
     #[inline]
     pub(super) fn settle_marks(&mut self, port: u32) {
-        if self.marks.on {
-            let m = self.ports.stats[port as usize].marks;
-            if m.undecided > 0 && m.leaves <= self.now {
+        if let Some(&PortStats { marks: m, .. }) = self.ports.stats.get(port as usize) {
+            if self.marks.on && m.undecided > 0 && m.leaves <= self.now {
                 self.decide_marks(port, m, self.now);
             }
         }
@@ -303,11 +301,11 @@ impl<A: Chassis> Sim<'_, A> {
     /// head's last bit (its own among them, if it is data), and the head leaves the ring.
     #[inline]
     pub(super) fn head_leaves(&mut self, port: u32) {
-        if !self.marks.on {
+        // Internal ports of a multi-ASIC switch (past the fabric's) decide no marks.
+        let Some(&PortStats { marks: m, .. }) = self.ports.stats.get(port as usize) else {
             return;
-        }
-        let m = self.ports.stats[port as usize].marks;
-        if m.undecided == 0 {
+        };
+        if !self.marks.on || m.undecided == 0 {
             return;
         }
         let left = self.wire[port as usize].slots[0].0 - self.ports.delay_ps();
