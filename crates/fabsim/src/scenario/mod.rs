@@ -156,7 +156,7 @@ impl RunSpec {
     pub fn input_files(&self) -> Vec<(&'static str, std::path::PathBuf)> {
         self.assignment
             .iter()
-            .filter(|(k, _)| *k == workload::FILE || *k == workload::CDF)
+            .filter(|(k, _)| [workload::FILE, workload::CDF, topology::FILE].contains(k))
             .filter_map(|(k, v)| {
                 let s = v.as_str()?;
                 let named = *k == workload::CDF
