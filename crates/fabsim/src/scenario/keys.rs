@@ -383,6 +383,13 @@ impl<'a> Keys<'a> {
         self.entry(key).is_some_and(|(_, e)| e.source.is_some())
     }
 
+    /// Whether the scenario set the key other than by the built-in default scenario (which
+    /// yields to a topology file, say, where a user's value would conflict).
+    pub fn explicit(&self, key: &Key) -> bool {
+        self.entry(key)
+            .is_some_and(|(_, e)| e.source.is_some_and(|s| s != super::BUILT_IN))
+    }
+
     fn value(&self, key: &Key) -> &'a Value {
         self.get(key)
             .unwrap_or_else(|| panic!("schema key `{}` has a default", key.name))

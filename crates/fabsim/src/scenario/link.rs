@@ -44,7 +44,7 @@ keys! {
 }
 
 /// The link model; a topology file's link rate and delay, where it gives them, replace the
-/// defaults of `link.rate_gbps` and `link.delay_ns`, and must agree with values given.
+/// defaults of `link.rate_gbps` and `link.delay_ns`, and must agree with values given (but for the built-in default scenario's).
 pub fn parse(k: &Keys, topology: &TopologySpec) -> Result<LinkModel, ScenarioError> {
     let rate_bps = (k.float(RATE_GBPS) * 1e9).round() as u64;
     let delay_ps = Time::from_ns_f64(k.float(DELAY_NS));
@@ -70,7 +70,7 @@ fn from_file<T: PartialEq + Copy>(
     show: impl Fn(T) -> f64,
 ) -> Result<T, ScenarioError> {
     match file {
-        Some(f) if k.given(key) && f != own => Err(k.err(
+        Some(f) if k.explicit(key) && f != own => Err(k.err(
             key,
             format!(
                 "{} disagrees with topology.file's links ({}); allowed: the file's value, or leave {} out",

@@ -408,25 +408,7 @@ impl Scenario {
             // run spec parses to the same run whatever the defaults of a later build).
             let assignment: Vec<(&'static Key, Value)> = schema()
                 .filter_map(|k| keys.get(k).map(|v| (k, v)))
-                .map(|(k, v)| {
-                    let v = if k == run::SEEDS {
-                        // The seed is filled in per run by `to_toml`.
-                        Value::Integer(1)
-                    } else if k == workload::FILE {
-                        // The file as resolved, so a run spec written elsewhere finds it.
-                        match &point_params.workload {
-                            WorkloadSpec::Htsim { file, .. } => Value::String(file.clone()),
-                            _ => workload::path_value(v, dir),
-                        }
-                    } else if k == topology::FILE {
-                        workload::path_value(v, dir)
-                    } else if k == workload::CDF {
-                        workload::cdf_value(v, dir)
-                    } else {
-                        v.clone()
-                    };
-                    (k, v)
-                })
+                .map(|(k, v)| (k, spec_value(k, v, &point_params, dir)))
                 .collect();
             for i in 0..seeds {
                 let mut params = point_params.clone();
@@ -440,6 +422,24 @@ impl Scenario {
             }
         }
         Ok(runs)
+    }
+}
+
+/// Key `k`'s value `v` as a run spec writes it for a run of `p`.
+fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) -> Value {
+    if k == run::SEEDS {
+        // The seed is filled in per run by `to_toml`.
+        Value::Integer(1)
+    } else if k == workload::FILE || k == topology::FILE {
+        // The file as resolved, so a run spec written elsewhere finds it.
+        match &p.workload {
+            WorkloadSpec::Htsim { file, .. } if k == workload::FILE => Value::String(file.clone()),
+            _ => workload::path_value(v, dir),
+        }
+    } else if k == workload::CDF {
+        workload::cdf_value(v, dir)
+    } else {
+        v.clone()
     }
 }
 

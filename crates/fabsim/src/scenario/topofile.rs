@@ -91,16 +91,15 @@ fn toml_node(v: &Value, line: usize, field: &str, nodes: u32) -> Result<u32, Str
     }
 }
 
+/// A TOML syntax error at its line.
+fn toml_syntax(text: &str, e: toml::de::Error) -> String {
+    let line = e.span().map_or(1, |s| line_of(text, s.start));
+    format!("line {line}: {}", e.message())
+}
+
 fn read_toml(text: &str) -> Result<Graph, String> {
-    #[derive(serde::Deserialize)]
-    struct Links {
-        links: Vec<Spanned<Value>>,
-    }
-    let syntax = |e: toml::de::Error| {
-        let line = e.span().map_or(1, |s| line_of(text, s.start));
-        format!("line {line}: {}", e.message())
-    };
-    let table: BTreeMap<String, Spanned<Value>> = toml::from_str(text).map_err(syntax)?;
+    let table: BTreeMap<String, Spanned<Value>> =
+        toml::from_str(text).map_err(|e| toml_syntax(text, e))?;
     if let Some((key, v)) = table.iter().find(|(k, _)| !TOML_KEYS.contains(&k.as_str())) {
         let line = line_of(text, v.span().start);
         return Err(bad(line, "key", key, TOML_KEYS.join(", ")));
@@ -110,9 +109,8 @@ fn read_toml(text: &str) -> Result<Graph, String> {
             .get(key)
             .ok_or_else(|| bad(1, key, "nothing", "a value (required)"))
     };
-    let hosts = toml_number(text, required("hosts")?, "hosts", 1.0, 1e7)?;
-    let switches = toml_number(text, required("switches")?, "switches", 1.0, 1e7)?;
-    let (hosts, switches) = (hosts as u32, switches as u32);
+    let hosts = toml_number(text, required("hosts")?, "hosts", 1.0, 1e7)? as u32;
+    let switches = toml_number(text, required("switches")?, "switches", 1.0, 1e7)? as u32;
     let rate_bps = match table.get("rate_gbps") {
         Some(v) => {
             Some((toml_number(text, v, "rate_gbps", 0.001, 100_000.0)? * 1e9).round() as u64)
@@ -135,13 +133,32 @@ fn read_toml(text: &str) -> Result<Graph, String> {
             "an array of [a, b] pairs",
         ));
     }
-    let entries = toml::from_str::<Links>(text).map_err(syntax)?.links;
-    let nodes = hosts + switches;
-    let mut graph = Graph {
+    let pairs = toml_links(text, hosts + switches)?;
+    Ok(Graph {
         hosts,
         switches,
-        links: Vec::with_capacity(entries.len()),
-    };
+        links: pairs
+            .into_iter()
+            .map(|(a, b)| Link {
+                a,
+                b,
+                rate_bps,
+                delay_ps,
+            })
+            .collect(),
+    })
+}
+
+/// The TOML file's `links`, each a pair of node ids below `nodes`.
+fn toml_links(text: &str, nodes: u32) -> Result<Vec<(u32, u32)>, String> {
+    #[derive(serde::Deserialize)]
+    struct Links {
+        links: Vec<Spanned<Value>>,
+    }
+    let entries = toml::from_str::<Links>(text)
+        .map_err(|e| toml_syntax(text, e))?
+        .links;
+    let mut pairs = Vec::with_capacity(entries.len());
     for (i, entry) in entries.iter().enumerate() {
         let line = line_of(text, entry.span().start);
         let field = format!("links[{i}]");
@@ -157,15 +174,9 @@ fn read_toml(text: &str) -> Result<Graph, String> {
             }
         };
         let a = toml_node(&pair[0], line, &field, nodes)?;
-        let b = toml_node(&pair[1], line, &field, nodes)?;
-        graph.links.push(Link {
-            a,
-            b,
-            rate_bps,
-            delay_ps,
-        });
+        pairs.push((a, toml_node(&pair[1], line, &field, nodes)?));
     }
-    Ok(graph)
+    Ok(pairs)
 }
 
 /// fabsim's TOML of `graph`, every link at `rate_bps` with `delay_ps`.
@@ -231,7 +242,7 @@ const DELAY_UNITS: [(&str, f64); 4] = [("ms", 1e9), ("us", 1e6), ("ns", 1e3), ("
 fn renumber(
     hosts: &BTreeSet<u64>,
     switches: &BTreeSet<u64>,
-    pairs: impl IntoIterator<Item = (u64, u64, Option<u64>, Option<Time>)>,
+    pairs: impl IntoIterator<Item = Pair>,
 ) -> Graph {
     let number: BTreeMap<u64, u32> = hosts
         .iter()
@@ -326,7 +337,7 @@ pub fn to_hpcc(graph: &Graph, rate_bps: u64, delay_ps: Time) -> String {
         .collect();
     let rate = RATE_UNITS
         .iter()
-        .find(|(_, f)| rate_bps % *f as u64 == 0)
+        .find(|(_, f)| rate_bps.is_multiple_of(*f as u64))
         .map_or(format!("{rate_bps}bps"), |(u, f)| {
             format!("{}{u}", rate_bps / *f as u64)
         });
@@ -371,10 +382,13 @@ fn netbench_set(line: usize, field: &str, s: &str, nodes: u64) -> Result<BTreeSe
 
 const NETBENCH_KEYS: [&str; 5] = ["|V|", "|E|", "ToRs", "Servers", "Switches"];
 
+/// A Netbench header's values by key, each with its line.
+type Header<'t> = BTreeMap<&'t str, (usize, &'t str)>;
+
 /// The header of a Netbench file: its values by key, and the line after it.
 fn netbench_header<'t>(
     lines: &mut std::iter::Peekable<impl Iterator<Item = (usize, &'t str)>>,
-) -> Result<(BTreeMap<&'t str, (usize, &'t str)>, usize), String> {
+) -> Result<(Header<'t>, usize), String> {
     let mut header = BTreeMap::new();
     let mut end = 1;
     while let Some(&(n, l)) = lines.peek() {
@@ -401,6 +415,9 @@ fn netbench_header<'t>(
     Ok((header, end))
 }
 
+/// A cable of another format: its two node ids, and its rate and delay where given.
+type Pair = (u64, u64, Option<u64>, Option<Time>);
+
 fn read_netbench(text: &str, servers_per_tor: Option<u32>) -> Result<Graph, String> {
     let mut lines = text
         .lines()
@@ -415,6 +432,59 @@ fn read_netbench(text: &str, servers_per_tor: Option<u32>) -> Result<Graph, Stri
     let edges = parse_int(en, "|E|", e, u32::MAX as u64)?;
     let set = |key: &str| netbench_set(header[key].0, key, header[key].1, nodes);
     let (tors, servers, mut switches) = (set("ToRs")?, set("Servers")?, set("Switches")?);
+    let mut pairs = netbench_edges(lines, nodes, edges, en)?;
+    switches.extend(&tors);
+    let hosts = if servers != tors {
+        if let Some(per) = servers_per_tor {
+            let why = "no topology.servers_per_tor: the file lists its servers (Servers differs from ToRs)";
+            return Err(bad(
+                header["Servers"].0,
+                "topology.servers_per_tor",
+                per,
+                why,
+            ));
+        }
+        servers
+    } else {
+        let per = servers_per_tor.ok_or_else(|| {
+            let why = "topology.servers_per_tor = N (Servers equals ToRs: the ToRs stand for their servers)";
+            bad(header["Servers"].0, "Servers", header["Servers"].1, why)
+        })? as u64;
+        // Netbench's extend_with_servers=regular: server |V| + t * per + j under ToR t.
+        let mut hosts = BTreeSet::new();
+        for (t, &tor) in tors.iter().enumerate() {
+            for server in (0..per).map(|j| nodes + t as u64 * per + j) {
+                hosts.insert(server);
+                pairs.push((server, tor, None, None));
+            }
+        }
+        hosts
+    };
+    if let Some(id) = (0..nodes).find(|n| hosts.contains(n) == switches.contains(n)) {
+        let both = if hosts.contains(&id) {
+            "both"
+        } else {
+            "neither"
+        };
+        let got = format!("node {id} in {both} of Servers and Switches/ToRs");
+        return Err(bad(
+            end,
+            "nodes",
+            got,
+            "every node id below |V| a server or a switch, not both",
+        ));
+    }
+    Ok(renumber(&hosts, &switches, pairs))
+}
+
+/// The directed edges after the header, `edges` of them (the count given on line
+/// `count_line`), each with its reverse: one pair per cable.
+fn netbench_edges<'t>(
+    lines: impl Iterator<Item = (usize, &'t str)>,
+    nodes: u64,
+    edges: u64,
+    count_line: usize,
+) -> Result<Vec<Pair>, String> {
     let mut directed = Vec::new();
     let mut seen = HashSet::new();
     for (n, l) in lines {
@@ -434,64 +504,17 @@ fn read_netbench(text: &str, servers_per_tor: Option<u32>) -> Result<Graph, Stri
     }
     if directed.len() as u64 != edges {
         let got = format!("{} edges", directed.len());
-        return Err(bad(en, "|E|", got, "the number of edge lines"));
+        return Err(bad(count_line, "|E|", got, "the number of edge lines"));
     }
     let mut pairs = Vec::new();
     for &(n, (a, b)) in &directed {
         if !seen.contains(&(b, a)) {
-            return Err(bad(
-                n,
-                "edge",
-                format!("{a} {b}"),
-                format!("edges listed both ways (add `{b} {a}`)"),
-            ));
+            let why = format!("edges listed both ways (add `{b} {a}`)");
+            return Err(bad(n, "edge", format!("{a} {b}"), why));
         }
         if a < b {
             pairs.push((a, b, None, None));
         }
     }
-    switches.extend(&tors);
-    let hosts = if servers == tors {
-        let per = servers_per_tor.ok_or_else(|| {
-            let why = "topology.servers_per_tor = N (Servers equals ToRs: the ToRs stand for their servers)";
-            bad(header["Servers"].0, "Servers", header["Servers"].1, why)
-        })? as u64;
-        let mut hosts = BTreeSet::new();
-        for (t, &tor) in tors.iter().enumerate() {
-            for j in 0..per {
-                let server = nodes + t as u64 * per + j;
-                hosts.insert(server);
-                pairs.push((server, tor, None, None));
-            }
-        }
-        hosts
-    } else if let Some(per) = servers_per_tor {
-        let why =
-            "no topology.servers_per_tor: the file lists its servers (Servers differs from ToRs)";
-        return Err(bad(
-            header["Servers"].0,
-            "topology.servers_per_tor",
-            per,
-            why,
-        ));
-    } else {
-        servers
-    };
-    if let Some(id) = (0..nodes).find(|n| hosts.contains(n) == switches.contains(n)) {
-        let got = format!(
-            "node {id} in {} of Servers and Switches/ToRs",
-            if hosts.contains(&id) {
-                "both"
-            } else {
-                "neither"
-            }
-        );
-        return Err(bad(
-            end,
-            "nodes",
-            got,
-            "every node id below |V| a server or a switch, not both",
-        ));
-    }
-    Ok(renumber(&hosts, &switches, pairs))
+    Ok(pairs)
 }

@@ -155,7 +155,7 @@ pub fn parse(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
 
 /// The fabric of `topology.file`.
 fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, ScenarioError> {
-    if let Some(key) = SHAPE.iter().find(|key| k.given(key)) {
+    if let Some(key) = SHAPE.iter().find(|key| k.explicit(key)) {
         return Err(k.err(
             key,
             "does not apply with topology.file (the file gives the fabric); allowed: one of the two",
