@@ -35,6 +35,12 @@ fn toml_errors_name_line_field_and_allowed_values() {
         &["line 3: key: got speed; allowed: hosts, switches, rate_gbps, delay_ns, links"],
     );
     refused(
+        "hosts = 2.5\nswitches = 1\nlinks = []\n",
+        t,
+        None,
+        &["line 1: hosts: got 2.5; allowed: an integer 1 to 16777216"],
+    );
+    refused(
         "hosts = 2\nswitches = 1\nrate_gbps = -1\nlinks = []\n",
         t,
         None,
@@ -74,6 +80,12 @@ fn hpcc_errors_name_line_field_and_allowed_values() {
         h,
         None,
         &["line 4: rate: got 100Gb; allowed: a non-negative number followed by one of Gbps, Mbps, Kbps, bps"],
+    );
+    refused(
+        &HPCC.replace("1 2 100Gbps", "1 2 0Gbps"),
+        h,
+        None,
+        &["line 4: rate: got 0Gbps; allowed: 1Mbps to 100000Gbps"],
     );
     refused(
         &HPCC.replace("0 2 100", "7 2 100"),

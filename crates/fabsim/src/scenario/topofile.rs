@@ -83,11 +83,22 @@ fn toml_number(
     }
 }
 
-/// A node id of the TOML file: an integer below `nodes`.
-fn toml_node(v: &Value, line: usize, field: &str, nodes: u32) -> Result<u32, String> {
+/// An integer of the TOML file (`what`: a node id or a count) in `range`.
+fn toml_int(
+    v: &Value,
+    line: usize,
+    field: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, String> {
     match v.as_integer() {
-        Some(n) if (0..nodes as i64).contains(&n) => Ok(n as u32),
-        _ => Err(bad(line, field, v, format!("a node id 0 to {}", nodes - 1))),
+        Some(n) if (*range.start() as i64..=*range.end() as i64).contains(&n) => Ok(n as u32),
+        _ => Err(bad(
+            line,
+            field,
+            v,
+            format!("{what} {} to {}", range.start(), range.end()),
+        )),
     }
 }
 
@@ -109,8 +120,12 @@ fn read_toml(text: &str) -> Result<Graph, String> {
             .get(key)
             .ok_or_else(|| bad(1, key, "nothing", "a value (required)"))
     };
-    let hosts = toml_number(text, required("hosts")?, "hosts", 1.0, 1e7)? as u32;
-    let switches = toml_number(text, required("switches")?, "switches", 1.0, 1e7)? as u32;
+    let count = |key: &str| -> Result<u32, String> {
+        let v = required(key)?;
+        let line = line_of(text, v.span().start);
+        toml_int(v.get_ref(), line, key, "an integer", 1..=1 << 24)
+    };
+    let (hosts, switches) = (count("hosts")?, count("switches")?);
     let rate_bps = match table.get("rate_gbps") {
         Some(v) => {
             Some((toml_number(text, v, "rate_gbps", 0.001, 100_000.0)? * 1e9).round() as u64)
@@ -173,8 +188,8 @@ fn toml_links(text: &str, nodes: u32) -> Result<Vec<(u32, u32)>, String> {
                 ))
             }
         };
-        let a = toml_node(&pair[0], line, &field, nodes)?;
-        pairs.push((a, toml_node(&pair[1], line, &field, nodes)?));
+        let node = |v| toml_int(v, line, &field, "a node id", 0..=nodes - 1);
+        pairs.push((node(&pair[0])?, node(&pair[1])?));
     }
     Ok(pairs)
 }
@@ -306,8 +321,20 @@ fn read_hpcc(text: &str) -> Result<Graph, String> {
         expect_fields(n, "link (src dst rate delay error_rate)", &f, 5)?;
         let a = parse_int(n, "src", f[0], nodes)?;
         let b = parse_int(n, "dst", f[1], nodes)?;
-        let rate = with_unit(n, "rate", f[2], &RATE_UNITS)?.round() as u64;
-        let delay = Time::from_ps_f64(with_unit(n, "delay", f[3], &DELAY_UNITS)?);
+        let rate = with_unit(n, "rate", f[2], &RATE_UNITS)?;
+        if !(1e6..=1e14).contains(&rate) {
+            return Err(bad(
+                n,
+                "rate",
+                f[2],
+                "1Mbps to 100000Gbps (as link.rate_gbps)",
+            ));
+        }
+        let delay = with_unit(n, "delay", f[3], &DELAY_UNITS)?;
+        if delay > 1e12 {
+            return Err(bad(n, "delay", f[3], "0s to 1s (as link.delay_ns)"));
+        }
+        let (rate, delay) = (rate.round() as u64, Time::from_ps_f64(delay));
         if f[4].parse::<f64>() != Ok(0.0) {
             let why = "0 (fabsim models no random loss; fail links with failures.* instead)";
             return Err(bad(n, "error_rate", f[4], why));
