@@ -303,3 +303,24 @@ fn topology_file_keys_refuse_what_does_not_apply() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_relative_topology_file_is_found_beside_the_scenario_and_named_absolutely() {
+    let dir = temp_dir("relative");
+    let file = export(&dir, "[topology]\ntiers = 3\nk = 4\n");
+    let scenario = dir.join("scenario.toml");
+    let s = Scenario::parse(
+        "[topology]\nfile = \"fabric.toml\"\n",
+        scenario.to_str().unwrap(),
+    )
+    .unwrap();
+    let run = s.expand().unwrap().remove(0);
+    let abs = std::fs::canonicalize(&file).unwrap();
+    assert_eq!(run.input_files(), vec![("topology.file", abs.clone())]);
+    assert!(run
+        .to_toml()
+        .unwrap()
+        .contains(&format!("file = {:?}", abs.display().to_string())));
+    assert_eq!(run.params.topology.hosts(), 16);
+    std::fs::remove_dir_all(dir).unwrap();
+}
