@@ -1,5 +1,5 @@
 //! The `fabsim` command-line tool: argument parsing over the `fabsim` library (`run`,
-//! `bench`, `portmap`, `power`, `hw`, `keys`) and the `fabsim-lab` library (`sweep`,
+//! `topology`, `bench`, `portmap`, `power`, `hw`, `keys`) and the `fabsim-lab` library (`sweep`,
 //! `reproduce`, `plot`).
 
 use std::process::ExitCode;
@@ -12,6 +12,7 @@ mod cmd_plot;
 mod cmd_portmap;
 mod cmd_reproduce;
 mod cmd_sweep;
+mod cmd_topology;
 mod run;
 
 #[macro_use]
@@ -37,6 +38,8 @@ struct Cli {
 enum Command {
     /// Run a scenario (the built-in Fig. 1 default without a file) and print a table.
     Run(run::RunArgs),
+    /// Write the fabric of a scenario's first run as a topology file (`topology.file` reads it).
+    Topology(cmd_topology::TopologyArgs),
     /// Measure simulator speed (packet-hops per second) and peak memory, on one core.
     Bench(cmd_bench::BenchArgs),
     /// Compute a Fastroute ingress port-to-ASIC mapping from a traffic matrix (CSV).
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
     fabsim_lab::output::remove_temps_on_signals();
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
+        Command::Topology(args) => cmd_topology::topology(args),
         Command::Bench(args) => cmd_bench::bench(args),
         Command::Portmap(args) => cmd_portmap::run_portmap(args),
         Command::Power(args) => cmd_portmap::run_power(args),

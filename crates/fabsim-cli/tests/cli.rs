@@ -488,3 +488,52 @@ fn commands_do_not_import_each_other() {
         }
     }
 }
+
+#[test]
+fn an_exported_topology_runs_as_the_scenario_it_came_from() {
+    let dir = std::env::temp_dir().join(format!("fabsim-cli-topology-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shape = ["--set", "topology.k=4", "--set", "link.rate_gbps=100"];
+    let run = [
+        "--set",
+        "switch.lb=ofan,ecmp",
+        "--set",
+        "workload.message_bytes=65536",
+    ];
+    let built_in = ok(&[&["run"][..], &shape, &run].concat());
+    for (name, format) in [("ft4.toml", "toml"), ("ft4.txt", "hpcc")] {
+        let file = dir.join(name);
+        let file = file.to_str().unwrap();
+        let o = fabsim(
+            &[
+                &["topology"][..],
+                &shape,
+                &["--export", file, "--format", format],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("wrote {file}")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("16 hosts, 20 switches, 48 links"),
+            "{}",
+            stderr(&o)
+        );
+        let from_file = ok(&[
+            &["run", "--set", &format!("topology.file={file}")][..],
+            &run,
+        ]
+        .concat());
+        assert_eq!(from_file, built_in, "{format}");
+    }
+    // A missing directory: an error, and no file.
+    let missing = dir.join("no/such/dir.toml");
+    let o = fabsim(&["topology", "--export", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!missing.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}

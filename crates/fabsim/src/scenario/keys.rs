@@ -383,9 +383,10 @@ impl<'a> Keys<'a> {
         self.entry(key).is_some_and(|(_, e)| e.source.is_some())
     }
 
-    /// Whether the key was set other than by the built-in default scenario (which sets the
-    /// fat tree's shape that another shape's keys replace).
-    pub fn chosen(&self, key: &Key) -> bool {
+    /// Whether the scenario set the key other than by the built-in default scenario (whose
+    /// fat tree yields to another shape's keys or a topology file, where a user's value
+    /// would conflict).
+    pub fn explicit(&self, key: &Key) -> bool {
         self.entry(key)
             .is_some_and(|(_, e)| e.source.is_some_and(|s| s != super::BUILT_IN))
     }

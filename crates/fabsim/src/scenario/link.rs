@@ -1,7 +1,8 @@
 //! `link.*` and `packet.*`: link speed and delay, packet sizes.
 
-use super::keys::{int, keys, number, Key, Keys};
+use super::keys::{int, keys, number, Key, Keys, ScenarioError};
 use crate::engine::Time;
+use crate::net::TopologySpec;
 use crate::theory::LinkModel;
 
 keys! {
@@ -42,12 +43,43 @@ keys! {
     },
 }
 
-pub fn parse(k: &Keys) -> LinkModel {
-    LinkModel {
-        rate_bps: (k.float(RATE_GBPS) * 1e9).round() as u64,
-        delay_ps: Time::from_ns_f64(k.float(DELAY_NS)),
+/// The link model; a topology file's link rate and delay, where it gives them, replace the
+/// defaults of `link.rate_gbps` and `link.delay_ns`, and must agree with values given (but for the built-in default scenario's).
+pub fn parse(k: &Keys, topology: &TopologySpec) -> Result<LinkModel, ScenarioError> {
+    let rate_bps = (k.float(RATE_GBPS) * 1e9).round() as u64;
+    let delay_ps = Time::from_ns_f64(k.float(DELAY_NS));
+    let (file_rate, file_delay) = match topology {
+        TopologySpec::Graph(t) => (t.clos.rate_bps, t.clos.delay_ps),
+        _ => (None, None),
+    };
+    Ok(LinkModel {
+        rate_bps: from_file(k, RATE_GBPS, rate_bps, file_rate, |r| r as f64 / 1e9)?,
+        delay_ps: from_file(k, DELAY_NS, delay_ps, file_delay, |d| d.ps() as f64 / 1e3)?,
         payload_bytes: k.u32(PAYLOAD_BYTES),
         header_bytes: k.u32(HEADER_BYTES),
         ack_bytes: k.u32(ACK_BYTES),
+    })
+}
+
+/// `key`'s value: the topology file's where it gives one (which a value given must equal).
+fn from_file<T: PartialEq + Copy>(
+    k: &Keys,
+    key: &Key,
+    own: T,
+    file: Option<T>,
+    show: impl Fn(T) -> f64,
+) -> Result<T, ScenarioError> {
+    match file {
+        Some(f) if k.explicit(key) && f != own => Err(k.err(
+            key,
+            format!(
+                "{} disagrees with topology.file's links ({}); allowed: the file's value, or leave {} out",
+                show(own),
+                show(f),
+                key.name
+            ),
+        )),
+        Some(f) => Ok(f),
+        None => Ok(own),
     }
 }

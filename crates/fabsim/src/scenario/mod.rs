@@ -31,6 +31,7 @@ mod link;
 mod profile;
 mod run;
 mod switch;
+pub mod topofile;
 mod topology;
 mod trace;
 mod workload;
@@ -150,12 +151,12 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// The files this run reads, each with its key (`workload.file`, `workload.cdf`), as the
+    /// The files this run reads, each with its key (`workload.file`, `workload.cdf`, `topology.file`), as the
     /// run spec names them (absolute paths; a shipped CDF, named, is no file).
     pub fn input_files(&self) -> Vec<(&'static str, std::path::PathBuf)> {
         self.assignment
             .iter()
-            .filter(|(k, _)| *k == workload::FILE || *k == workload::CDF)
+            .filter(|(k, _)| [workload::FILE, workload::CDF, topology::FILE].contains(k))
             .filter_map(|(k, v)| {
                 let s = v.as_str()?;
                 let named = *k == workload::CDF
@@ -407,23 +408,7 @@ impl Scenario {
             // run spec parses to the same run whatever the defaults of a later build).
             let assignment: Vec<(&'static Key, Value)> = schema()
                 .filter_map(|k| keys.get(k).map(|v| (k, v)))
-                .map(|(k, v)| {
-                    let v = if k == run::SEEDS {
-                        // The seed is filled in per run by `to_toml`.
-                        Value::Integer(1)
-                    } else if k == workload::FILE {
-                        // The file as resolved, so a run spec written elsewhere finds it.
-                        match &point_params.workload {
-                            WorkloadSpec::Htsim { file, .. } => Value::String(file.clone()),
-                            _ => workload::path_value(v, dir),
-                        }
-                    } else if k == workload::CDF {
-                        workload::cdf_value(v, dir)
-                    } else {
-                        v.clone()
-                    };
-                    (k, v)
-                })
+                .map(|(k, v)| (k, spec_value(k, v, &point_params, dir)))
                 .collect();
             for i in 0..seeds {
                 let mut params = point_params.clone();
@@ -440,6 +425,24 @@ impl Scenario {
     }
 }
 
+/// Key `k`'s value `v` as a run spec writes it for a run of `p`.
+fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) -> Value {
+    if k == run::SEEDS {
+        // The seed is filled in per run by `to_toml`.
+        Value::Integer(1)
+    } else if k == workload::FILE || k == topology::FILE {
+        // The file as resolved, so a run spec written elsewhere finds it.
+        match &p.workload {
+            WorkloadSpec::Htsim { file, .. } if k == workload::FILE => Value::String(file.clone()),
+            _ => workload::path_value(v, dir),
+        }
+    } else if k == workload::CDF {
+        workload::cdf_value(v, dir)
+    } else {
+        v.clone()
+    }
+}
+
 /// The most points a sweep may expand to.
 pub const MAX_POINTS: usize = 100_000;
 /// The most runs (points x seeds) a sweep may expand to.
@@ -447,8 +450,8 @@ pub const MAX_RUNS: usize = 1_000_000;
 
 /// One point's parameters, domain by domain.
 fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, ScenarioError> {
-    let topology = topology::parse(k)?;
-    let link = link::parse(k);
+    let topology = topology::parse(k, dir)?;
+    let link = link::parse(k, &topology)?;
     let mut switch = switch::parse(k, &link)?;
     let packet_bytes = link.payload_bytes as u64 + link.header_bytes as u64;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps, packet_bytes)?;
@@ -497,7 +500,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
 
 /// A `--set` value: TOML if it parses as a value, a list if it has commas, else a string.
 /// `assignment` (`KEY=VALUE`, as [`Scenario::set`] takes it) with the files a file key
-/// (`workload.file`, `workload.cdf`) names as absolute paths, found as a run finds them from
+/// (`workload.file`, `workload.cdf`, `topology.file`) names as absolute paths, found as a run finds them from
 /// the working directory: the same assignment from any directory. Others are returned as
 /// they are.
 pub fn absolute_set(assignment: &str) -> String {
@@ -506,7 +509,7 @@ pub fn absolute_set(assignment: &str) -> String {
     };
     let key = key.trim();
     let abs = match key {
-        k if k == workload::FILE.name => workload::path_value,
+        k if k == workload::FILE.name || k == topology::FILE.name => workload::path_value,
         k if k == workload::CDF.name => workload::cdf_value,
         _ => return assignment.into(),
     };

@@ -3,6 +3,8 @@
 use std::sync::Arc;
 
 use super::keys::{int, keys, named, names, Key, Keys, Kind, Named, ScenarioError};
+use super::topofile::{self, Format};
+use super::workload::{find_file, path};
 use crate::net::graph::{Graph, Layout};
 use crate::net::{Topology, TopologySpec};
 
@@ -51,6 +53,13 @@ keys! {
         unit: "",
         meaning: "2 tiers: uplinks per leaf = spines (default k/2; hosts_per_leaf/uplinks = oversubscription)",
     },
+    PLANES: Key {
+        name: "topology.planes",
+        kind: int(1, 16),
+        default: Some("1"),
+        unit: "",
+        meaning: "parallel planes: copies of the fabric side by side, each server (GPU) with one NIC per plane (hosts server * planes + plane); a workload addresses hosts / planes endpoints and each flow runs on one plane drawn from the seed",
+    },
     SERVERS: Key {
         name: "topology.servers",
         kind: int(1, MAX_HOSTS),
@@ -79,12 +88,73 @@ keys! {
         unit: "",
         meaning: "how hosts are numbered: rack (host h under edge h / hosts_per_edge) or rail (rail-optimized: a server's GPUs, one NIC each, are consecutive hosts on the rail switches of its pod, GPU i on rail i; a pod's edge switches are its rails, k/2 of them on 3 tiers, every leaf on 2)",
     },
+    FILE: Key {
+        name: "topology.file",
+        kind: Kind::Other {
+            allowed: "a path to a topology file",
+            check: path,
+        },
+        default: None,
+        unit: "",
+        meaning: "the fabric from a file instead of the keys above (relative to the working directory or the scenario file): *.toml fabsim's own (hosts, switches, links, optional rate_gbps and delay_ns), *.topology Netbench's, anything else HPCC's ns-3 topology.txt; its link rate and delay, where given, are the run's",
+    },
+    SERVERS_PER_TOR: Key {
+        name: "topology.servers_per_tor",
+        kind: int(1, 1024),
+        default: None,
+        unit: "",
+        meaning: "Netbench files whose ToRs stand for their servers (Servers = ToRs): servers added per ToR, numbered as Netbench's extend_with_servers=regular does",
+    },
 }
+
+/// The keys of the built-in shapes, which a topology file replaces.
+const SHAPE: [&Key; 6] = [TIERS, K, LEAVES, HOSTS_PER_LEAF, UPLINKS, LAYOUT];
 
 /// The leaf-spine keys that override the k-ary shape.
 pub const EXPLICIT: [&Key; 3] = [LEAVES, HOSTS_PER_LEAF, UPLINKS];
 
-pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
+pub fn parse(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, ScenarioError> {
+    let spec = shape(k, dir)?;
+    let planes = k.opt_u32(PLANES).unwrap_or(1);
+    if planes == 1 {
+        return Ok(spec);
+    }
+    if k.get(FILE).is_some() {
+        return Err(k.err(
+            PLANES,
+            "a topology file gives its own planes (its connected parts); allowed: 1 with topology.file",
+        ));
+    }
+    let hosts = spec.hosts() * planes as u64;
+    if hosts > MAX_HOSTS {
+        return Err(k.err(
+            PLANES,
+            format!("the fabric would have {hosts} hosts; at most {MAX_HOSTS} are supported"),
+        ));
+    }
+    let (base, name) = match &spec {
+        TopologySpec::Graph(t) => (t.graph.clone(), t.name.clone()),
+        TopologySpec::FatTree { k } => (
+            Graph::generate(&spec, Layout::Rack),
+            format!("3-tier fat tree k={k}"),
+        ),
+        TopologySpec::LeafSpine {
+            leaves, uplinks, ..
+        } => (
+            Graph::generate(&spec, Layout::Rack),
+            format!("leaf-spine of {leaves} leaves, {uplinks} spines"),
+        ),
+    };
+    let topology = Topology::new(format!("{planes} planes of a {name}"), base.planes(planes))
+        .expect("planes of a Clos fabric are Clos fabrics");
+    Ok(TopologySpec::Graph(Arc::new(topology)))
+}
+
+/// One plane's fabric: a topology file, a rail-optimized cluster or a built-in shape.
+fn shape(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, ScenarioError> {
+    if k.get(FILE).is_some() {
+        return from_file(k, dir);
+    }
     if k.given(SERVERS) {
         return rail_cluster(k);
     }
@@ -94,6 +164,17 @@ pub fn parse(k: &Keys) -> Result<TopologySpec, ScenarioError> {
             "only applies to rail-optimized clusters (topology.servers)",
         ));
     }
+    if k.given(SERVERS_PER_TOR) {
+        return Err(k.err(
+            SERVERS_PER_TOR,
+            "only applies with topology.file = a Netbench *.topology file",
+        ));
+    }
+    built_in(k)
+}
+
+/// The k-ary fat tree or the leaf-spine, numbered by `topology.layout`.
+fn built_in(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     let radix = k.u32(K);
     let spec = if k.u32(TIERS) == 3 {
         if let Some(key) = EXPLICIT.iter().find(|key| k.get(key).is_some()) {
@@ -157,7 +238,7 @@ fn rail_cluster(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     // The built-in default's fat tree gives way; a shape the user chose is refused.
     if let Some(key) = [TIERS, K, LEAVES, HOSTS_PER_LEAF, LAYOUT]
         .into_iter()
-        .find(|key| k.chosen(key))
+        .find(|key| k.explicit(key))
     {
         return Err(k.err(
             key,
@@ -190,5 +271,45 @@ fn rail_cluster(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     );
     let topology = Topology::new(name, Graph::rail(servers, gpus, group, uplinks))
         .expect("rail clusters are Clos fabrics");
+    Ok(TopologySpec::Graph(Arc::new(topology)))
+}
+
+/// The fabric of `topology.file`.
+fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, ScenarioError> {
+    if let Some(key) = SHAPE
+        .iter()
+        .chain(&[SERVERS, GPUS, GROUP])
+        .find(|key| k.explicit(key))
+    {
+        return Err(k.err(
+            key,
+            "does not apply with topology.file (the file gives the fabric); allowed: one of the two",
+        ));
+    }
+    let file = k.get(FILE).and_then(|v| v.as_str()).expect("checked path");
+    let path = find_file(file, dir);
+    let format = Format::of(&path);
+    let servers_per_tor = k.opt_u32(SERVERS_PER_TOR);
+    if servers_per_tor.is_some() && format != Format::Netbench {
+        return Err(k.err(
+            SERVERS_PER_TOR,
+            format!("only applies to Netbench files (*.topology), and topology.file is {file:?}"),
+        ));
+    }
+    let text = super::read_input(&path)
+        .map_err(|e| k.err(FILE, format!("cannot read topology file {file:?}: {e}")))?;
+    let graph = topofile::read(&text, format, servers_per_tor)
+        .map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
+    if !(2..=MAX_HOSTS).contains(&(graph.hosts as u64)) {
+        let hosts = graph.hosts;
+        return Err(k.err(
+            FILE,
+            format!("{file}: {hosts} hosts; allowed: 2 to {MAX_HOSTS}"),
+        ));
+    }
+    let name = path
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+    let topology = Topology::new(name, graph).map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
     Ok(TopologySpec::Graph(Arc::new(topology)))
 }

@@ -37,7 +37,7 @@ fn group(v: &toml::Value) -> bool {
     }
 }
 
-fn path(v: &toml::Value) -> bool {
+pub(super) fn path(v: &toml::Value) -> bool {
     v.as_str().is_some_and(|s| !s.is_empty())
 }
 
@@ -521,7 +521,7 @@ fn distinct_peers(
 
 /// A file key's path: as given (relative to the working directory) if it exists there, else
 /// relative to the scenario file's directory if it exists there, else as given.
-fn find_file(file: &str, scenario_dir: Option<&std::path::Path>) -> std::path::PathBuf {
+pub(super) fn find_file(file: &str, scenario_dir: Option<&std::path::Path>) -> std::path::PathBuf {
     let path = std::path::PathBuf::from(file);
     match scenario_dir {
         Some(dir) if !path.exists() && dir.join(file).exists() => dir.join(file),

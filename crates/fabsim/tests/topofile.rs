@@ -1,0 +1,326 @@
+//! Topology files (`topology.file`): the three readers' errors, the writers' round trips,
+//! Netbench's leaf-spine file, and runs from an exported file equal to the built-in shape's.
+
+use std::sync::Arc;
+
+use fabsim::engine::Time;
+use fabsim::net::graph::{Graph, Layout};
+use fabsim::net::{Fabric, Topology, TopologySpec};
+use fabsim::params::SimParams;
+use fabsim::scenario::topofile::{read, to_hpcc, to_toml, Format};
+use fabsim::scenario::Scenario;
+use fabsim::sim::{simulate, RunOutcome};
+
+/// `text` read as `format` fails with a message containing every one of `parts`.
+fn refused(text: &str, format: Format, servers_per_tor: Option<u32>, parts: &[&str]) {
+    let e = read(text, format, servers_per_tor).expect_err(text);
+    for p in parts {
+        assert!(e.contains(p), "{e:?} lacks {p:?}");
+    }
+}
+
+#[test]
+fn toml_errors_name_line_field_and_allowed_values() {
+    let t = Format::Toml;
+    refused(
+        "hosts = 2\nswitches = 1\nlinks = [\n  [0, 2],\n  [1, 5],\n]\n",
+        t,
+        None,
+        &["line 5: links[1]: got 5; allowed: a node id 0 to 2"],
+    );
+    refused(
+        "hosts = 2\nswitches = 1\nspeed = 3\nlinks = []\n",
+        t,
+        None,
+        &["line 3: key: got speed; allowed: hosts, switches, rate_gbps, delay_ns, links"],
+    );
+    refused(
+        "hosts = 2.5\nswitches = 1\nlinks = []\n",
+        t,
+        None,
+        &["line 1: hosts: got 2.5; allowed: an integer 1 to 16777216"],
+    );
+    refused(
+        "hosts = 2\nswitches = 1\nrate_gbps = -1\nlinks = []\n",
+        t,
+        None,
+        &["line 3: rate_gbps: got -1; allowed: a number 0.001 to 100000"],
+    );
+    refused(
+        "hosts = 2\nlinks = [[0, 1, 2]]\n",
+        t,
+        None,
+        &["line 1: switches: got nothing; allowed: a value (required)"],
+    );
+    refused(
+        "hosts = 2\nswitches = 1\nlinks = [[0, 2]]\n",
+        t,
+        Some(4),
+        &["topology.servers_per_tor", "Netbench"],
+    );
+}
+
+const HPCC: &str = "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n\n";
+
+#[test]
+fn hpcc_errors_name_line_field_and_allowed_values() {
+    let h = Format::Hpcc;
+    let g = read(HPCC, h, None).unwrap();
+    assert_eq!((g.hosts, g.switches, g.links.len()), (2, 1, 2));
+    assert_eq!(g.links[0].rate_bps, Some(100_000_000_000));
+    assert_eq!(g.links[0].delay_ps, Some(Time::from_ps(1_000_000)));
+    refused(
+        &HPCC.replace("0.001ms 0\n1", "0.001ms 0.01\n1"),
+        h,
+        None,
+        &["line 3: error_rate: got 0.01; allowed: 0 (fabsim models no random loss"],
+    );
+    refused(
+        &HPCC.replace("1 2 100Gbps", "1 2 100Gb"),
+        h,
+        None,
+        &["line 4: rate: got 100Gb; allowed: a non-negative number followed by one of Gbps, Mbps, Kbps, bps"],
+    );
+    refused(
+        &HPCC.replace("1 2 100Gbps", "1 2 0Gbps"),
+        h,
+        None,
+        &["line 4: rate: got 0Gbps; allowed: 1Mbps to 100000Gbps"],
+    );
+    refused(
+        &HPCC.replace("0 2 100", "7 2 100"),
+        h,
+        None,
+        &["line 3: src: got 7; allowed: an integer 0 to 2"],
+    );
+    refused(
+        &HPCC.replace("3 1 2", "3 1 3"),
+        h,
+        None,
+        &["line 4: link_num: got 2 link lines; allowed: 3 (the header's)"],
+    );
+}
+
+const NETBENCH: &str = include_str!("../../../reference/netbench/leafspine_4x8.topology");
+
+#[test]
+fn netbench_errors_name_line_field_and_allowed_values() {
+    let n = Format::Netbench;
+    refused(
+        &NETBENCH.replace("\n4 0\n", "\n"),
+        n,
+        Some(8),
+        &["line 3: |E|: got 63 edges; allowed: the number of edge lines"],
+    );
+    refused(
+        &NETBENCH
+            .replace("|E|=64", "|E|=63")
+            .replace("\n4 0\n", "\n"),
+        n,
+        Some(8),
+        &["line 8: edge: got 0 4; allowed: edges listed both ways (add `4 0`)"],
+    );
+    refused(
+        NETBENCH,
+        n,
+        None,
+        &["line 5: Servers: got incl_range(0,3); allowed: topology.servers_per_tor = N"],
+    );
+    refused(
+        &NETBENCH.replace("ToRs=incl_range(0,3)", "ToRs=range(0,3)"),
+        n,
+        Some(8),
+        &["line 4: ToRs: got range(0,3); allowed: set(a,b,...) or incl_range(a,b) of node ids 0 to 11"],
+    );
+}
+
+/// `graph` with every link at `rate_bps` and `delay_ps`, as a file gives it.
+fn with_link(graph: &Graph, rate_bps: u64, delay_ps: Time) -> Graph {
+    let mut g = graph.clone();
+    for l in &mut g.links {
+        l.rate_bps = Some(rate_bps);
+        l.delay_ps = Some(delay_ps);
+    }
+    g
+}
+
+#[test]
+fn the_writers_read_back_to_the_same_graph() {
+    let shapes = [
+        (TopologySpec::FatTree { k: 4 }, Layout::Rack),
+        (
+            TopologySpec::LeafSpine {
+                leaves: 3,
+                hosts_per_leaf: 4,
+                uplinks: 2,
+            },
+            Layout::Rack,
+        ),
+        (TopologySpec::FatTree { k: 4 }, Layout::Rail),
+    ];
+    for (spec, layout) in shapes {
+        let g = Graph::generate(&spec, layout);
+        for (rate, delay) in [(800_000_000_000, 500_250), (25_500_000, 3_000_000_001)] {
+            let delay = Time::from_ps(delay);
+            let want = with_link(&g, rate, delay);
+            let toml = read(&to_toml(&g, rate, delay), Format::Toml, None).unwrap();
+            assert_eq!(toml, want, "{spec:?} {layout:?} toml");
+            let hpcc = read(&to_hpcc(&g, rate, delay), Format::Hpcc, None).unwrap();
+            assert_eq!(hpcc, want, "{spec:?} {layout:?} hpcc");
+        }
+    }
+}
+
+#[test]
+fn netbench_leaf_spine_is_the_built_in_leaf_spine() {
+    let g = read(NETBENCH, Format::Netbench, Some(8)).unwrap();
+    assert_eq!((g.hosts, g.switches, g.links.len()), (32, 12, 64));
+    let file = TopologySpec::Graph(Arc::new(Topology::new("leafspine".into(), g).unwrap()));
+    let built_in = TopologySpec::LeafSpine {
+        leaves: 4,
+        hosts_per_leaf: 8,
+        uplinks: 8,
+    };
+    let (rate, delay) = (100_000_000_000, Time::from_ps(500_000));
+    let (a, b) = (
+        Fabric::new(&file, rate, delay),
+        Fabric::new(&built_in, rate, delay),
+    );
+    assert_eq!(a.port_to_node, b.port_to_node);
+    assert_eq!(a.port_to_local, b.port_to_local);
+    assert_eq!(a.port_stage, b.port_stage);
+}
+
+fn params(text: &str, sets: &[&str]) -> Result<SimParams, String> {
+    let mut s = Scenario::parse(text, "test").map_err(|e| e.to_string())?;
+    for a in sets {
+        s.set(a).map_err(|e| e.to_string())?;
+    }
+    Ok(s.expand().map_err(|e| e.to_string())?.remove(0).params)
+}
+
+/// Everything a run's reports are made of, as text (as tests/parallel.rs compares runs).
+fn digest(o: &RunOutcome) -> String {
+    format!(
+        "{:?}\n{} {} {:?} {:?}\n{:?}\n{:?}\n{:?}",
+        o.counters,
+        o.flows_completed,
+        o.in_flight,
+        o.end_ps,
+        o.stalled,
+        o.fcts().collect::<Vec<_>>(),
+        o.results,
+        o.ports.stats,
+    )
+}
+
+const COMMON: &str =
+    "[link]\nrate_gbps = 100\n[workload]\nkind = \"permutation\"\nmessage_bytes = 65536\n";
+
+/// A temporary directory of this test process.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabsim-topofile-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the fabric of `shape` (a `[topology]` section) to `dir` and returns its path.
+fn export(dir: &std::path::Path, shape: &str) -> std::path::PathBuf {
+    let p = params(&format!("{shape}{COMMON}"), &[]).unwrap();
+    let path = dir.join("fabric.toml");
+    let graph = Graph::generate(&p.topology, Layout::Rack);
+    std::fs::write(&path, to_toml(&graph, p.link.rate_bps, p.link.delay_ps)).unwrap();
+    path
+}
+
+#[test]
+fn a_run_from_an_exported_file_is_the_built_in_run() {
+    let shapes = [
+        ("ft4", "[topology]\ntiers = 3\nk = 4\n"),
+        (
+            "ls",
+            "[topology]\ntiers = 2\nleaves = 4\nhosts_per_leaf = 4\nuplinks = 2\n",
+        ),
+    ];
+    for (name, shape) in shapes {
+        let dir = temp_dir(name);
+        let file = export(&dir, shape);
+        // Without link.rate_gbps: the file's 100 Gb/s, not the 800 Gb/s default.
+        let common = COMMON.replace("rate_gbps = 100\n", "");
+        let from_file = format!("[topology]\nfile = {:?}\n{common}", file.display());
+        for lb in ["switch.lb=\"ofan\"", "switch.lb=\"ecmp\""] {
+            let built_in = params(&format!("{shape}{COMMON}"), &[lb]).unwrap();
+            let read = params(&from_file, &[lb]).unwrap();
+            assert_eq!(read.link, built_in.link);
+            let (a, b) = (simulate(&built_in), simulate(&read));
+            assert!(a.flows_completed > 0);
+            assert_eq!(digest(&a), digest(&b), "{name} {lb}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn topology_file_keys_refuse_what_does_not_apply() {
+    let dir = temp_dir("keys");
+    let file = export(&dir, "[topology]\ntiers = 3\nk = 4\n");
+    let text = format!("[topology]\nfile = {:?}\n", file.display());
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            "topology.k=4",
+            &["topology.k", "does not apply with topology.file"],
+        ),
+        (
+            "link.rate_gbps=400",
+            &[
+                "link.rate_gbps",
+                "400 disagrees with topology.file's links (100)",
+            ],
+        ),
+        (
+            "topology.servers_per_tor=8",
+            &["topology.servers_per_tor", "only applies to Netbench files"],
+        ),
+        (
+            "topology.file=\"/nonexistent/x.toml\"",
+            &["topology.file", "cannot read topology file"],
+        ),
+    ];
+    for (set, parts) in cases {
+        let e = params(&text, &[set]).expect_err(set);
+        for p in parts {
+            assert!(e.contains(p), "{set}: {e:?} lacks {p:?}");
+        }
+    }
+    let e = params("", &["topology.servers_per_tor=8"]).unwrap_err();
+    assert!(e.contains("only applies with topology.file"), "{e}");
+    assert_eq!(
+        params(&text, &["link.rate_gbps=100"])
+            .unwrap()
+            .link
+            .rate_bps,
+        100_000_000_000
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_relative_topology_file_is_found_beside_the_scenario_and_named_absolutely() {
+    let dir = temp_dir("relative");
+    let file = export(&dir, "[topology]\ntiers = 3\nk = 4\n");
+    let scenario = dir.join("scenario.toml");
+    let s = Scenario::parse(
+        "[topology]\nfile = \"fabric.toml\"\n",
+        scenario.to_str().unwrap(),
+    )
+    .unwrap();
+    let run = s.expand().unwrap().remove(0);
+    let abs = std::fs::canonicalize(&file).unwrap();
+    assert_eq!(run.input_files(), vec![("topology.file", abs.clone())]);
+    assert!(run
+        .to_toml()
+        .unwrap()
+        .contains(&format!("file = {:?}", abs.display().to_string())));
+    assert_eq!(run.params.topology.hosts(), 16);
+    std::fs::remove_dir_all(dir).unwrap();
+}
