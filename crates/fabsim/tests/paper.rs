@@ -412,5 +412,8 @@ fn ofan_stays_flat_on_rail_optimized_and_multi_plane_fabrics() {
         assert!(s < 0.15, "2 planes, {stage}: ofan slope {s}, expected flat");
     }
     let down = max_queue_slope(&reports, |_| true, "edge-down");
-    assert!(down > 0.5, "2 planes, edge-down: slope {down}, expected the ACKs' growth");
+    assert!(
+        down > 0.5,
+        "2 planes, edge-down: slope {down}, expected the ACKs' growth"
+    );
 }

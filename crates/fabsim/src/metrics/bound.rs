@@ -75,7 +75,12 @@ fn workload_bounds(
 ) -> (Time, Vec<Time>, Option<DependencyTerms>) {
     let link = &params.link;
     let every = params.host.transport.ack_every_bytes;
-    let kind = params.workload.bound_kind();
+    // With planes a permutation of endpoints is not one of NICs (a NIC may send without
+    // receiving, and so without ACKs to interleave): each NIC's own load bounds it.
+    let kind = match params.workload.bound_kind() {
+        BoundKind::Permutation { .. } if f.planes > 1 => BoundKind::Nic,
+        kind => kind,
+    };
     let gates = (kind == BoundKind::Dependencies || !collectives.is_empty())
         .then(|| Gates::new(flows, deps));
     let own: Vec<Time> = (collectives.iter())

@@ -27,9 +27,15 @@ fn neighbours(g: &Graph) -> Result<Neighbours, String> {
         if l.rate_bps.is_some_and(|r| *rate.get_or_insert(r) != r)
             || l.delay_ps.is_some_and(|d| *delay.get_or_insert(d) != d)
         {
+            let show = |r: Option<u64>, d: Option<Time>| {
+                let r = r.map_or("no rate".into(), |r| format!("{} Gb/s", r as f64 / 1e9));
+                let d = d.map_or("no delay".into(), |d| format!("{} ns", d.ps() as f64 / 1e3));
+                format!("{r} and {d}")
+            };
             return Err(format!(
-                "link {i} runs at {:?} b/s with {:?} of delay, an earlier link at {rate:?} b/s with {delay:?}: every link of a fabric runs at one rate and delay",
-                l.rate_bps, l.delay_ps
+                "link {i} has {}, an earlier link {}: fabsim runs every link of a fabric at one rate and one delay",
+                show(l.rate_bps, l.delay_ps),
+                show(rate, delay)
             ));
         }
         adj[l.a as usize].push(l.b);

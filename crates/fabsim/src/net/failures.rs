@@ -47,6 +47,13 @@ impl FailureSpec {
     /// most the fabric's switch-to-switch links, names that exist and do not disconnect it.
     pub fn check(&self, topology: &TopologySpec) -> Result<(), String> {
         let fabric = Fabric::new(topology, 1, crate::engine::Time::from_ps(1));
+        if fabric.planes > 1 {
+            // The valid-uplink masks follow one plane's tree: not built across planes.
+            return Err(format!(
+                "link failures on a fabric of {} planes are not supported; allowed: a fabric of one plane (topology.planes = 1)",
+                fabric.planes
+            ));
+        }
         // Valid uplinks are a 64-bit mask per (switch, key).
         let most = fabric
             .switches

@@ -690,7 +690,7 @@ mod tests {
                 g.links[3].rate_bps = Some(10);
                 g.links[4].rate_bps = Some(20);
             },
-            "every link of a fabric runs at one rate",
+            "runs every link of a fabric at one rate and one delay",
         );
         refuse(
             &|g| g.links.push(link(0, 99)),
