@@ -75,7 +75,12 @@ fn cc(i: usize) -> String {
 /// Runs `sets` on [`SMALL`] on 1, 2 and 3 threads, where 3 threads do cut the fabric;
 /// every flow completes.
 fn small(sets: &[&str]) {
-    let sets = [&SMALL[..], sets].concat();
+    on(&SMALL, sets)
+}
+
+/// [`small`] on the fabric and settings `base`.
+fn on(base: &[&str], sets: &[&str]) {
+    let sets = [base, sets].concat();
     let o = same_for_every_thread_count(&sets);
     assert_eq!(o.stalled, None, "{sets:?}");
     assert_eq!(o.flows_completed, o.flows_total, "{sets:?}");
@@ -115,6 +120,33 @@ fn every_host_scheme_is_identical_on_any_thread_count() {
     for (i, lb) in HostLbKind::ALL.into_iter().enumerate() {
         let lb = format!("host.lb={}", lb.name());
         small(&[&lb, &cc(i + SwitchLbKind::ALL.len())]);
+    }
+}
+
+/// Fabrics given as graphs: the rail numbering, a rail-optimized cluster (4 groups of 2
+/// servers x 2 GPUs, in place of the k = 4 fat tree) and 2 planes, under Ofan and under
+/// REPS with DCTCP.
+#[test]
+fn every_fabric_shape_is_identical_on_any_thread_count() {
+    let rail_cluster = [
+        "topology.servers=8",
+        "topology.gpus_per_server=2",
+        "topology.servers_per_group=2",
+    ];
+    let cluster_base: Vec<&str> = SMALL
+        .iter()
+        .copied()
+        .filter(|s| !s.starts_with("topology.k"))
+        .collect();
+    let shapes: [(&[&str], &[&str]); 3] = [
+        (&SMALL, &["topology.layout=rail"]),
+        (&cluster_base, &rail_cluster),
+        (&SMALL, &["topology.planes=2"]),
+    ];
+    for (base, shape) in shapes {
+        for scheme in [&["switch.lb=ofan"][..], &["host.lb=reps", "host.cc=dctcp"]] {
+            on(base, &[shape, scheme].concat());
+        }
     }
 }
 
