@@ -247,7 +247,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
         parts: usize,
         trace: Option<Time>,
     ) -> Self {
-        let ports = Ports::new(fabric.ports(), p.link.rate_bps, p.link.delay_ps);
+        let ports = Ports::of(&fabric);
         let lb = SwitchLb::new(
             p.switch.lb,
             &p.switch.deployment,

@@ -172,6 +172,29 @@ fn the_writers_read_back_to_the_same_graph() {
 }
 
 #[test]
+fn links_above_the_nics_keep_their_own_rate_in_both_writers() {
+    let mut g = Graph::generate(&TopologySpec::FatTree { k: 4 }, Layout::Rack);
+    let (nic, above, delay) = (100_000_000_000, 400_000_000_000, Time::from_ps(1_000_000));
+    for l in &mut g.links {
+        l.delay_ps = Some(delay);
+        l.rate_bps = Some(if l.a.min(l.b) < g.hosts { nic } else { above });
+    }
+    let toml = to_toml(&g, nic, delay);
+    assert!(toml.contains(", 400.0]"), "{toml}");
+    assert_eq!(read(&toml, Format::Toml, None).unwrap(), g);
+    assert_eq!(
+        read(&to_hpcc(&g, nic, delay), Format::Hpcc, None).unwrap(),
+        g
+    );
+    let e = read(
+        "hosts = 2\nswitches = 1\nlinks = [[0, 2, -1], [1, 2]]\n",
+        Format::Toml,
+        None,
+    );
+    assert!(e.unwrap_err().contains("[a, b, rate_gbps]"));
+}
+
+#[test]
 fn netbench_leaf_spine_is_the_built_in_leaf_spine() {
     let g = read(NETBENCH, Format::Netbench, Some(8)).unwrap();
     assert_eq!((g.hosts, g.switches, g.links.len()), (32, 12, 64));

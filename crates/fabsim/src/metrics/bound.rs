@@ -76,9 +76,10 @@ fn workload_bounds(
     let link = &params.link;
     let every = params.host.transport.ack_every_bytes;
     // With planes a permutation of endpoints is not one of NICs (a NIC may send without
-    // receiving, and so without ACKs to interleave): each NIC's own load bounds it.
+    // receiving, and so without ACKs to interleave), and with links above the NICs at
+    // other rates appendix A's per-hop terms do not hold: each NIC's own load bounds it.
     let kind = match params.workload.bound_kind() {
-        BoundKind::Permutation { .. } if f.planes > 1 => BoundKind::Nic,
+        BoundKind::Permutation { .. } if f.planes > 1 || !f.port_rate.is_empty() => BoundKind::Nic,
         kind => kind,
     };
     let gates = (kind == BoundKind::Dependencies || !collectives.is_empty())

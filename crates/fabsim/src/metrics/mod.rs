@@ -500,13 +500,14 @@ fn port_stats(o: &RunOutcome, span: f64) -> PortStats {
         }
         let max = ids
             .iter()
-            .map(|&i| o.ports.bytes_in(o.ports.stats[i].max_backlog_ps))
+            .map(|&i| o.ports.bytes_in(i as u32, o.ports.stats[i].max_backlog_ps))
             .max()
             .unwrap_or(0);
-        // Integral in (ps of link time) x ps: to bytes x time, then averaged over the span.
+        // Integral in (ps of link time) x ps, each port's link time at its rate relative to
+        // the NICs': to bytes x time, then averaged over the span.
         let integral: f64 = ids
             .iter()
-            .map(|&i| o.ports.stats[i].backlog_integral as f64)
+            .map(|&i| o.ports.stats[i].backlog_integral as f64 * o.ports.relative_rate(i as u32))
             .sum();
         let mean = o.ports.bytes_per_ps() * integral / (ids.len() as f64 * span);
         max_q.insert(name.clone(), max);

@@ -3,12 +3,19 @@
 //! ports ([`Clos`]). Each check names the node or link that fails it.
 
 use super::graph::{Clos, Graph};
+use std::collections::HashMap;
+
 use super::topology::Tier;
 use crate::engine::Time;
 
-/// The nodes each node links to, in link order, and the links' one rate and delay where
-/// the graph gives them.
-type Neighbours = (Vec<Vec<u32>>, Option<u64>, Option<Time>);
+/// The nodes each node links to, in link order; the host links' one rate and every link's
+/// one delay, where the graph gives them; the switch-to-switch links' rates it gives.
+type Neighbours = (
+    Vec<Vec<u32>>,
+    Option<u64>,
+    Option<Time>,
+    HashMap<(u32, u32), u64>,
+);
 
 fn neighbours(g: &Graph) -> Result<Neighbours, String> {
     let n = g.nodes();
@@ -17,6 +24,7 @@ fn neighbours(g: &Graph) -> Result<Neighbours, String> {
         return Err("the fabric has no links".into());
     }
     let (mut rate, mut delay) = (None, None);
+    let mut rates = HashMap::new();
     for (i, l) in g.links.iter().enumerate() {
         if l.a >= n || l.b >= n || l.a == l.b {
             return Err(format!(
@@ -24,24 +32,30 @@ fn neighbours(g: &Graph) -> Result<Neighbours, String> {
                 l.a, l.b
             ));
         }
-        if l.rate_bps.is_some_and(|r| *rate.get_or_insert(r) != r)
-            || l.delay_ps.is_some_and(|d| *delay.get_or_insert(d) != d)
-        {
-            let show = |r: Option<u64>, d: Option<Time>| {
-                let r = r.map_or("no rate".into(), |r| format!("{} Gb/s", r as f64 / 1e9));
-                let d = d.map_or("no delay".into(), |d| format!("{} ns", d.ps() as f64 / 1e3));
-                format!("{r} and {d}")
-            };
+        let host = l.a.min(l.b) < g.hosts;
+        if l.delay_ps.is_some_and(|d| *delay.get_or_insert(d) != d) {
             return Err(format!(
-                "link {i} has {}, an earlier link {}: fabsim runs every link of a fabric at one rate and one delay",
-                show(l.rate_bps, l.delay_ps),
-                show(rate, delay)
+                "link {i} has {:?} of delay, an earlier link {delay:?}: fabsim runs every link of a fabric with one delay",
+                l.delay_ps
             ));
+        }
+        match l.rate_bps {
+            Some(r) if host && *rate.get_or_insert(r) != r => {
+                return Err(format!(
+                    "host link {i} runs at {} Gb/s, an earlier one at {} Gb/s: every NIC runs at one rate (the links above may differ)",
+                    r as f64 / 1e9,
+                    rate.unwrap_or(r) as f64 / 1e9
+                ))
+            }
+            Some(r) if !host => {
+                rates.insert((l.a.min(l.b), l.a.max(l.b)), r);
+            }
+            _ => {}
         }
         adj[l.a as usize].push(l.b);
         adj[l.b as usize].push(l.a);
     }
-    Ok((adj, rate, delay))
+    Ok((adj, rate, delay, rates))
 }
 
 /// Each switch's distance from the nearest host (1: an edge switch), by breadth-first search.
@@ -345,7 +359,7 @@ fn planes(g: &Graph, adj: &[Vec<u32>]) -> Result<(Vec<u32>, u32), String> {
 }
 
 pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
-    let (adj, rate_bps, delay_ps) = neighbours(g)?;
+    let (adj, rate_bps, delay_ps, rates) = neighbours(g)?;
     let level = levels(g, &adj)?;
     let t = Tiers::new(g, &adj, &level)?;
     let mut c = Clos {
@@ -360,6 +374,7 @@ pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
         edges_per_pod: t.edges_in[0].len() as u32,
         rate_bps,
         delay_ps,
+        switch_rates: rates,
     };
     t.edge_ports(g, &adj, &mut c)?;
     t.agg_ports(&adj, &level, &mut c)?;

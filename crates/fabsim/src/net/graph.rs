@@ -13,6 +13,8 @@
 //! Hosts keep their numbers, so a workload's host ids mean the same in the file and in the
 //! run.
 
+use std::collections::HashMap;
+
 use crate::engine::Time;
 
 use super::topology::{Tier, TopologySpec};
@@ -43,7 +45,7 @@ pub struct Graph {
 /// every core (spine) links to one aggregation switch of every pod (to every leaf) once. So
 /// an uplink choice at an edge fixes the aggregation switch in the destination pod too, and
 /// the down path from any switch to a host is unique.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Clos {
     /// 2 or 3 (a single switch: 2, with one edge and no spines).
     pub tiers: u32,
@@ -63,9 +65,13 @@ pub struct Clos {
     pub pods: u32,
     pub planes: u32,
     pub edges_per_pod: u32,
-    /// The links' rate and delay, where the graph gives them (one of each for all links).
+    /// The host links' rate (the NICs') and every link's delay, where the graph gives them
+    /// (one of each).
     pub rate_bps: Option<u64>,
     pub delay_ps: Option<Time>,
+    /// The rates the graph gives switch-to-switch links, by their ends (lower node first):
+    /// the others run at the NICs' rate.
+    pub switch_rates: HashMap<(u32, u32), u64>,
 }
 
 impl Clos {

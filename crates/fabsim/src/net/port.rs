@@ -128,12 +128,15 @@ named_enum! {
 
 /// Runtime state of every egress port, indexed by global port id.
 pub struct Ports {
-    /// Serialization time of the last two packet sizes seen (data and ACK, in practice):
-    /// saves a 64-bit division per hop.
+    /// Serialization time of the last two packet sizes seen at `rate_bps` (data and ACK, in
+    /// practice): saves a 64-bit division per hop.
     ser_memo: [(u32, Time); 2],
     pub stats: Vec<PortStats>,
     rate_bps: u64,
     delay_ps: Time,
+    /// Per port its rate, where some port runs at another than `rate_bps` (a fabric's
+    /// links above its NICs, say); empty when every port runs at `rate_bps`.
+    rates: Vec<u64>,
 }
 
 /// Integral over `[0, dt]` of `max(0, b - t) dt`: a backlog of `b` draining for `dt`.
@@ -154,7 +157,32 @@ impl Ports {
             stats: vec![PortStats::default(); count],
             rate_bps,
             delay_ps,
+            rates: Vec::new(),
         }
+    }
+
+    /// The egress ports of `fabric`, each at its link's rate.
+    pub fn of(fabric: &super::Fabric) -> Self {
+        Self::new(fabric.ports(), fabric.rate_bps, fabric.delay_ps).with_rates(&fabric.port_rate)
+    }
+
+    /// The ports with a rate each (`rates`, one per port, or none: all at the ports' own);
+    /// kept only if some port's differs from the ports' own rate.
+    fn with_rates(mut self, rates: &[u64]) -> Self {
+        debug_assert!(rates.is_empty() || rates.len() == self.stats.len());
+        if rates.iter().any(|&r| r != self.rate_bps) {
+            self.rates = rates.to_vec();
+        }
+        self
+    }
+
+    /// The rate of `port`.
+    #[inline]
+    pub fn rate_of(&self, port: u32) -> u64 {
+        self.rates
+            .get(port as usize)
+            .copied()
+            .unwrap_or(self.rate_bps)
     }
 
     /// Backlog of `port` at `now` in ps of link time (what a packet arriving now waits).
@@ -174,7 +202,7 @@ impl Ports {
     /// Backlog of `port` at `now`.
     #[inline]
     pub fn backlog(&self, port: u32, now: Time) -> Backlog {
-        Backlog::new(self.backlog_ps(port, now), self.rate_bps)
+        Backlog::new(self.backlog_ps(port, now), self.rate_of(port))
     }
 
     /// Backlog of `port` at `now` in bytes (rounded down).
@@ -183,15 +211,20 @@ impl Ports {
         self.backlog(port, now).bytes()
     }
 
-    /// Bytes the link carries per picosecond.
+    /// Bytes the ports' own rate carries per picosecond.
     pub fn bytes_per_ps(&self) -> f64 {
         Time::bytes_per_ps(self.rate_bps)
     }
 
-    /// Bytes the link carries in `t`.
+    /// `port`'s rate over the ports' own (exactly 1 where they are the same).
+    pub fn relative_rate(&self, port: u32) -> f64 {
+        self.rate_of(port) as f64 / self.rate_bps as f64
+    }
+
+    /// Bytes `port`'s link carries in `t`.
     #[inline]
-    pub fn bytes_in(&self, t: Time) -> u64 {
-        t.bytes_at(self.rate_bps)
+    pub fn bytes_in(&self, port: u32, t: Time) -> u64 {
+        t.bytes_at(self.rate_of(port))
     }
 
     /// Offers a packet of `bytes` to `port` at `now`.
@@ -203,7 +236,7 @@ impl Ports {
         if !self.fits(port, bytes, now, limit) {
             return Enqueue::Overflow;
         }
-        let ser = self.serialization(bytes);
+        let ser = self.serialization(port, bytes);
         let s = &mut self.stats[port as usize];
         s.advance(now);
         let done = s.busy_until.max(now) + ser;
@@ -229,9 +262,18 @@ impl Ports {
         self.delay_ps
     }
 
-    /// Serialization time of a packet of `bytes` at link rate.
+    /// Serialization time of a packet of `bytes` at `port`'s rate.
     #[inline]
-    pub fn serialization(&mut self, bytes: u32) -> Time {
+    pub fn serialization(&mut self, port: u32, bytes: u32) -> Time {
+        match self.rates.get(port as usize) {
+            Some(&rate) if rate != self.rate_bps => Time::serialization(bytes, rate),
+            _ => self.memo_serialization(bytes),
+        }
+    }
+
+    /// Serialization time of a packet of `bytes` at the ports' own rate.
+    #[inline]
+    fn memo_serialization(&mut self, bytes: u32) -> Time {
         match self.ser_memo {
             [(b, t), _] | [_, (b, t)] if b == bytes => t,
             _ => {
@@ -353,5 +395,30 @@ mod tests {
                 "{bytes} more into {limit}"
             );
         }
+    }
+
+    /// A port at another rate serializes, counts its backlog and converts it at its own.
+    #[test]
+    fn a_port_at_another_rate_runs_at_its_own() {
+        // Port 0 at 8 Gb/s (a byte per ns), port 1 at 32 Gb/s.
+        let mut p =
+            Ports::new(2, 8_000_000_000, ps(0)).with_rates(&[8_000_000_000, 32_000_000_000]);
+        assert_eq!(
+            p.enqueue(0, 1000, ps(0), None),
+            Enqueue::Arrives(ps(1_000_000))
+        );
+        assert_eq!(
+            p.enqueue(1, 1000, ps(0), None),
+            Enqueue::Arrives(ps(250_000))
+        );
+        assert_eq!(
+            p.enqueue(1, 1000, ps(0), None),
+            Enqueue::Arrives(ps(500_000))
+        );
+        assert_eq!(p.backlog_bytes(1, ps(250_000)), 1000);
+        assert_eq!(p.bytes_in(1, ps(1_000)), 4);
+        assert!(!p.fits(1, 1000, ps(0), Some(2500)));
+        // Every port at the ports' own rate: nothing kept.
+        assert!(Ports::new(2, 8, ps(0)).with_rates(&[8, 8]).rates.is_empty());
     }
 }

@@ -109,6 +109,19 @@ impl TopologySpec {
         }
     }
 
+    /// Whether some switch-to-switch link runs at another rate than the NICs' (a topology
+    /// file's).
+    pub fn mixed_rates(&self) -> bool {
+        match self {
+            TopologySpec::Graph(t) => t
+                .clos
+                .switch_rates
+                .values()
+                .any(|&r| Some(r) != t.clos.rate_bps),
+            _ => false,
+        }
+    }
+
     /// The fabric's planes: connected parts, alike, each server a NIC in every one (1 for
     /// the built-in shapes).
     pub fn planes(&self) -> u32 {
@@ -207,6 +220,25 @@ struct HostLoc {
     edge_in_pod: u32,
 }
 
+/// Per port its rate, in the fabric's order, where some switch-to-switch link runs at
+/// another than the NICs' `rate_bps` ([`Fabric::port_rate`]); empty otherwise.
+fn port_rates(clos: &Clos, hosts: u32, rate_bps: u64) -> Vec<u64> {
+    if clos.switch_rates.values().all(|&r| r == rate_bps) {
+        return Vec::new();
+    }
+    let mut rates = vec![rate_bps; hosts as usize];
+    for (ports, &me) in clos.ports.iter().zip(&clos.order) {
+        rates.extend(ports.iter().map(|&n| {
+            let link = (me.min(n), me.max(n));
+            (n >= hosts)
+                .then(|| clos.switch_rates.get(&link).copied())
+                .flatten()
+                .unwrap_or(rate_bps)
+        }));
+    }
+    rates
+}
+
 impl HostLoc {
     /// Where every host of `clos` sits (an edge's down ports are its hosts).
     fn all(clos: &Clos, hosts: u32) -> Vec<HostLoc> {
@@ -239,7 +271,11 @@ pub struct Fabric {
     pub port_to_node: Vec<u32>,
     pub port_to_local: Vec<u32>,
     pub port_stage: Vec<Stage>,
+    /// The NICs' rate, and every port's where the graph gives none.
     pub rate_bps: u64,
+    /// Per port its rate, where the graph runs some switch-to-switch link at another rate
+    /// than the NICs'; empty otherwise.
+    pub port_rate: Vec<u64>,
     pub delay_ps: Time,
     /// Where each host sits.
     host_loc: Vec<HostLoc>,
@@ -319,6 +355,7 @@ impl Fabric {
             port_to_local: Vec::new(),
             port_stage: Vec::new(),
             rate_bps,
+            port_rate: Vec::new(),
             delay_ps,
             host_loc: HostLoc::all(clos, hosts),
             edge_keys: clos.edges,
@@ -349,6 +386,7 @@ impl Fabric {
                 f.push_port(node(n), far, stage);
             }
         }
+        f.port_rate = port_rates(clos, hosts, rate_bps);
         f
     }
 
@@ -657,6 +695,28 @@ mod tests {
         }
     }
 
+    /// Links above the NICs may run at their own rate: their ports do, both ways; the
+    /// NICs and the ports down to hosts run at the NICs' rate.
+    #[test]
+    fn switch_links_run_at_their_own_rate() {
+        let mut g = Graph::generate(&TopologySpec::FatTree { k: 4 }, Layout::Rack);
+        for l in &mut g.links {
+            l.rate_bps = Some(if l.a.min(l.b) < g.hosts { 100 } else { 400 });
+        }
+        let f = graph_fabric(g);
+        assert_eq!(f.port_rate.len(), f.ports());
+        for (port, &rate) in f.port_rate.iter().enumerate() {
+            let host_side = port < 16 || f.port_to_node[port] < 16;
+            assert_eq!(rate, if host_side { 1 } else { 400 }, "port {port}");
+        }
+        // At one rate (given or not) nothing is kept.
+        let f = graph_fabric(Graph::generate(
+            &TopologySpec::FatTree { k: 4 },
+            Layout::Rack,
+        ));
+        assert!(f.port_rate.is_empty());
+    }
+
     /// Graphs that are not a 2- or 3-tier Clos are refused, each with what is wrong.
     #[test]
     fn graphs_that_are_not_clos_fabrics_are_refused() {
@@ -690,7 +750,7 @@ mod tests {
                 g.links[3].rate_bps = Some(10);
                 g.links[4].rate_bps = Some(20);
             },
-            "runs every link of a fabric at one rate and one delay",
+            "every NIC runs at one rate",
         );
         refuse(
             &|g| g.links.push(link(0, 99)),

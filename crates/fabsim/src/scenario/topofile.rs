@@ -154,18 +154,19 @@ fn read_toml(text: &str) -> Result<Graph, String> {
         switches,
         links: pairs
             .into_iter()
-            .map(|(a, b)| Link {
+            .map(|(a, b, rate)| Link {
                 a,
                 b,
-                rate_bps,
+                rate_bps: rate.or(rate_bps),
                 delay_ps,
             })
             .collect(),
     })
 }
 
-/// The TOML file's `links`, each a pair of node ids below `nodes`.
-fn toml_links(text: &str, nodes: u32) -> Result<Vec<(u32, u32)>, String> {
+/// The TOML file's `links`, each a pair of node ids below `nodes`, and a rate in Gb/s of
+/// its own if it has a third element.
+fn toml_links(text: &str, nodes: u32) -> Result<Vec<(u32, u32, Option<u64>)>, String> {
     #[derive(serde::Deserialize)]
     struct Links {
         links: Vec<Spanned<Value>>,
@@ -177,24 +178,26 @@ fn toml_links(text: &str, nodes: u32) -> Result<Vec<(u32, u32)>, String> {
     for (i, entry) in entries.iter().enumerate() {
         let line = line_of(text, entry.span().start);
         let field = format!("links[{i}]");
+        let allowed = "a pair [a, b] of node ids, or [a, b, rate_gbps] (0.001 to 100000)";
         let pair = match entry.get_ref().as_array() {
-            Some(p) if p.len() == 2 => p,
-            _ => {
-                return Err(bad(
-                    line,
-                    &field,
-                    entry.get_ref(),
-                    "a pair [a, b] of node ids",
-                ))
-            }
+            Some(p) if p.len() == 2 || p.len() == 3 => p,
+            _ => return Err(bad(line, &field, entry.get_ref(), allowed)),
         };
         let node = |v| toml_int(v, line, &field, "a node id", 0..=nodes - 1);
-        pairs.push((node(&pair[0])?, node(&pair[1])?));
+        let rate = match pair.get(2) {
+            None => None,
+            Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+                Some(g) if (0.001..=100_000.0).contains(&g) => Some((g * 1e9).round() as u64),
+                _ => return Err(bad(line, &field, entry.get_ref(), allowed)),
+            },
+        };
+        pairs.push((node(&pair[0])?, node(&pair[1])?, rate));
     }
     Ok(pairs)
 }
 
-/// fabsim's TOML of `graph`, every link at `rate_bps` with `delay_ps`.
+/// fabsim's TOML of `graph`, its links at `rate_bps` (those the graph gives another rate
+/// with theirs) with `delay_ps`.
 pub fn to_toml(graph: &Graph, rate_bps: u64, delay_ps: Time) -> String {
     let mut s = format!(
         "hosts = {}\nswitches = {}\nrate_gbps = {:?}\ndelay_ns = {:?}\nlinks = [\n",
@@ -204,7 +207,10 @@ pub fn to_toml(graph: &Graph, rate_bps: u64, delay_ps: Time) -> String {
         delay_ps.ps() as f64 / 1e3,
     );
     for l in &graph.links {
-        s += &format!("  [{}, {}],\n", l.a, l.b);
+        match l.rate_bps.filter(|&r| r != rate_bps) {
+            Some(r) => s += &format!("  [{}, {}, {:?}],\n", l.a, l.b, r as f64 / 1e9),
+            None => s += &format!("  [{}, {}],\n", l.a, l.b),
+        }
     }
     s + "]\n"
 }
@@ -357,17 +363,20 @@ fn read_hpcc(text: &str) -> Result<Graph, String> {
     Ok(renumber(&hosts, &switches, pairs))
 }
 
-/// HPCC's `topology.txt` of `graph`, every link at `rate_bps` with `delay_ps`.
+/// HPCC's `topology.txt` of `graph`, its links at `rate_bps` (those the graph gives another
+/// rate at theirs) with `delay_ps`.
 pub fn to_hpcc(graph: &Graph, rate_bps: u64, delay_ps: Time) -> String {
     let switches: Vec<String> = (graph.hosts..graph.nodes())
         .map(|s| s.to_string())
         .collect();
-    let rate = RATE_UNITS
-        .iter()
-        .find(|(_, f)| rate_bps.is_multiple_of(*f as u64))
-        .map_or(format!("{rate_bps}bps"), |(u, f)| {
-            format!("{}{u}", rate_bps / *f as u64)
-        });
+    let rate = |rate_bps: u64| {
+        RATE_UNITS
+            .iter()
+            .find(|(_, f)| rate_bps.is_multiple_of(*f as u64))
+            .map_or(format!("{rate_bps}bps"), |(u, f)| {
+                format!("{}{u}", rate_bps / *f as u64)
+            })
+    };
     let ps = delay_ps.ps();
     let delay = format!("{}.{:03}ns", ps / 1000, ps % 1000);
     let mut s = format!(
@@ -378,6 +387,7 @@ pub fn to_hpcc(graph: &Graph, rate_bps: u64, delay_ps: Time) -> String {
         switches.join(" ")
     );
     for l in &graph.links {
+        let rate = rate(l.rate_bps.unwrap_or(rate_bps));
         s += &format!("{} {} {rate} {delay} 0\n", l.a, l.b);
     }
     s

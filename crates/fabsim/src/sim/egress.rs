@@ -80,10 +80,10 @@ impl<A: Chassis> Sim<'_, A> {
             }
         } else if control {
             let (ports, link, flows) = (&mut self.ports, &self.p.link, self.specs);
-            let ser = ports.serialization(wire_bytes(&pkt, link, flows));
+            let ser = ports.serialization(port, wire_bytes(&pkt, link, flows));
             let delay = ports.delay_ps();
             let at = jump_queue(wire, fixed, slot, ser, now, delay, |q| {
-                ports.serialization(wire_bytes(q, link, flows))
+                ports.serialization(port, wire_bytes(q, link, flows))
             });
             if let Some(PortStats { marks: m, .. }) = self.ports.stats.get_mut(port as usize) {
                 if m.undecided > 0 && at <= m.next as usize {
@@ -217,7 +217,7 @@ impl<A: Chassis> Sim<'_, A> {
         if wire.len() <= ring.fixed(self.now) || is_control(&q) {
             return false;
         }
-        let ser = self.ports.serialization(self.wire_bytes(&q));
+        let ser = self.ports.serialization(port, self.wire_bytes(&q));
         if arrive - self.ports.delay_ps() - ser <= self.now {
             return false;
         }
