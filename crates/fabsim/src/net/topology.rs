@@ -548,6 +548,13 @@ mod tests {
         }
     }
 
+    /// The two fabrics' ports lead to the same nodes and ingress ports, at the same stages.
+    fn same_ports(a: &Fabric, b: &Fabric) {
+        assert_eq!(a.port_to_node, b.port_to_node);
+        assert_eq!(a.port_to_local, b.port_to_local);
+        assert_eq!(a.port_stage, b.port_stage);
+    }
+
     fn graph_fabric(g: Graph) -> Fabric {
         let t = Topology::new("test".into(), g).unwrap();
         Fabric::new(&TopologySpec::Graph(Arc::new(t)), 1, Time::from_ps(1))
@@ -574,9 +581,7 @@ mod tests {
             }
             g.links.reverse();
             let f = graph_fabric(g.clone());
-            assert_eq!(f.port_to_node, want.port_to_node);
-            assert_eq!(f.port_to_local, want.port_to_local);
-            assert_eq!(f.port_stage, want.port_stage);
+            same_ports(&f, &want);
             for dst in 0..f.hosts {
                 for sw in 0..f.switches.len() as u32 {
                     assert_eq!(f.route(sw, dst), want.route(sw, dst));
@@ -631,17 +636,12 @@ mod tests {
     /// with rail-optimized numbering; with one group it is a leaf-spine of rails.
     #[test]
     fn a_rail_cluster_of_fat_tree_counts_is_the_rail_numbered_fat_tree() {
-        let same = |a: Fabric, b: Fabric| {
-            assert_eq!(a.port_to_node, b.port_to_node);
-            assert_eq!(a.port_to_local, b.port_to_local);
-            assert_eq!(a.port_stage, b.port_stage);
-        };
         for k in [4, 8] {
             let h = k / 2;
             let tree = Graph::generate(&TopologySpec::FatTree { k }, Layout::Rail);
-            same(
-                graph_fabric(Graph::rail(k * h, h, h, h)),
-                graph_fabric(tree),
+            same_ports(
+                &graph_fabric(Graph::rail(k * h, h, h, h)),
+                &graph_fabric(tree),
             );
         }
         let spec = TopologySpec::LeafSpine {
@@ -650,7 +650,7 @@ mod tests {
             uplinks: 3,
         };
         let leaf_spine = graph_fabric(Graph::generate(&spec, Layout::Rail));
-        same(graph_fabric(Graph::rail(6, 8, 6, 3)), leaf_spine);
+        same_ports(&graph_fabric(Graph::rail(6, 8, 6, 3)), &leaf_spine);
         // 4 groups of 3 servers x 2 GPUs, 3 uplinks per rail switch: every route arrives.
         let f = graph_fabric(Graph::rail(12, 2, 3, 3));
         assert_eq!((f.hosts, f.tiers), (24, 3));
