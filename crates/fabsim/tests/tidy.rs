@@ -53,7 +53,7 @@ const LONG_FNS: &[(&str, usize)] = &[
     ("crates/fabsim/src/scenario/mod.rs::expand", 103),
     ("crates/fabsim/src/scenario/tests.rs::multi_asic_port_speeds_and_errors", 120),
     ("crates/fabsim/src/scenario/tests.rs::out_of_range_values_are_refused_up_front", 73),
-    ("crates/fabsim/src/scenario/workload.rs::parse", 118),
+    ("crates/fabsim/src/scenario/workload.rs::parse", 115),
     ("crates/fabsim/src/scenario/workload.rs::the_flow_floor_is_the_smallest_flow_where_messages_split", 113),
     ("crates/fabsim/src/sim.rs::new", 101),
     ("crates/fabsim/src/sim/parallel.rs::windows", 121),

@@ -85,13 +85,29 @@ pub struct Topology {
     pub name: String,
     pub graph: Graph,
     pub clos: Clos,
+    /// GPUs per server where hosts are numbered rail-optimized (host `s * rails + g` is GPU
+    /// `g` of server `s`, on rail `g`).
+    pub rails: Option<u32>,
 }
 
 impl Topology {
     /// Analyses `graph` as a Clos.
     pub fn new(name: String, graph: Graph) -> Result<Self, String> {
         let clos = graph.clos()?;
-        Ok(Topology { name, graph, clos })
+        Ok(Topology {
+            name,
+            graph,
+            clos,
+            rails: None,
+        })
+    }
+
+    /// The same, its hosts numbered rail-optimized with `rails` GPUs per server.
+    pub fn with_rails(self, rails: u32) -> Self {
+        Topology {
+            rails: Some(rails),
+            ..self
+        }
     }
 }
 
@@ -119,6 +135,15 @@ impl TopologySpec {
                 .values()
                 .any(|&r| Some(r) != t.clos.rate_bps),
             _ => false,
+        }
+    }
+
+    /// GPUs per server of a rail-optimized numbering (`None` for the rack numbering or a
+    /// file).
+    pub fn rails(&self) -> Option<u32> {
+        match self {
+            TopologySpec::Graph(t) => t.rails,
+            _ => None,
         }
     }
 

@@ -1090,6 +1090,10 @@ fn rail_cluster_keys_are_checked() {
             ],
             "switch.host_count",
         ),
+        (
+            &["workload.kind=all-reduce", "workload.order=rail"],
+            "workload.order",
+        ),
     ];
     for (sets, key) in cases {
         let mut s = Scenario::default_scenario();

@@ -132,6 +132,7 @@ pub fn parse(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
             format!("the fabric would have {hosts} hosts; at most {MAX_HOSTS} are supported"),
         ));
     }
+    let rails = spec.rails();
     let (base, name) = match &spec {
         TopologySpec::Graph(t) => (t.graph.clone(), t.name.clone()),
         TopologySpec::FatTree { k } => (
@@ -145,8 +146,10 @@ pub fn parse(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
             format!("leaf-spine of {leaves} leaves, {uplinks} spines"),
         ),
     };
-    let topology = Topology::new(format!("{planes} planes of a {name}"), base.planes(planes))
+    let mut topology = Topology::new(format!("{planes} planes of a {name}"), base.planes(planes))
         .expect("planes of a Clos fabric are Clos fabrics");
+    // Planes number NICs; endpoints keep the one plane's numbering.
+    topology.rails = rails;
     Ok(TopologySpec::Graph(Arc::new(topology)))
 }
 
@@ -224,12 +227,15 @@ fn built_in(k: &Keys) -> Result<TopologySpec, ScenarioError> {
     if k.choice::<Layout>(LAYOUT) == Layout::Rack {
         return Ok(spec);
     }
-    let name = match spec {
-        TopologySpec::FatTree { k } => format!("rail-optimized 3-tier fat tree k={k}"),
-        _ => "rail-optimized leaf-spine".to_string(),
+    let (name, rails) = match spec {
+        TopologySpec::FatTree { k } => (format!("rail-optimized 3-tier fat tree k={k}"), k / 2),
+        TopologySpec::LeafSpine { leaves, .. } => ("rail-optimized leaf-spine".into(), leaves),
+        TopologySpec::Graph(_) => return Ok(spec),
     };
     let graph = Graph::generate(&spec, Layout::Rail);
-    let topology = Topology::new(name, graph).expect("the built-in shapes are Clos fabrics");
+    let topology = Topology::new(name, graph)
+        .expect("the built-in shapes are Clos fabrics")
+        .with_rails(rails);
     Ok(TopologySpec::Graph(Arc::new(topology)))
 }
 
@@ -270,7 +276,8 @@ fn rail_cluster(k: &Keys) -> Result<TopologySpec, ScenarioError> {
         "rail-optimized cluster of {servers} servers x {gpus} GPUs, groups of {group}, {uplinks} uplinks per rail switch"
     );
     let topology = Topology::new(name, Graph::rail(servers, gpus, group, uplinks))
-        .expect("rail clusters are Clos fabrics");
+        .expect("rail clusters are Clos fabrics")
+        .with_rails(gpus);
     Ok(TopologySpec::Graph(Arc::new(topology)))
 }
 

@@ -134,7 +134,7 @@ keys! {
         kind: Kind::Choice(names::<Order>),
         default: None,
         unit: "",
-        meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective; alternate: ranks alternate between the group's two halves, so on one 2-ASIC switch every ring neighbour sits on the other ASIC (default host)",
+        meaning: "collectives and fsdp: rank order of the group; host: rank i is the group's i-th host (ring neighbours share an edge switch: little contention), random: shuffled once per run from the seed, the same for every collective; alternate: ranks alternate between the group's two halves, so on one 2-ASIC switch every ring neighbour sits on the other ASIC; rail: rail by rail on a rail-numbered fabric, as NCCL places multi-node rings (ring neighbours share a rail but at the rail changes) (default host)",
     },
     STEPS: Key {
         name: "workload.steps",
@@ -237,10 +237,7 @@ pub fn parse(
     let cdf = k.get(CDF).map(|_| size_cdf(k, scenario_dir)).transpose()?;
     let message_bytes = k.int(MESSAGE_BYTES);
     let algorithm = k.opt_choice(ALGORITHM).unwrap_or(Algorithm::Ring);
-    let ranks = Ranks {
-        order: k.opt_choice(ORDER).unwrap_or(Order::Host),
-        steps: k.opt_u32(STEPS),
-    };
+    let ranks = ranks(k, topology)?;
     let group = || -> Result<Group, ScenarioError> {
         let key = GROUP;
         let Some(v) = k.get(key) else {
@@ -402,6 +399,25 @@ fn collective(
         group,
         ranks,
     }
+}
+
+/// `workload.order` and `workload.steps`: the collectives' ranks.
+fn ranks(k: &Keys, topology: &TopologySpec) -> Result<Ranks, ScenarioError> {
+    let order = k.opt_choice(ORDER).unwrap_or(Order::Host);
+    let rails = match (order, topology.rails()) {
+        (Order::Rail, None) => {
+            return Err(k.err(
+                ORDER,
+                "workload.order = \"rail\" needs a rail-numbered fabric (topology.layout = \"rail\" or topology.servers); allowed here: host, random, alternate",
+            ))
+        }
+        (_, rails) => rails.unwrap_or(1),
+    };
+    Ok(Ranks {
+        order,
+        rails,
+        steps: k.opt_u32(STEPS),
+    })
 }
 
 /// The default flow of stride, shuffle and ring: what a host port moves in this many seconds.

@@ -157,6 +157,10 @@ named_enum! {
         /// half, rank 2i + 1 the i-th of the second (with the halves on two ASICs of one switch,
         /// every ring neighbour is on the other ASIC, as the Fastroute testbed placed them).
         Alternate => "alternate",
+        /// Rail by rail, as NCCL places multi-node rings on rail-optimized fabrics: the
+        /// group's GPUs of rail 0 in server order, then those of rail 1, ..., so every ring
+        /// neighbour shares a rail but at the rail changes (needs a rail-numbered fabric).
+        Rail => "rail",
     }
 }
 
@@ -164,6 +168,8 @@ named_enum! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ranks {
     pub order: Order,
+    /// GPUs per server of a rail-numbered fabric (`Order::Rail`; 1 otherwise).
+    pub rails: u32,
     /// Steps kept of every collective (`None`: all).
     pub steps: Option<u32>,
 }
@@ -172,6 +178,7 @@ impl Ranks {
     /// Host order, every step: the collectives as built before either key existed.
     pub const HOST_ORDER: Ranks = Ranks {
         order: Order::Host,
+        rails: 1,
         steps: None,
     };
 
@@ -188,6 +195,10 @@ impl Ranks {
                 (0..a.len())
                     .flat_map(|i| std::iter::once(a[i]).chain(b.get(i).copied()))
                     .collect()
+            }
+            Order::Rail => {
+                hosts.sort_by_key(|&h| (h % self.rails, h / self.rails));
+                hosts
             }
         }
     }
@@ -470,6 +481,7 @@ mod tests {
     fn alternate_ranks_interleave_the_group_halves() {
         let r = Ranks {
             order: Order::Alternate,
+            rails: 1,
             steps: None,
         };
         assert_eq!(r.order((0..8).collect(), 1), [0, 4, 1, 5, 2, 6, 3, 7]);
@@ -477,9 +489,24 @@ mod tests {
     }
 
     #[test]
+    fn rail_ranks_go_rail_by_rail() {
+        let r = Ranks {
+            order: Order::Rail,
+            rails: 4,
+            steps: None,
+        };
+        // Servers 0-2 of 4 GPUs: rail 0's GPUs 0, 4, 8, then rail 1's, ...
+        let ranks = r.order((0..12).collect(), 1);
+        assert_eq!(ranks, [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]);
+        let same_rail = ranks.windows(2).filter(|w| w[0] % 4 == w[1] % 4).count();
+        assert_eq!(same_rail, 8, "all neighbours but the 3 rail changes");
+    }
+
+    #[test]
     fn random_ranks_are_a_seeded_permutation() {
         let r = Ranks {
             order: Order::Random,
+            rails: 1,
             steps: None,
         };
         let hosts: Vec<u32> = (0..64).collect();
