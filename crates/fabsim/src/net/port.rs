@@ -263,10 +263,19 @@ impl Ports {
     }
 
     /// Serialization time of a packet of `bytes` at `port`'s rate.
-    #[inline]
+    #[inline(always)]
     pub fn serialization(&mut self, port: u32, bytes: u32) -> Time {
-        match self.rates.get(port as usize) {
-            Some(&rate) if rate != self.rate_bps => Time::serialization(bytes, rate),
+        if !self.rates.is_empty() {
+            return self.serialization_at(port, bytes);
+        }
+        self.memo_serialization(bytes)
+    }
+
+    /// [`Ports::serialization`] where some port runs at its own rate.
+    #[cold]
+    fn serialization_at(&mut self, port: u32, bytes: u32) -> Time {
+        match self.rate_of(port) {
+            rate if rate != self.rate_bps => Time::serialization(bytes, rate),
             _ => self.memo_serialization(bytes),
         }
     }
