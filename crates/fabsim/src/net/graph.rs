@@ -110,8 +110,23 @@ impl Clos {
 }
 
 impl Graph {
-    /// The graph of a built-in shape, its hosts numbered by `layout`.
+    /// The graph of a built-in shape, its hosts numbered by `layout` (rail-optimized: the
+    /// rail cluster of the shape's counts, [`Graph::rail`]).
     pub fn generate(spec: &TopologySpec, layout: Layout) -> Graph {
+        if layout == Layout::Rail {
+            match *spec {
+                TopologySpec::FatTree { k } => {
+                    let h = k / 2;
+                    return Graph::rail(k * h, h, h, h);
+                }
+                TopologySpec::LeafSpine {
+                    leaves,
+                    hosts_per_leaf,
+                    uplinks,
+                } => return Graph::rail(hosts_per_leaf, leaves, hosts_per_leaf, uplinks),
+                TopologySpec::Graph(_) => {}
+            }
+        }
         let mut g = Graph {
             hosts: spec.hosts() as u32,
             switches: 0,
@@ -133,7 +148,7 @@ impl Graph {
                 let agg = |a: u32| hosts + k * h + a;
                 let core = |c: u32| hosts + 2 * k * h + c;
                 for host in 0..hosts {
-                    link(host, edge(layout.edge_of(host, h, h)));
+                    link(host, edge(host / h));
                 }
                 for e in 0..k * h {
                     for j in 0..h {
@@ -154,7 +169,7 @@ impl Graph {
             } => {
                 let hosts = leaves * hosts_per_leaf;
                 for host in 0..hosts {
-                    link(host, hosts + layout.edge_of(host, hosts_per_leaf, leaves));
+                    link(host, hosts + host / hosts_per_leaf);
                 }
                 for l in 0..leaves {
                     for s in 0..uplinks {
@@ -175,7 +190,8 @@ impl Graph {
     /// aggregation switches (each linked to every rail switch of the group, and to `gpus`
     /// cores), and core `j * gpus + u` links aggregation switch `j` of every group.
     ///
-    /// `rail(k k/2, k/2, k/2, k/2)` is the k-ary fat tree with rail-optimized numbering.
+    /// `rail(k k/2, k/2, k/2, k/2)` is the k-ary fat tree with rail-optimized numbering,
+    /// `rail(hosts_per_leaf, leaves, hosts_per_leaf, uplinks)` the leaf-spine's.
     pub fn rail(servers: u32, gpus: u32, group: u32, uplinks: u32) -> Graph {
         let (hosts, pods) = (servers * gpus, servers / group);
         let mut links = Vec::new();
@@ -271,22 +287,7 @@ named_enum! {
         /// Rail-optimized: a server's hosts (its GPUs, one NIC each) are consecutive ids and
         /// each hangs off another edge switch of the pod (its rail): host `s * rails + r`
         /// (server `s`, rail `r`) is on rail switch `r` of server `s`'s pod, where a pod's
-        /// rails are its edge switches.
+        /// rails are its edge switches ([`Graph::rail`]).
         Rail => "rail",
-    }
-}
-
-impl Layout {
-    /// The edge switch of `host`, with `per_edge` hosts per edge and `rails` edge switches
-    /// per pod (the whole fabric's leaves on 2 tiers).
-    pub fn edge_of(self, host: u32, per_edge: u32, rails: u32) -> u32 {
-        match self {
-            Layout::Rack => host / per_edge,
-            Layout::Rail => {
-                // Servers of `rails` hosts; a pod holds `per_edge` servers.
-                let (server, rail) = (host / rails, host % rails);
-                server / per_edge * rails + rail
-            }
-        }
     }
 }
