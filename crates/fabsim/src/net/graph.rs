@@ -75,6 +75,11 @@ pub struct Clos {
 }
 
 impl Clos {
+    /// Whether some switch-to-switch link runs at another rate than the NICs' `nic_bps`.
+    pub fn mixed_rates(&self, nic_bps: u64) -> bool {
+        self.switch_rates.values().any(|&r| r != nic_bps)
+    }
+
     /// Hosts per edge switch if every edge has the same number and each edge's hosts are
     /// consecutive ids (the racks that rack-local traffic patterns assume).
     pub fn rack_size(&self, hosts: u32) -> Option<u32> {

@@ -125,15 +125,11 @@ impl TopologySpec {
         }
     }
 
-    /// Whether some switch-to-switch link runs at another rate than the NICs' (a topology
-    /// file's).
-    pub fn mixed_rates(&self) -> bool {
+    /// Whether some switch-to-switch link runs at another rate than the NICs' `nic_bps` (a
+    /// topology file's).
+    pub fn mixed_rates(&self, nic_bps: u64) -> bool {
         match self {
-            TopologySpec::Graph(t) => t
-                .clos
-                .switch_rates
-                .values()
-                .any(|&r| Some(r) != t.clos.rate_bps),
+            TopologySpec::Graph(t) => t.clos.mixed_rates(nic_bps),
             _ => false,
         }
     }
@@ -248,7 +244,7 @@ struct HostLoc {
 /// Per port its rate, in the fabric's order, where some switch-to-switch link runs at
 /// another than the NICs' `rate_bps` ([`Fabric::port_rate`]); empty otherwise.
 fn port_rates(clos: &Clos, hosts: u32, rate_bps: u64) -> Vec<u64> {
-    if clos.switch_rates.values().all(|&r| r == rate_bps) {
+    if !clos.mixed_rates(rate_bps) {
         return Vec::new();
     }
     let mut rates = vec![rate_bps; hosts as usize];

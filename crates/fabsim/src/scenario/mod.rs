@@ -455,7 +455,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     let mut switch = switch::parse(k, &link)?;
     let packet_bytes = link.payload_bytes as u64 + link.header_bytes as u64;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps, packet_bytes)?;
-    if arch.asics > 1 && topology.mixed_rates() {
+    if arch.asics > 1 && topology.mixed_rates(link.rate_bps) {
         return Err(k.err(
             arch::ARCH,
             "multi-ASIC switches run every port at the NICs' rate, and this fabric's links above the NICs run at others; allowed: \"ideal\" on it",
