@@ -282,6 +282,7 @@ impl HostLoc {
 }
 
 /// The static fabric: nodes, ports and their wiring. Runtime state lives in [`super::Ports`].
+#[derive(Clone)]
 pub struct Fabric {
     pub tiers: u32,
     pub hosts: u32,
