@@ -169,10 +169,9 @@ pub(super) fn simulate_with<A: Chassis + Send>(
     // it) on its own thread.
     let sims: Vec<Sim<A>> = std::thread::scope(|scope| {
         let (owner, traffic, make) = (&owner, &traffic, &make);
-        // A copy of the fabric each: analysing the graph again would repeat the same work.
         let rest: Vec<_> = (1..parts)
             .map(|me| {
-                let f = fabric.clone();
+                let f = fabric.clone(); // A copy: analysing the graph again is the same work.
                 scope.spawn(move || {
                     let asic = make(&f);
                     Sim::new(p, f, asic, traffic, owner, me as u16, parts, trace)
