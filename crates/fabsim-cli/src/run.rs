@@ -422,9 +422,13 @@ fn fabric_name(topology: &TopologySpec, rate_bps: u64) -> String {
         }
         TopologySpec::Graph(ref t) => {
             let (hosts, switches) = (t.graph.hosts, t.graph.switches);
+            let routing = match &t.clos.shortest {
+                Some(s) => format!("routed on shortest paths, not a Clos: {}", s.why),
+                None => format!("{}-tier", t.clos.tiers),
+            };
             format!(
-                "{} ({}-tier, {hosts} hosts, {switches} switches, {gbps} Gb/s)",
-                t.name, t.clos.tiers
+                "{} ({routing}, {hosts} hosts, {switches} switches, {gbps} Gb/s)",
+                t.name
             )
         }
     }

@@ -27,6 +27,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("incremental", &["scenarios/incremental.toml"]),
     ("moe", &["scenarios/moe.toml"]),
     ("packet-size", &["scenarios/packet-size.toml"]),
+    ("torus", &["scenarios/torus.toml"]),
     (
         "profile-htsim",
         &[

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 
 use fabsim::engine::Time;
+use fabsim::lb::{HostLbKind, SwitchLbKind};
+use fabsim::metrics::lower_bound_ps;
 use fabsim::net::graph::{Graph, Layout};
 use fabsim::net::{Fabric, Topology, TopologySpec};
 use fabsim::params::SimParams;
@@ -346,4 +348,46 @@ fn a_relative_topology_file_is_found_beside_the_scenario_and_named_absolutely() 
         .contains(&format!("file = {:?}", abs.display().to_string())));
     assert_eq!(run.params.topology.hosts(), 16);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A graph that is not a Clos (a 4 x 4 torus, scenarios/topologies/) runs on shortest
+/// paths under every scheme that chooses among next hops: every flow completes, never
+/// before the bound; what needs a Clos's up-down paths is refused, naming the key.
+#[test]
+fn a_graph_that_is_not_a_clos_runs_on_shortest_paths() {
+    let torus = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/topologies/torus-4x4.toml"
+    );
+    let text = format!("[topology]\nfile = {torus:?}\n{COMMON}");
+    let switch = SwitchLbKind::ALL
+        .into_iter()
+        .filter(|&k| k != SwitchLbKind::Conga);
+    let host = HostLbKind::ALL
+        .into_iter()
+        .filter(|k| !matches!(k, HostLbKind::Drb | HostLbKind::Ethereal));
+    let sets = switch
+        .map(|k| format!("switch.lb=\"{}\"", k.name()))
+        .chain(host.map(|k| format!("host.lb=\"{}\"", k.name())));
+    for set in sets {
+        let p = params(&text, &[&set]).unwrap();
+        let o = simulate(&p);
+        assert_eq!(o.flows_completed, 64, "{set}");
+        let cct = o.end_ps.expect("every flow ends");
+        assert!(
+            cct >= lower_bound_ps(&p, &o),
+            "{set}: {cct:?} under the bound"
+        );
+    }
+    for (set, key) in [
+        ("switch.lb=\"conga\"", "switch.lb"),
+        ("host.lb=\"drb\"", "host.lb"),
+        ("host.lb=\"ethereal\"", "host.lb"),
+        ("switch.arch=\"fastroute\"", "switch.arch"),
+        ("failures.links=1", "failures.links"),
+    ] {
+        let e = params(&text, &[set]).unwrap_err();
+        let why = e.contains("not a Clos") || e.contains("2-tier leaf-spine");
+        assert!(e.contains(key) && why, "{set}: {e}");
+    }
 }

@@ -23,6 +23,7 @@ pub use ofan::{OfanPointers, PortOrders};
 
 use crate::engine::{Rng, Time};
 use crate::hw::{CycleStats, SwitchCycles};
+pub use crate::net::ALL_UPLINKS;
 use crate::net::{Fabric, Failures, Packet, PacketKind, Ports, Route, Tier};
 
 named_enum! {
@@ -66,10 +67,14 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    /// Uplinks of `sw` valid toward `key` (all without failures).
+    /// Uplinks of `sw` valid toward `key`: on a shortest path where the fabric is not a
+    /// Clos, alive under failures (a Clos only), else all.
     #[inline]
     fn valid_uplinks(&self, sw: u32, key: u32) -> u64 {
-        self.failures.map_or(ALL_UPLINKS, |f| f.valid(sw, key))
+        match self.failures {
+            Some(f) => f.valid(sw, key),
+            None => self.fabric.next_hops(sw, key),
+        }
     }
 }
 
@@ -87,9 +92,6 @@ struct Decision {
     /// Bitmask of the uplinks the packet may take ([`ALL_UPLINKS`] without failures).
     valid: u64,
 }
-
-/// Every uplink valid (no link failures).
-pub const ALL_UPLINKS: u64 = u64::MAX;
 
 /// The `n`-th set bit of `mask` (counting from 0).
 #[inline]

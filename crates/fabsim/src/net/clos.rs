@@ -10,7 +10,7 @@ use crate::engine::Time;
 
 /// The nodes each node links to, in link order; the host links' one rate and every link's
 /// one delay, where the graph gives them; the switch-to-switch links' rates it gives.
-type Neighbours = (
+pub(super) type Neighbours = (
     Vec<Vec<u32>>,
     Option<u64>,
     Option<Time>,
@@ -93,6 +93,11 @@ fn levels(g: &Graph, adj: &[Vec<u32>]) -> Result<Vec<u32>, String> {
     if let Some(s) = (g.hosts..g.nodes()).find(|&s| level[s as usize] == 0) {
         return Err(format!("switch node {s} is not connected to any host"));
     }
+    Ok(level)
+}
+
+/// A Clos's links join adjacent tiers.
+fn adjacent_tiers(g: &Graph, level: &[u32]) -> Result<(), String> {
     for l in &g.links {
         let (a, b) = (level[l.a as usize], level[l.b as usize]);
         if l.a >= g.hosts && l.b >= g.hosts && a.abs_diff(b) != 1 {
@@ -102,7 +107,7 @@ fn levels(g: &Graph, adj: &[Vec<u32>]) -> Result<Vec<u32>, String> {
             ));
         }
     }
-    Ok(level)
+    Ok(())
 }
 
 /// Labels the components of `nodes` linked among themselves, numbered by first appearance.
@@ -344,7 +349,7 @@ fn alike(
 
 /// Planes: the fabric's connected parts, numbered by their first host. With several, host
 /// `h` must be in plane `h % planes`: a server's NICs, one per plane, are consecutive hosts.
-fn planes(g: &Graph, adj: &[Vec<u32>]) -> Result<(Vec<u32>, u32), String> {
+pub(super) fn planes(g: &Graph, adj: &[Vec<u32>]) -> Result<(Vec<u32>, u32), String> {
     let edge_of: Vec<u32> = (0..g.hosts).map(|h| adj[h as usize][0]).collect();
     let plane_of = components(&edge_of, adj, |m| m >= g.hosts);
     let plane = |h: u32| plane_of[edge_of[h as usize] as usize];
@@ -358,10 +363,23 @@ fn planes(g: &Graph, adj: &[Vec<u32>]) -> Result<(Vec<u32>, u32), String> {
     Ok((plane_of, planes))
 }
 
-pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
-    let (adj, rate_bps, delay_ps, rates) = neighbours(g)?;
-    let level = levels(g, &adj)?;
-    let t = Tiers::new(g, &adj, &level)?;
+/// The graph's analysis: as a 2- or 3-tier Clos where it is one (`strict`: or the reason it
+/// is not), else routed on shortest paths ([`super::mesh`]). Errors that no routing
+/// overcomes (a host with two links, a switch no host reaches, unlike delays) come first.
+pub(super) fn analyse(g: &Graph, strict: bool) -> Result<Clos, String> {
+    let n = neighbours(g)?;
+    let level = levels(g, &n.0)?;
+    match clos(g, &n, &level) {
+        Err(why) if !strict => super::mesh::analyse(g, n, why),
+        c => c,
+    }
+}
+
+fn clos(g: &Graph, n: &Neighbours, level: &[u32]) -> Result<Clos, String> {
+    let (adj, rate_bps, delay_ps, rates) = n;
+    let (adj, level) = (&adj[..], level);
+    adjacent_tiers(g, level)?;
+    let t = Tiers::new(g, adj, level)?;
     let mut c = Clos {
         tiers: t.top.max(2),
         order: [&t.edges[..], &t.mid, &t.cores].concat(),
@@ -372,12 +390,13 @@ pub(super) fn analyse(g: &Graph) -> Result<Clos, String> {
         pods: t.pods,
         planes: t.planes,
         edges_per_pod: t.edges_in[0].len() as u32,
-        rate_bps,
-        delay_ps,
-        switch_rates: rates,
+        rate_bps: *rate_bps,
+        delay_ps: *delay_ps,
+        switch_rates: rates.clone(),
+        shortest: None,
     };
-    t.edge_ports(g, &adj, &mut c)?;
-    t.agg_ports(&adj, &level, &mut c)?;
-    t.core_ports(&adj, &mut c)?;
+    t.edge_ports(g, adj, &mut c)?;
+    t.agg_ports(adj, level, &mut c)?;
+    t.core_ports(adj, &mut c)?;
     Ok(c)
 }

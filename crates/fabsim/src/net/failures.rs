@@ -47,6 +47,12 @@ impl FailureSpec {
     /// most the fabric's switch-to-switch links, names that exist and do not disconnect it.
     pub fn check(&self, topology: &TopologySpec) -> Result<(), String> {
         let fabric = Fabric::new(topology, 1, crate::engine::Time::from_ps(1));
+        if fabric.shortest.is_some() {
+            // The valid-uplink masks follow a Clos's up-down paths.
+            return Err(
+                "link failures on a fabric routed on shortest paths (not a Clos) are not supported; allowed: a 2- or 3-tier Clos".into(),
+            );
+        }
         if fabric.planes > 1 {
             // The valid-uplink masks follow one plane's tree: not built across planes.
             return Err(format!(

@@ -14,8 +14,11 @@
 //! run.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::engine::Time;
+
+use super::mesh::Shortest;
 
 use super::topology::{Tier, TopologySpec};
 
@@ -38,16 +41,20 @@ pub struct Graph {
 }
 
 /// A graph analysed as a 2- or 3-tier Clos ([`Graph::clos`]), in the fabric's canonical
-/// order.
+/// order; or, where it is not one, as one tier of switches routed on shortest paths
+/// ([`Graph::analyse`], `shortest`).
 ///
 /// Architecture Invariant: every host has one link, to an edge switch; an edge switch links
 /// to every aggregation switch of its pod once (3 tiers) or to every spine once (2 tiers);
 /// every core (spine) links to one aggregation switch of every pod (to every leaf) once. So
 /// an uplink choice at an edge fixes the aggregation switch in the destination pod too, and
-/// the down path from any switch to a host is unique.
+/// the down path from any switch to a host is unique. Without `shortest` only: with it,
+/// every host still has one link, and a switch's next hops toward a host's edge switch are
+/// its uplinks one link closer to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clos {
-    /// 2 or 3 (a single switch: 2, with one edge and no spines).
+    /// 2 or 3 (a single switch: 2, with one edge and no spines); 1 for a graph routed on
+    /// shortest paths.
     pub tiers: u32,
     /// The graph's switch nodes in the fabric's order (edges, aggregation switches, cores).
     pub order: Vec<u32>,
@@ -72,6 +79,9 @@ pub struct Clos {
     /// The rates the graph gives switch-to-switch links, by their ends (lower node first):
     /// the others run at the NICs' rate.
     pub switch_rates: HashMap<(u32, u32), u64>,
+    /// A graph that is not a Clos: its shortest-path routing. Its switches are then one
+    /// tier (`tiers` 1), edge switches (those with hosts) first, each a pod of its own.
+    pub shortest: Option<Arc<Shortest>>,
 }
 
 impl Clos {
@@ -279,7 +289,13 @@ impl Graph {
 
     /// The graph as a 2- or 3-tier Clos, or what keeps it from being one.
     pub fn clos(&self) -> Result<Clos, String> {
-        super::clos::analyse(self)
+        super::clos::analyse(self, true)
+    }
+
+    /// The graph's routing: as a Clos where it is one, else on shortest paths; or what
+    /// keeps any routing from it (a host with two links, a switch no host reaches).
+    pub fn analyse(&self) -> Result<Clos, String> {
+        super::clos::analyse(self, false)
     }
 }
 

@@ -4,13 +4,18 @@ pub mod asic;
 mod clos;
 pub mod failures;
 pub mod graph;
+mod mesh;
 mod port;
 mod topology;
 
 pub use failures::{FailureSpec, Failures};
+pub use mesh::Shortest;
 pub(crate) use port::PendingMarks;
 pub use port::{Backlog, EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
 pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, Topology, TopologySpec};
+
+/// Every uplink valid: a Clos without link failures (a mask of valid uplinks otherwise).
+pub const ALL_UPLINKS: u64 = u64::MAX;
 
 /// What a packet is. ACKs are their own size class under Ofan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

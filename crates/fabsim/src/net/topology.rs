@@ -8,11 +8,16 @@
 //! switches; (k/2)^2 cores; k/2 hosts per edge. Aggregation switch j of every pod connects
 //! to cores j*k/2 .. j*k/2 + k/2 - 1, so an edge switch's uplink choice fixes the aggregation
 //! switch used in the destination pod too, and the down path from any core is unique.
+//!
+//! Any other graph (a file's) is one tier of switches routed on shortest paths
+//! ([`super::Shortest`]): a switch's hosts are its down ports, its links to other switches
+//! its uplinks, and `Route::Up`'s key the destination's edge switch everywhere.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::graph::{Clos, Graph, Layout};
+use super::mesh::Shortest;
 use crate::engine::Time;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +50,24 @@ impl Stage {
         Stage::EdgeDown,
     ];
 
-    /// The stage's report name; 2-tier fabrics use leaf/spine names.
+    /// The stage of a port of a switch of `tier`, facing down or up.
+    fn of(tier: Tier, down: bool) -> Stage {
+        match (tier, down) {
+            (Tier::Edge, true) => Stage::EdgeDown,
+            (Tier::Edge, false) => Stage::EdgeUp,
+            (Tier::Agg, true) => Stage::AggDown,
+            (Tier::Agg, false) => Stage::AggUp,
+            (Tier::Core, _) => Stage::CoreDown,
+        }
+    }
+
+    /// The stage's report name; 2-tier fabrics use leaf/spine names, graphs routed on
+    /// shortest paths (1 tier) name their switch-to-switch links `fabric`.
     pub fn name(self, tiers: u32) -> &'static str {
         match (self, tiers) {
             (Stage::HostUp, _) => "host-up",
+            (Stage::EdgeUp, 1) => "fabric",
+            (Stage::EdgeDown, 1) => "host-down",
             (Stage::EdgeUp, 2) => "leaf-up",
             (Stage::CoreDown, 2) => "spine-down",
             (Stage::EdgeDown, 2) => "leaf-down",
@@ -91,9 +110,9 @@ pub struct Topology {
 }
 
 impl Topology {
-    /// Analyses `graph` as a Clos.
+    /// Analyses `graph`: as a Clos where it is one, else routed on shortest paths.
     pub fn new(name: String, graph: Graph) -> Result<Self, String> {
-        let clos = graph.clos()?;
+        let clos = graph.analyse()?;
         Ok(Topology {
             name,
             graph,
@@ -176,7 +195,10 @@ impl TopologySpec {
             TopologySpec::LeafSpine { leaves: 1, .. } => 2,
             TopologySpec::LeafSpine { .. } => 4,
             TopologySpec::Graph(t) if t.clos.order.len() == 1 => 2,
-            TopologySpec::Graph(t) => 2 * t.clos.tiers,
+            TopologySpec::Graph(t) => match &t.clos.shortest {
+                Some(s) => 2 + s.diameter(),
+                None => 2 * t.clos.tiers,
+            },
         }
     }
 
@@ -304,6 +326,9 @@ pub struct Fabric {
     /// Number of Ofan keys at edge (destination edges) and aggregation (pods) switches.
     pub edge_keys: u32,
     pub agg_keys: u32,
+    /// A graph that is not a Clos: its shortest-path next hops (every switch an edge
+    /// switch, the destination's edge switch the key).
+    pub shortest: Option<Arc<Shortest>>,
 }
 
 /// A host's NIC, as a port of the port array (host `h`'s is port `h`: see the numbering
@@ -382,6 +407,7 @@ impl Fabric {
             host_loc: HostLoc::all(clos, hosts),
             edge_keys: clos.edges,
             agg_keys: if clos.tiers == 3 { clos.pods } else { 0 },
+            shortest: clos.shortest.clone(),
         };
         for h in 0..hosts {
             let at = f.host_loc[h as usize];
@@ -393,13 +419,7 @@ impl Fabric {
             f.push_switch(tier, group, ports.len() as u32, down);
             let me = clos.order[sw];
             for (local, &n) in ports.iter().enumerate() {
-                let stage = match (tier, (local as u32) < down) {
-                    (Tier::Edge, true) => Stage::EdgeDown,
-                    (Tier::Edge, false) => Stage::EdgeUp,
-                    (Tier::Agg, true) => Stage::AggDown,
-                    (Tier::Agg, false) => Stage::AggUp,
-                    (Tier::Core, _) => Stage::CoreDown,
-                };
+                let stage = Stage::of(tier, (local as u32) < down);
                 let far = if n < hosts {
                     0
                 } else {
@@ -435,12 +455,25 @@ impl Fabric {
         self.host_loc[host as usize].edge
     }
 
-    /// Uplinks of the switches of `tier` (all equal in a fat tree; 1 if the tier is absent).
+    /// Uplinks of the switches of `tier`: the most any has (all equal in a Clos; 1 if the
+    /// tier is absent).
     pub fn uplinks_of(&self, tier: Tier) -> u32 {
         self.switches
             .iter()
-            .find(|s| s.tier == tier)
-            .map_or(1, |s| s.uplinks().max(1))
+            .filter(|s| s.tier == tier)
+            .map(|s| s.uplinks())
+            .max()
+            .map_or(1, |w| w.max(1))
+    }
+
+    /// The uplinks of switch `sw` a packet toward edge switch `key` may take (at an edge
+    /// switch's `Route::Up`): all in a Clos, those on a shortest path otherwise.
+    #[inline]
+    pub fn next_hops(&self, sw: u32, key: u32) -> u64 {
+        match &self.shortest {
+            None => super::ALL_UPLINKS,
+            Some(s) => s.next_hops(sw, key),
+        }
     }
 
     pub fn ports(&self) -> usize {
@@ -473,6 +506,8 @@ impl Fabric {
         let (a, b) = (self.host_loc[src as usize], self.host_loc[dst as usize]);
         if a.edge == b.edge {
             2
+        } else if let Some(s) = &self.shortest {
+            2 + s.distance(a.edge, b.edge)
         } else if self.tiers == 2 || a.pod == b.pod {
             4
         } else {
@@ -506,11 +541,20 @@ mod tests {
                     let info = f.switches[sw as usize];
                     let local = match f.route(sw, dst) {
                         Route::Down(l) => l,
-                        Route::Up { .. } => info.down + up_choice % info.uplinks(),
+                        Route::Up { key } => match f.next_hops(sw, key) {
+                            crate::net::ALL_UPLINKS => info.down + up_choice % info.uplinks(),
+                            mask => {
+                                let mut m = mask;
+                                for _ in 0..up_choice % mask.count_ones() {
+                                    m &= m - 1;
+                                }
+                                info.down + m.trailing_zeros()
+                            }
+                        },
                     };
                     port = info.port_base + local;
                     hops += 1;
-                    assert!(hops <= 6);
+                    assert!(hops <= f.hops(src, dst), "{src}->{dst}: a longer path");
                 }
                 assert_eq!(hops, f.hops(src, dst));
             }
@@ -793,5 +837,82 @@ mod tests {
             "allowed, two different nodes",
         );
         refuse(&|g| g.switches += 1, "is not connected to any host");
+    }
+
+    /// A `w` x `w` torus of switches, `per` hosts on each (switch `(x, y)` is node
+    /// `hosts + y * w + x`).
+    fn torus(w: u32, per: u32) -> Graph {
+        let hosts = w * w * per;
+        let link = |a, b| super::super::graph::Link {
+            a,
+            b,
+            rate_bps: None,
+            delay_ps: None,
+        };
+        let sw = |x: u32, y: u32| hosts + (y % w) * w + x % w;
+        let mut links: Vec<_> = (0..hosts).map(|h| link(h, hosts + h / per)).collect();
+        for y in 0..w {
+            for x in 0..w {
+                links.push(link(sw(x, y), sw(x + 1, y)));
+                links.push(link(sw(x, y), sw(x, y + 1)));
+            }
+        }
+        Graph {
+            hosts,
+            switches: w * w,
+            links,
+        }
+    }
+
+    /// Any other connected graph is routed on shortest paths: every route arrives over the
+    /// fewest links, whichever next hop each switch takes; what no routing overcomes stays
+    /// refused.
+    #[test]
+    fn graphs_that_are_not_clos_fabrics_are_routed_on_shortest_paths() {
+        let t = graph_fabric(torus(4, 2));
+        assert_eq!((t.tiers, t.edge_keys, t.switches.len()), (1, 16, 16));
+        let s = t.shortest.as_ref().expect("a torus is not a Clos");
+        assert!(s.why.contains("joins tiers"), "{}", s.why);
+        // Switch (0, 0) to (2, 2): 4 links, and each of its 4 neighbours is one closer.
+        assert_eq!((s.distance(0, 10), s.next_hops(0, 10).count_ones()), (4, 4));
+        // To (1, 0): 1 link, by one neighbour.
+        assert_eq!((s.distance(0, 1), s.next_hops(0, 1).count_ones()), (1, 1));
+        assert_eq!((t.hops(0, 20), t.hops(0, 1), s.diameter()), (6, 2, 4));
+        let base = Graph::generate(&TopologySpec::FatTree { k: 4 }, Layout::Rack);
+        let mut shortcut = base.clone();
+        shortcut.links.push(super::super::graph::Link {
+            a: 16,
+            b: 35,
+            rate_bps: None,
+            delay_ps: None,
+        });
+        let mut missing = base.clone();
+        let i = missing.links.iter().position(|l| l.a == 16 && l.b >= 24);
+        missing.links.remove(i.unwrap());
+        for g in [torus(4, 2), torus(3, 1), shortcut, missing] {
+            let f = graph_fabric(g);
+            assert!(f.shortest.is_some());
+            for u in 0..4 {
+                check_reachability(&f, u);
+            }
+        }
+        // The fabric's order and ports follow the graph, not how it lists its links.
+        let mut shuffled = torus(4, 2);
+        shuffled.links.reverse();
+        let (a, b) = (graph_fabric(torus(4, 2)), graph_fabric(shuffled));
+        assert_eq!(a.port_to_node, b.port_to_node);
+        assert_eq!(a.port_to_local, b.port_to_local);
+        let mut twice = torus(3, 1);
+        twice.links.push(twice.links[9]);
+        let e = twice.analyse().unwrap_err();
+        assert!(e.contains("are linked twice"), "{e}");
+        let mut two = base;
+        two.links.push(super::super::graph::Link {
+            a: 0,
+            b: 17,
+            rate_bps: None,
+            delay_ps: None,
+        });
+        assert!(two.analyse().unwrap_err().contains("host 0 has 2 links"));
     }
 }

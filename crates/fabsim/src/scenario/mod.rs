@@ -45,8 +45,10 @@ use keys::{display, suggest, Keys};
 pub use keys::{Key, Kind, ScenarioError};
 pub use profile::Profile;
 
-use crate::lb::SwitchLbKind;
-use crate::params::SimParams;
+use crate::lb::{HostLbKind, SwitchLbKind};
+use crate::net::asic::ArchParams;
+use crate::net::TopologySpec;
+use crate::params::{HostParams, SimParams, SwitchParams};
 use crate::workload::WorkloadSpec;
 
 /// The largest input file fabsim reads (a scenario, run spec, htsim connection matrix,
@@ -489,6 +491,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         },
     )?;
     switch::default_ecn(k, &mut switch, &link, topology.longest_path_hops());
+    shortest_paths_only(k, &topology, &switch, &host, &arch)?;
     let p = SimParams {
         topology,
         link,
@@ -502,6 +505,40 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     };
     run::check_cost(k, &p)?;
     Ok(p)
+}
+
+/// On a fabric routed on shortest paths (not a Clos), what is defined on a Clos's up-down
+/// paths only is refused: CONGA (leaf-to-leaf), source-routed up paths (DRB, Ethereal),
+/// multi-ASIC switches. (Link failures: `FailureSpec::check`.)
+fn shortest_paths_only(
+    k: &Keys,
+    topology: &TopologySpec,
+    switch: &SwitchParams,
+    host: &HostParams,
+    arch: &ArchParams,
+) -> Result<(), ScenarioError> {
+    let TopologySpec::Graph(t) = topology else {
+        return Ok(());
+    };
+    let Some(s) = &t.clos.shortest else {
+        return Ok(());
+    };
+    let (key, what, allowed) = if switch.lb == SwitchLbKind::Conga {
+        (switch::LB, "conga", "any other scheme")
+    } else if matches!(host.lb, HostLbKind::Drb | HostLbKind::Ethereal) {
+        (host::LB, host.lb.name(), "a scheme that stamps entropies")
+    } else if arch.asics > 1 {
+        (arch::ARCH, "multi-ASIC switches", "\"ideal\"")
+    } else {
+        return Ok(());
+    };
+    Err(k.err(
+        key,
+        format!(
+            "{what} needs a 2- or 3-tier Clos's up-down paths, and this fabric is not a Clos ({}), so it is routed on shortest paths; allowed: {allowed}",
+            s.why
+        ),
+    ))
 }
 
 /// A `--set` value: TOML if it parses as a value, a list if it has commas, else a string.

@@ -96,7 +96,7 @@ keys! {
         },
         default: None,
         unit: "",
-        meaning: "the fabric from a file instead of the keys above (relative to the working directory or the scenario file): *.toml fabsim's own (hosts, switches, links, optional rate_gbps and delay_ns), *.topology Netbench's, anything else HPCC's ns-3 topology.txt; its link rate and delay, where given, are the run's",
+        meaning: "the fabric from a file instead of the keys above (relative to the working directory or the scenario file): *.toml fabsim's own (hosts, switches, links, optional rate_gbps and delay_ns), *.topology Netbench's, anything else HPCC's ns-3 topology.txt; its link rate and delay, where given, are the run's; a 2- or 3-tier Clos is routed as one, any other connected graph on shortest paths",
     },
     SERVERS_PER_TOR: Key {
         name: "topology.servers_per_tor",
