@@ -352,7 +352,8 @@ fn a_relative_topology_file_is_found_beside_the_scenario_and_named_absolutely() 
 
 /// A graph that is not a Clos (a 4 x 4 torus, scenarios/topologies/) runs on shortest
 /// paths under every scheme that chooses among next hops: every flow completes, never
-/// before the bound; what needs a Clos's up-down paths is refused, naming the key.
+/// before the bound; what needs a Clos's up-down paths is refused, naming the key, and so
+/// are rack-local patterns on racks of unlike sizes.
 #[test]
 fn a_graph_that_is_not_a_clos_runs_on_shortest_paths() {
     let torus = concat!(
@@ -379,6 +380,18 @@ fn a_graph_that_is_not_a_clos_runs_on_shortest_paths() {
             "{set}: {cct:?} under the bound"
         );
     }
+    // Racks of unlike sizes (3 hosts and 1): rack-local patterns have no racks to use.
+    let dir = temp_dir("racks");
+    let file = dir.join("racks.toml");
+    let links = "links = [[0, 4], [1, 4], [2, 4], [3, 5], [4, 5]]\n";
+    std::fs::write(&file, format!("hosts = 4\nswitches = 2\n{links}")).unwrap();
+    let racks = format!("[topology]\nfile = {:?}\n{COMMON}", file.display());
+    let e = params(&racks, &["workload.kind=\"web\"", "run.duration_us=10"]).unwrap_err();
+    assert!(
+        e.contains("workload.kind") && e.contains("unlike numbers of hosts"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
     for (set, key) in [
         ("switch.lb=\"conga\"", "switch.lb"),
         ("host.lb=\"drb\"", "host.lb"),

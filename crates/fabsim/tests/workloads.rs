@@ -567,3 +567,26 @@ fn websearch_cdf_gives_its_mean_size_and_the_offered_load() {
     );
     assert!((load / 0.7 - 1.0).abs() < 0.02, "load {load}");
 }
+
+/// Rack-local patterns place flows by edge switch, whatever the host numbering: Web traffic
+/// on a rail-numbered fat tree (racks not runs of hosts) and on 2 planes (racks runs of
+/// endpoints) is the rack-numbered fabric's, each place moved to its host, so a flow is
+/// intra-rack (same edge switch) exactly when it is there.
+#[test]
+fn rack_patterns_place_flows_by_edge_switch_under_any_numbering() {
+    let web = ["workload.kind=web", "run.duration_us=200"];
+    let rack = &params(&web)[0];
+    let same_edge = |p: &SimParams| -> Vec<bool> {
+        let f = fabsim::net::Fabric::new(&p.topology, 1, Time::from_ps(1));
+        (p.traffic().flows.iter())
+            .map(|fl| f.edge_of(fl.src) == f.edge_of(fl.dst))
+            .collect()
+    };
+    let local = same_edge(rack);
+    assert!(local.iter().any(|&l| l) && local.iter().any(|&l| !l));
+    for (shape, moved) in [("topology.layout=rail", true), ("topology.planes=2", false)] {
+        let other = &params(&[web[0], web[1], shape])[0];
+        assert_eq!(other.topology.rack_order().is_some(), moved, "{shape}");
+        assert_eq!(same_edge(other), local, "{shape}");
+    }
+}

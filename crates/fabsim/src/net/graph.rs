@@ -90,23 +90,18 @@ impl Clos {
         self.switch_rates.values().any(|&r| r != nic_bps)
     }
 
-    /// Hosts per edge switch if every edge has the same number and each edge's hosts are
-    /// consecutive ids (the racks that rack-local traffic patterns assume).
-    pub fn rack_size(&self, hosts: u32) -> Option<u32> {
+    /// Hosts per edge switch, if every edge has the same number, and the endpoints rack by
+    /// rack: a rack is the hosts of one edge switch of plane 0, each as its endpoint (host /
+    /// planes; the other planes are copies).
+    pub fn racks(&self) -> Option<(u32, Vec<u32>)> {
         let size = self.down[0];
-        let mut next = 0;
-        for (e, ports) in self.ports.iter().take(self.edges as usize).enumerate() {
-            if self.down[e] != size || ports[..size as usize].iter().any(|&h| h >= hosts) {
-                return None;
-            }
-            for &h in &ports[..size as usize] {
-                if h != next {
-                    return None;
-                }
-                next += 1;
-            }
+        if self.down[..self.edges as usize].iter().any(|&d| d != size) {
+            return None;
         }
-        Some(size)
+        let order = (self.ports.iter().take((self.edges / self.planes) as usize))
+            .flat_map(|p| p[..size as usize].iter().map(|&h| h / self.planes))
+            .collect();
+        Some((size, order))
     }
 
     /// Port counts of the edge switches and of the other switches (the largest of each).

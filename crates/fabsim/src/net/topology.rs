@@ -177,14 +177,23 @@ impl TopologySpec {
         self.hosts() / self.planes() as u64
     }
 
-    /// Hosts under one edge (leaf) switch, if every rack is that many consecutive host ids
-    /// (what rack-local traffic assumes; not so under a rail-optimized numbering).
+    /// Endpoints under one edge (leaf) switch, if every edge has as many.
     pub fn hosts_per_rack(&self) -> Option<u32> {
         match *self {
             TopologySpec::FatTree { k } => Some(k / 2),
             TopologySpec::LeafSpine { hosts_per_leaf, .. } => Some(hosts_per_leaf),
-            TopologySpec::Graph(ref t) => t.clos.rack_size(t.graph.hosts),
+            TopologySpec::Graph(ref t) => t.clos.racks().map(|r| r.0),
         }
+    }
+
+    /// The endpoints rack by rack where they are not consecutive ids (a rail-optimized
+    /// numbering, planes, a file's): what rack-local traffic patterns place flows by.
+    pub fn rack_order(&self) -> Option<Vec<u32>> {
+        let TopologySpec::Graph(t) = self else {
+            return None;
+        };
+        let (_, order) = t.clos.racks()?;
+        (!order.iter().copied().eq(0..order.len() as u32)).then_some(order)
     }
 
     /// Links on the longest host-to-host path.

@@ -1076,14 +1076,6 @@ fn rail_cluster_keys_are_checked() {
         ),
         (
             &[
-                "topology.layout=rail",
-                "workload.kind=web",
-                "run.duration_us=100",
-            ],
-            "workload.kind",
-        ),
-        (
-            &[
                 "topology.servers=8",
                 "switch.arch=sota",
                 "switch.host_count=variable",

@@ -458,7 +458,7 @@ fn fastroute(
     let Some(hosts_per_rack) = topology.hosts_per_rack() else {
         return Err(k.err(
             KIND,
-            format!("workload.kind = \"{name}\" places flows by rack, and this fabric's racks are not runs of consecutive hosts (topology.layout = \"rail\", or a topology file numbering them otherwise): allowed, the other workload kinds"),
+            format!("workload.kind = \"{name}\" places flows by rack, and this fabric's edge switches have unlike numbers of hosts: allowed, the other workload kinds"),
         ));
     };
     // Long-lived patterns default to a millisecond of line rate: the schema's 1 MiB would
@@ -484,6 +484,7 @@ fn fastroute(
         message_bytes,
         stride,
         hosts_per_rack,
+        racks: topology.rack_order().map(Into::into),
         rate_bps,
         duration_ps,
         load: k.float(LOAD),

@@ -149,8 +149,11 @@ pub struct FastrouteWorkload {
     pub pattern: Pattern,
     pub message_bytes: u64,
     pub stride: u32,
-    /// Hosts per rack (edge switch / leaf): hosts `r*hpr .. (r+1)*hpr` share rack `r`.
+    /// Hosts per rack (edge switch / leaf): places `r*hpr .. (r+1)*hpr` share rack `r`.
     pub hosts_per_rack: u32,
+    /// Place `i`'s host, where racks are not runs of consecutive hosts (a rail-optimized
+    /// numbering, planes, a file's); `None`: host `i`.
+    pub racks: Option<std::sync::Arc<[u32]>>,
     /// Host link rate, for the offered load and `fast` flow sizes.
     pub rate_bps: u64,
     /// How long to generate arrivals (`run.duration_us`); `None`: one round.
@@ -172,7 +175,19 @@ impl FastrouteWorkload {
         }
     }
 
+    /// The pattern's flows among `hosts` hosts, placed rack by rack.
     pub fn flows(&self, hosts: u32, rng: &mut Rng) -> Vec<FlowSpec> {
+        let mut flows = self.places(hosts, rng);
+        if let Some(racks) = &self.racks {
+            for f in &mut flows {
+                (f.src, f.dst) = (racks[f.src as usize], racks[f.dst as usize]);
+            }
+        }
+        flows
+    }
+
+    /// The pattern's flows among places `0..hosts`, rack `r` being places `r*hpr ..`.
+    fn places(&self, hosts: u32, rng: &mut Rng) -> Vec<FlowSpec> {
         let flow = |src: u32, dst: u32, bytes: u64, start_ps: Time| FlowSpec {
             src,
             dst,
@@ -338,6 +353,7 @@ mod tests {
             message_bytes: 1000,
             stride: 3,
             hosts_per_rack: 4,
+            racks: None,
             rate_bps: 100_000_000_000,
             duration_ps: Some(Time::from_us(2_000)),
             load: 0.5,
