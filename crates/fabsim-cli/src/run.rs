@@ -35,7 +35,8 @@ pub struct RunArgs {
     pub flows: Option<PathBuf>,
     /// Write every fabric port's queue and utilization every `trace.interval_us` (default 10)
     /// to PATH (CSV; `-` for stdout): the run's index, the swept keys, then seed, time_us,
-    /// port, stage, queue_bytes, utilization.
+    /// port, stage, queue_bytes, utilization, from_node, to_node (the graph's nodes at the
+    /// port's ends, as `fabsim topology --export` numbers them).
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).

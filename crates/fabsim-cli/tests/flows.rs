@@ -425,7 +425,9 @@ fn trace_samples_every_port_and_leaves_the_run_unchanged() {
             "port",
             "stage",
             "queue_bytes",
-            "utilization"
+            "utilization",
+            "from_node",
+            "to_node"
         ]
     );
     let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
@@ -444,6 +446,16 @@ fn trace_samples_every_port_and_leaves_the_run_unchanged() {
             assert_eq!(x[4].parse::<usize>().unwrap(), j % ports);
             let util: f64 = x[7].parse().unwrap();
             assert!((0.0..=1.0 + 1e-9).contains(&util), "{x:?}");
+            // Ends as the graph numbers nodes: hosts 0-7, leaves 8-11 (host h under leaf
+            // 8 + h / 2), spines 12-13.
+            let (from, to): (u32, u32) = (x[8].parse().unwrap(), x[9].parse().unwrap());
+            let want = match &x[5] {
+                "host-up" => from == j as u32 % ports as u32 && to == 8 + from / 2,
+                "leaf-down" => (8..12).contains(&from) && to / 2 + 8 == from,
+                "leaf-up" => (8..12).contains(&from) && (12..14).contains(&to),
+                _ => (12..14).contains(&from) && (8..12).contains(&to),
+            };
+            assert!(want, "{x:?}");
             let stage = &x[5];
             if stage != "host-up" {
                 let q: u64 = x[6].parse().unwrap();

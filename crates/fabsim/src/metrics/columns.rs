@@ -231,6 +231,16 @@ pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
         unit: "fraction",
         get: Getter::One(|t| text(t.utilization)),
     },
+    Column {
+        name: "from_node",
+        unit: "",
+        get: Getter::One(|t| text(t.from_node)),
+    },
+    Column {
+        name: "to_node",
+        unit: "",
+        get: Getter::One(|t| text(t.to_node)),
+    },
 ];
 
 const fn flow_col(

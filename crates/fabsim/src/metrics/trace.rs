@@ -16,6 +16,9 @@ pub struct TraceRecord {
     pub port: u32,
     /// Its link stage, as the reports name them (`host-up`, `edge-up`, ...).
     pub stage: &'static str,
+    /// The graph's nodes it leaves and leads to (as a topology file numbers them).
+    pub from_node: u32,
+    pub to_node: u32,
     /// Bytes not yet on the wire (the untransmitted part of the packet in service included).
     pub queue_bytes: u64,
     /// Fraction of the interval the link spent serializing.
@@ -27,13 +30,18 @@ pub fn trace_records(params: &SimParams, o: &RunOutcome) -> Vec<TraceRecord> {
     let interval = params.run.trace_interval_ps.as_ps_f64();
     o.trace
         .iter()
-        .map(|s| TraceRecord {
-            seed: params.run.seed,
-            time_us: s.time.as_us_f64(),
-            port: s.port,
-            stage: o.fabric.port_stage[s.port as usize].name(o.fabric.tiers),
-            queue_bytes: s.queue_bytes,
-            utilization: s.served_ps.as_ps_f64() / interval,
+        .map(|s| {
+            let (from_node, to_node) = o.fabric.port_ends(s.port);
+            TraceRecord {
+                seed: params.run.seed,
+                time_us: s.time.as_us_f64(),
+                port: s.port,
+                stage: o.fabric.port_stage[s.port as usize].name(o.fabric.tiers),
+                from_node,
+                to_node,
+                queue_bytes: s.queue_bytes,
+                utilization: s.served_ps.as_ps_f64() / interval,
+            }
         })
         .collect()
 }

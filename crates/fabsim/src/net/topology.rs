@@ -338,6 +338,9 @@ pub struct Fabric {
     /// A graph that is not a Clos: its shortest-path next hops (every switch an edge
     /// switch, the destination's edge switch the key).
     pub shortest: Option<Arc<Shortest>>,
+    /// Per switch: its node in the graph (as a topology file and `fabsim topology --export`
+    /// number it).
+    pub graph_node: Vec<u32>,
 }
 
 /// A host's NIC, as a port of the port array (host `h`'s is port `h`: see the numbering
@@ -417,6 +420,7 @@ impl Fabric {
             edge_keys: clos.edges,
             agg_keys: if clos.tiers == 3 { clos.pods } else { 0 },
             shortest: clos.shortest.clone(),
+            graph_node: clos.order.clone(),
         };
         for h in 0..hosts {
             let at = f.host_loc[h as usize];
@@ -502,6 +506,23 @@ impl Fabric {
             Tier::Core if self.tiers == 3 => Route::Down(to.pod_in_plane),
             Tier::Core => Route::Down(to.edge_in_pod),
         }
+    }
+
+    /// The graph's nodes at the two ends of port `port`: the one it leaves and the one it
+    /// leads to (hosts keep their ids; switches as the graph numbers them).
+    pub fn port_ends(&self, port: u32) -> (u32, u32) {
+        let node = |n: u32| match n.checked_sub(self.hosts) {
+            Some(sw) => self.graph_node[sw as usize],
+            None => n,
+        };
+        let from = match port.checked_sub(self.hosts) {
+            None => port,
+            Some(_) => {
+                let sw = self.switches.partition_point(|s| s.port_base <= port) - 1;
+                self.graph_node[sw]
+            }
+        };
+        (from, node(self.port_to_node[port as usize]))
     }
 
     /// Switch index of the switch that node `node` is (`node >= hosts`).
