@@ -124,8 +124,8 @@ fn every_host_scheme_is_identical_on_any_thread_count() {
 }
 
 /// Fabrics given as graphs: the rail numbering, a rail-optimized cluster (4 groups of 2
-/// servers x 2 GPUs, in place of the k = 4 fat tree) and 2 planes, under Ofan and under
-/// REPS with DCTCP.
+/// servers x 2 GPUs, in place of the k = 4 fat tree) and 2 planes, messages hashed or
+/// striped over them, under Ofan and under REPS with DCTCP.
 #[test]
 fn every_fabric_shape_is_identical_on_any_thread_count() {
     let rail_cluster = [
@@ -138,10 +138,11 @@ fn every_fabric_shape_is_identical_on_any_thread_count() {
         .copied()
         .filter(|s| !s.starts_with("topology.k"))
         .collect();
-    let shapes: [(&[&str], &[&str]); 3] = [
+    let shapes: [(&[&str], &[&str]); 4] = [
         (&SMALL, &["topology.layout=rail"]),
         (&cluster_base, &rail_cluster),
         (&SMALL, &["topology.planes=2"]),
+        (&SMALL, &["topology.planes=2", "host.planes=stripe"]),
     ];
     for (base, shape) in shapes {
         for scheme in [&["switch.lb=ofan"][..], &["host.lb=reps", "host.cc=dctcp"]] {
