@@ -11,7 +11,7 @@ use crate::net::asic::ArchParams;
 use crate::net::{FailureSpec, Overflow, TopologySpec};
 use crate::theory::LinkModel;
 use crate::transport::{Nic, TransportParams};
-use crate::workload::WorkloadSpec;
+use crate::workload::{PlaneScheme, WorkloadSpec};
 
 /// Everything one run needs, validated: a struct per domain, as the scenario's parsers
 /// build them.
@@ -65,6 +65,8 @@ pub struct HostParams {
     /// Entropies per flow of `host-ecmp`, `rps`, `oblivious` and `reps` (`host.path_labels`;
     /// 0: the scheme's own, 2^16 or 256 for oblivious).
     pub path_labels: u32,
+    /// How a message between servers uses their NICs, one per plane (`host.planes`).
+    pub planes: PlaneScheme,
     /// The host transport (congestion control, timers, loss recovery, ACKs).
     pub transport: TransportParams,
     /// `host.nic`. `fifo`: flows push their packets into the host's NIC queue as soon as
@@ -205,13 +207,18 @@ impl SimParams {
         let t = self
             .workload
             .traffic(self.topology.endpoints() as u32, self.run.seed);
-        t.onto_planes(self.topology.planes(), self.run.seed)
+        t.onto_planes(self.topology.planes(), self.host.planes, self.run.seed)
     }
 
     /// What this run will cost (see [`Estimate`]).
     pub fn estimate(&self) -> Estimate {
         let hosts = self.topology.endpoints();
         let size = self.workload.size(hosts);
+        let planes = self.topology.planes() as u64;
+        let size = match self.host.planes {
+            PlaneScheme::Stripe if planes > 1 => size.striped(planes),
+            _ => size,
+        };
         let payload = self.link.payload_bytes as u64;
         let packets = |bytes: u64| (bytes / payload).saturating_add(size.flows);
         let sent = packets(size.sent_bytes);

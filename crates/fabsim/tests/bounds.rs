@@ -87,6 +87,41 @@ fn no_permutation_or_fsdp_beats_its_bound() {
     }
 }
 
+/// Messages striped over 2 planes (`host.planes = "stripe"`, a flow per plane): the
+/// permutation judged by appendix A's bound on its parts, the collectives by their parts'
+/// dependencies (each gate counting every part), on every host stack, switch and host
+/// scheme.
+#[test]
+fn no_striped_run_beats_its_bound() {
+    let striped = [
+        "topology.k=4",
+        "topology.planes=2",
+        "host.planes=stripe",
+        PROFILES,
+    ];
+    for schemes in [
+        &["switch.lb=ecmp,ofan,rr"][..],
+        &["switch.lb=ecmp", "host.lb=reps"],
+    ] {
+        for workload in [
+            &[
+                "workload.kind=permutation",
+                "workload.message_bytes=2097152",
+            ][..],
+            &[
+                "workload.kind=all-reduce,all-to-all",
+                "workload.algorithm=ring,direct",
+                "workload.order=random",
+                "workload.message_bytes=131073",
+            ],
+        ] {
+            for p in params(&[&striped[..], schemes, workload].concat()) {
+                check(&p);
+            }
+        }
+    }
+}
+
 /// FSDP's block parts as `ofan-fsdp-block` runs them (the backward block: two rings at
 /// once on every NIC), small: 16 hosts in a random rank order, 4 ring steps, with shards of
 /// 10 packets (a path outlasts a shard: the release-time NIC bound binds) and of 98 (the

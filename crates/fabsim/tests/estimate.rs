@@ -67,6 +67,11 @@ fn the_memory_estimate_covers_the_peak_of_a_run() {
         ("fsdp", fsdp, &["workload.layers=40"][..]),
         ("fsdp, nscc", fsdp, &["workload.layers=40", "host.cc=nscc"][..]),
         (
+            "fsdp striped over 2 planes",
+            fsdp,
+            &["workload.layers=40", "topology.planes=2", "host.planes=stripe"][..],
+        ),
+        (
             "all-to-all",
             "[topology]\nk = 8\n[workload]\nkind = \"all-to-all\"\nmessage_bytes = 4194304\n[run]\nseeds = 1\n",
             &[][..],

@@ -124,8 +124,9 @@ fn every_host_scheme_is_identical_on_any_thread_count() {
 }
 
 /// Fabrics given as graphs: the rail numbering, a rail-optimized cluster (4 groups of 2
-/// servers x 2 GPUs, in place of the k = 4 fat tree), 2 planes and a 4 x 4 torus (routed on
-/// shortest paths), under Ofan and under REPS with DCTCP.
+/// servers x 2 GPUs, in place of the k = 4 fat tree), 2 planes (messages hashed or striped
+/// over them) and a 4 x 4 torus (routed on shortest paths), under Ofan and under REPS with
+/// DCTCP.
 #[test]
 fn every_fabric_shape_is_identical_on_any_thread_count() {
     let rail_cluster = [
@@ -143,10 +144,11 @@ fn every_fabric_shape_is_identical_on_any_thread_count() {
         "/../../scenarios/topologies/torus-4x4.toml"
     );
     let torus = format!("topology.file=\"{torus}\"");
-    let shapes: [(&[&str], &[&str]); 4] = [
+    let shapes: [(&[&str], &[&str]); 5] = [
         (&SMALL, &["topology.layout=rail"]),
         (&cluster_base, &rail_cluster),
         (&SMALL, &["topology.planes=2"]),
+        (&SMALL, &["topology.planes=2", "host.planes=stripe"]),
         (&cluster_base, &[&torus]),
     ];
     for (base, shape) in shapes {

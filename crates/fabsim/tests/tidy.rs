@@ -49,7 +49,7 @@ const LONG_FNS: &[(&str, usize)] = &[
     ("crates/fabsim/src/net/asic.rs::new", 88),
     ("crates/fabsim/src/net/failures.rs::new", 79),
     ("crates/fabsim/src/scenario/arch.rs::parse", 103),
-    ("crates/fabsim/src/scenario/host.rs::parse", 102),
+    ("crates/fabsim/src/scenario/host.rs::parse", 97),
     ("crates/fabsim/src/scenario/mod.rs::expand", 103),
     ("crates/fabsim/src/scenario/tests.rs::multi_asic_port_speeds_and_errors", 120),
     ("crates/fabsim/src/scenario/tests.rs::out_of_range_values_are_refused_up_front", 73),

@@ -11,7 +11,7 @@ use crate::theory::{
     permutation_bound_ps, LinkModel, NicEnds, NicLoad,
 };
 use crate::workload::deps::Deps;
-use crate::workload::{BoundKind, Collective, FlowSpec};
+use crate::workload::{BoundKind, Collective, FlowSpec, PlaneScheme};
 
 /// The CCT lower bound of the workload: Ofan appendix A for permutations, naive for
 /// bipartite traffic, all-to-all and incast; for workloads with dependencies (collectives, FSDP, MoE, htsim)
@@ -75,15 +75,22 @@ fn workload_bounds(
 ) -> (Time, Vec<Time>, Option<DependencyTerms>) {
     let link = &params.link;
     let every = params.host.transport.ack_every_bytes;
-    // With planes a permutation of endpoints is not one of NICs (a NIC may send without
-    // receiving, and so without ACKs to interleave), and with links above the NICs at
-    // other rates appendix A's per-hop terms do not hold: each NIC's own load bounds it.
+    // With links above the NICs at other rates appendix A's per-hop terms do not hold, and
+    // with planes and a message on one plane each (hash) a permutation of endpoints is not
+    // one of NICs (a NIC may send without receiving, and so without ACKs to interleave):
+    // each NIC's own load bounds it. Striped, every NIC of plane q sends and receives part
+    // q of every message: a permutation in each plane, of parts (the largest bounds).
+    let striped = f.planes > 1 && params.host.planes == PlaneScheme::Stripe;
     let kind = match params.workload.bound_kind() {
-        BoundKind::Permutation { .. } if f.planes > 1 || !f.port_rate.is_empty() => BoundKind::Nic,
+        BoundKind::Permutation { .. } if !f.port_rate.is_empty() => BoundKind::Nic,
+        BoundKind::Permutation { .. } if striped => BoundKind::Permutation {
+            message_bytes: flows.iter().map(|fl| fl.bytes).max().unwrap_or(0),
+        },
+        BoundKind::Permutation { .. } if f.planes > 1 => BoundKind::Nic,
         kind => kind,
     };
     let gates = (kind == BoundKind::Dependencies || !collectives.is_empty())
-        .then(|| Gates::new(flows, deps));
+        .then(|| Gates::new(flows, deps, !striped));
     let own: Vec<Time> = (collectives.iter())
         .map(|c| collective_bound_ps(link, every, f, gates.as_ref().expect("indexed"), c))
         .collect();
@@ -175,7 +182,10 @@ fn dependency_bound(
 /// queueing anywhere (`ack_charges`). That part is the bound of zero-queueing schedules,
 /// not of every schedule (one that delays a flow's data in the fabric could receive it
 /// while its NIC idles, paying in latency instead); `tests/bounds.rs` holds every run of
-/// every profile, collective and load balancer to it.
+/// every profile, collective and load balancer to it. Striped over planes the charges are
+/// left out ([`Gates::new`]): a server's step waits for parts arriving at each of its NICs,
+/// so one NIC may idle, receiving and ACKing, while another's part is on its way (a run of
+/// `tests/bounds.rs` finished 3 ACKs under the charged chain).
 pub fn critical_path_ps(
     link: &LinkModel,
     ack_every_bytes: u32,
@@ -199,8 +209,11 @@ fn critical_path_with(
     absolute: bool,
     on_plain: impl FnOnce(&[Time]),
 ) -> Time {
-    let (_, plain) = chain_schedule(link, f, gates, subset.clone(), absolute, &[]);
+    let (end, plain) = chain_schedule(link, f, gates, subset.clone(), absolute, &[]);
     on_plain(&plain);
+    if !gates.charge_acks {
+        return end;
+    }
     let extra = ack_charges(
         link,
         ack_every_bytes,
@@ -226,22 +239,21 @@ pub struct Gates<'a> {
     signals: Vec<u32>,
     /// Per gate: the host owing an ACK when it fires (`ack_gates`).
     ack_host: Vec<u32>,
+    /// Whether the chain charges the ACKs a sender owes ([`critical_path_ps`]).
+    charge_acks: bool,
 }
 
 impl<'a> Gates<'a> {
-    pub fn new(flows: &'a [FlowSpec], deps: &'a Deps) -> Self {
-        let mut signals = vec![0u32; deps.need.len()];
-        for fl in 0..flows.len() as u32 {
-            for &g in deps.send_done.row(fl).iter().chain(deps.recv_done.row(fl)) {
-                signals[g as usize] += 1;
-            }
-        }
+    /// The index of `flows` and `deps`; `charge_acks` false for messages striped over
+    /// planes ([`critical_path_ps`]).
+    pub fn new(flows: &'a [FlowSpec], deps: &'a Deps, charge_acks: bool) -> Self {
         Gates {
             flows,
             deps,
             waits_on: deps.waits_on(),
-            signals,
+            signals: deps.signals(),
             ack_host: ack_gates(flows, deps),
+            charge_acks,
         }
     }
 }

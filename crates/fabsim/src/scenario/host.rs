@@ -18,6 +18,7 @@ use crate::transport::{
     NsccRules, Rto, RtoRule, RtoTimer, SwiftParams, TransportParams, WindowBytes,
     MAX_MEDIAN_SAMPLES,
 };
+use crate::workload::PlaneScheme;
 
 named!(
     HostLbKind,
@@ -29,6 +30,7 @@ named!(
     FirstWindow,
     NsccRules,
     Nic,
+    PlaneScheme,
     WindowBytes
 );
 
@@ -54,6 +56,13 @@ keys! {
         default: Some("\"none\""),
         unit: "",
         meaning: "host-side load balancer: entropy per packet or a source-routed up path (usually with switch.lb = ecmp)",
+    },
+    PLANES: Key {
+        name: "host.planes",
+        kind: Kind::Choice(names::<PlaneScheme>),
+        default: Some("\"hash\""),
+        unit: "",
+        meaning: "how a message uses a server's NICs, one per plane (topology.planes): hash puts each message whole on one plane drawn from the seed; stripe splits it evenly over every plane, a flow per plane between the two servers' NICs of that plane (NCCL's channel per NIC), what waited for the message waiting for every part (refused with an htsim trigger that fires on some of the connections signalling it); one plane: no change",
     },
     PATH_LABELS: Key {
         name: "host.path_labels",
@@ -385,13 +394,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         },
     };
     let lb = k.choice(LB);
-    let path_labels = k.u32(PATH_LABELS);
-    if lb == HostLbKind::Oblivious && path_labels > 0 && !path_labels.is_power_of_two() {
-        return Err(k.invalid(
-            PATH_LABELS,
-            "a power of two with host.lb = \"oblivious\" (or 0)",
-        ));
-    }
+    let path_labels = path_labels(k, lb)?;
     let rto = rto_ps(k, c, base_rtt_ps)?.map(|initial| Rto {
         initial,
         rule: k.choice(RTO),
@@ -416,6 +419,7 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     Ok(HostParams {
         lb,
         path_labels,
+        planes: k.choice(PLANES),
         transport: TransportParams {
             cc,
             rto,
@@ -436,6 +440,18 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         },
         nic: k.choice(NIC),
     })
+}
+
+/// `host.path_labels`, a power of two (or 0) under `oblivious`.
+fn path_labels(k: &Keys, lb: HostLbKind) -> Result<u32, ScenarioError> {
+    let labels = k.u32(PATH_LABELS);
+    if lb == HostLbKind::Oblivious && labels > 0 && !labels.is_power_of_two() {
+        return Err(k.invalid(
+            PATH_LABELS,
+            "a power of two with host.lb = \"oblivious\" (or 0)",
+        ));
+    }
+    Ok(labels)
 }
 
 /// The drain time of a full drop-tail switch buffer, if the switches drop.

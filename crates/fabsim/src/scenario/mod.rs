@@ -503,6 +503,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
         pace,
         run,
     };
+    workload::check_planes(k, &p)?;
     run::check_cost(k, &p)?;
     Ok(p)
 }

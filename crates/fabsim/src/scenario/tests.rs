@@ -426,6 +426,54 @@ fn the_cost_estimate_counts_what_the_run_allocates() {
     assert!(s.expand().is_ok());
 }
 
+/// `host.planes`: striping multiplies the flows by the planes (one plane: no change), an
+/// unknown scheme is refused naming the allowed ones, and an htsim trigger that fires on
+/// some of its connections cannot count striped ones.
+#[test]
+fn striping_over_planes_is_checked_and_estimated() {
+    let expand = |sets: &[&str]| {
+        let mut s = Scenario::default_scenario();
+        for a in ["topology.k=4", "switch.lb=ofan"].iter().chain(sets) {
+            s.set(a).unwrap();
+        }
+        s.expand().map(|v| v[0].params.clone())
+    };
+    let flows = |sets: &[&str]| expand(sets).unwrap().estimate().flows;
+    assert_eq!(flows(&["host.planes=stripe"]), 16);
+    assert_eq!(flows(&["topology.planes=2", "host.planes=hash"]), 16);
+    assert_eq!(flows(&["topology.planes=2", "host.planes=stripe"]), 32);
+    let p = expand(&["topology.planes=2", "host.planes=stripe"]).unwrap();
+    assert_eq!(p.traffic().flows.len(), 32);
+    let e = expand(&["host.planes=spray"]).unwrap_err().to_string();
+    assert!(
+        e.contains("host.planes") && e.contains("spray") && e.contains("one of hash, stripe"),
+        "{e}"
+    );
+    let dir = std::env::temp_dir().join(format!("fabsim-planes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("first-of-two.tm");
+    std::fs::write(
+        &file,
+        "Nodes 4\n0->1 id 1 start 0 size 8 send_done_trigger 3\n\
+         1->2 id 2 start 0 size 8 recv_done_trigger 3\n2->3 id 3 trigger 3 size 8\n\
+         trigger id 3 oneshot\n",
+    )
+    .unwrap();
+    let htsim = format!("workload.file=\"{}\"", file.display());
+    let with =
+        |planes: &str, scheme: &str| expand(&["workload.kind=htsim", &htsim, planes, scheme]);
+    let e = with("topology.planes=2", "host.planes=stripe")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("host.planes") && e.contains("trigger 3 fires on 1 of the 2 signals"),
+        "{e}"
+    );
+    assert!(with("topology.planes=2", "host.planes=hash").is_ok());
+    assert!(with("topology.planes=1", "host.planes=stripe").is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn every_profile_value_passes_its_keys_check() {
     for p in Profile::ALL {

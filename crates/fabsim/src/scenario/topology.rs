@@ -58,7 +58,7 @@ keys! {
         kind: int(1, 16),
         default: Some("1"),
         unit: "",
-        meaning: "parallel planes: copies of the fabric side by side, each server (GPU) with one NIC per plane (hosts server * planes + plane); a workload addresses hosts / planes endpoints and each flow runs on one plane drawn from the seed",
+        meaning: "parallel planes: copies of the fabric side by side, each server (GPU) with one NIC per plane (hosts server * planes + plane); a workload addresses hosts / planes endpoints, whose messages use the planes as host.planes says",
     },
     SERVERS: Key {
         name: "topology.servers",

@@ -4,14 +4,16 @@ use super::keys::{
     fmt_num, int, keys, named, names, number, positive, Key, Keys, Kind, Named, ScenarioError,
     MAX_BYTES,
 };
-use super::run;
+use super::{host, run};
 use crate::engine::Time;
 use crate::net::TopologySpec;
+use crate::params::SimParams;
 use crate::workload::cdf::BUILT_IN;
 use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
     Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
-    Pattern, PatternKind, Ranks, SimpleKind, SizeCdf, StartUnit, WorkloadKind, WorkloadSpec,
+    Pattern, PatternKind, PlaneScheme, Ranks, SimpleKind, SizeCdf, StartUnit, WorkloadKind,
+    WorkloadSpec,
 };
 
 impl Named for WorkloadKind {
@@ -382,6 +384,25 @@ fn nonempty_flows(k: &Keys, spec: &WorkloadSpec, hosts: u64) -> Result<(), Scena
                 spec.kind_name()
             ),
         )),
+    }
+}
+
+/// Refuses striping ([`PlaneScheme::Stripe`] over planes) with an htsim trigger that fires
+/// on some of the connections signalling it, not all: each connection becomes a flow per
+/// plane, and a trigger can then wait only for all the parts of every connection it counts.
+pub fn check_planes(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
+    let (PlaneScheme::Stripe, WorkloadSpec::Htsim { file, matrix }) = (p.host.planes, &p.workload)
+    else {
+        return Ok(());
+    };
+    match matrix.partial_trigger() {
+        Some((t, need, got)) if p.topology.planes() > 1 => Err(k.invalid(
+            host::PLANES,
+            &format!(
+                "\"hash\" with {file}: its trigger {t} fires on {need} of the {got} signals its connections give, and \"stripe\" splits each connection into a flow per plane, which a trigger can count only as a whole (every part of every connection signalling it)"
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -37,18 +37,69 @@ pub struct Traffic {
     pub collectives: Vec<Collective>,
 }
 
+named_enum! {
+    /// How a message between two servers uses their NICs, one per plane (`host.planes`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum PlaneScheme {
+        /// Each message whole on one plane drawn from the seed (a per-flow hash).
+        Hash => "hash",
+        /// Each message split evenly over every plane, a flow per plane (NCCL's channel per
+        /// NIC).
+        Stripe => "stripe",
+    }
+}
+
 impl Traffic {
-    /// The flows between endpoints moved onto `planes` planes: each flow to a plane drawn
-    /// from the run's seed, endpoint `e` on plane `q` being host `e * planes + q`.
-    pub fn onto_planes(mut self, planes: u32, seed: u64) -> Self {
-        if planes > 1 {
-            let mut rng = Rng::stream(seed, "planes");
-            for f in &mut self.flows {
-                let q = rng.below(planes as u64) as u32;
-                (f.src, f.dst) = (f.src * planes + q, f.dst * planes + q);
-            }
+    /// The flows between endpoints moved onto `planes` planes, endpoint `e` on plane `q`
+    /// being host `e * planes + q` (see [`PlaneScheme`]).
+    pub fn onto_planes(mut self, planes: u32, scheme: PlaneScheme, seed: u64) -> Self {
+        if planes == 1 {
+            return self;
         }
-        self
+        match scheme {
+            PlaneScheme::Hash => {
+                let mut rng = Rng::stream(seed, "planes");
+                for f in &mut self.flows {
+                    let q = rng.below(planes as u64) as u32;
+                    (f.src, f.dst) = (f.src * planes + q, f.dst * planes + q);
+                }
+                self
+            }
+            PlaneScheme::Stripe => self.striped(planes),
+        }
+    }
+
+    /// Each flow split into `planes` parts, part `q` on plane `q`, all starting at the
+    /// flow's time: [`shard`]s of its bytes (the first `bytes % planes` one byte larger; a
+    /// flow of fewer bytes than planes takes a plane per byte). A flow's parts are
+    /// consecutive, so collectives' steps stay ranges, and the dependencies are the flows'
+    /// ([`Deps::split`]): what waited for a flow waits for all its parts.
+    fn striped(self, planes: u32) -> Self {
+        let mut first = Vec::with_capacity(self.flows.len() + 1);
+        let mut flows = Vec::with_capacity(self.flows.len() * planes as usize);
+        for f in &self.flows {
+            first.push(flows.len() as u32);
+            let parts = f.bytes.clamp(1, planes as u64) as u32;
+            flows.extend((0..parts).map(|q| FlowSpec {
+                src: f.src * planes + q,
+                dst: f.dst * planes + q,
+                bytes: shard(f.bytes, parts as usize, q as usize),
+                start_ps: f.start_ps,
+            }));
+        }
+        first.push(flows.len() as u32);
+        flows.shrink_to_fit();
+        let at = |r: &Range<u32>| first[r.start as usize]..first[r.end as usize];
+        Traffic {
+            deps: self.deps.split(&first),
+            collectives: (self.collectives.into_iter())
+                .map(|c| Collective {
+                    steps: c.steps.iter().map(at).collect(),
+                    ..c
+                })
+                .collect(),
+            flows,
+        }
     }
 
     /// Flows that each start at their own time.
@@ -475,6 +526,90 @@ mod tests {
         // Host 1's step-1 flow waits for host 0's step-0 flow (0 -> 1) to be received.
         assert_eq!(t.deps.recv_done.row(0), &[1]);
         assert_eq!(t.deps.targets.row(1), &[c.steps[1].start + 1]);
+    }
+
+    /// A ring reduce-scatter, then a ring all-reduce after it, of 4 endpoints on 2 planes:
+    /// each message becomes a flow per plane, between the two servers' NICs of that plane,
+    /// and every gate waits for all the parts of what it waited for.
+    #[test]
+    fn striping_splits_every_message_and_what_waits_for_it() {
+        let (n, planes) = (4u32, 2u32);
+        let mut b = TrafficBuilder::default();
+        let hosts: Vec<u32> = (0..n).collect();
+        use CollectiveKind::*;
+        let rs = b.collective(
+            "rs".into(),
+            ReduceScatter,
+            Algorithm::Ring,
+            4003,
+            &hosts,
+            &[],
+        );
+        b.collective("ar".into(), AllReduce, Algorithm::Ring, 4003, &hosts, &[rs]);
+        let t = b.build();
+        let s = t.clone().onto_planes(planes, PlaneScheme::Stripe, 1);
+        assert_eq!(s.flows.len(), 2 * t.flows.len());
+        for (m, f) in t.flows.iter().enumerate() {
+            let parts = &s.flows[2 * m..2 * m + 2];
+            assert_eq!(parts.iter().map(|p| p.bytes).sum::<u64>(), f.bytes);
+            assert_eq!(
+                parts[0].bytes,
+                f.bytes.div_ceil(2),
+                "the first part the larger"
+            );
+            for (q, p) in parts.iter().enumerate() {
+                let q = q as u32;
+                assert_eq!((p.src, p.dst), (f.src * 2 + q, f.dst * 2 + q), "plane {q}");
+                assert_eq!(p.start_ps, f.start_ps);
+                // Each part waits for what its message waited for and signals what it did.
+                let x = 2 * m as u32 + q;
+                assert_eq!(s.deps.waits[x as usize], t.deps.waits[m]);
+                assert_eq!(s.deps.send_done.row(x), t.deps.send_done.row(m as u32));
+                assert_eq!(s.deps.recv_done.row(x), t.deps.recv_done.row(m as u32));
+            }
+        }
+        // The gates: each releases both parts of its flows, and needs the signals of both
+        // parts of the flows it needed (the all-reduce's first step waits for every flow of
+        // the reduce-scatter).
+        assert_eq!(s.deps.need.len(), t.deps.need.len());
+        assert!(t.deps.need.iter().any(|&need| need == 4 * (n - 1)));
+        for g in 0..t.deps.need.len() {
+            assert_eq!(s.deps.need[g], 2 * t.deps.need[g], "gate {g}");
+            let released: Vec<u32> = (t.deps.targets.row(g as u32).iter())
+                .flat_map(|&x| [2 * x, 2 * x + 1])
+                .collect();
+            assert_eq!(s.deps.targets.row(g as u32), released, "gate {g}");
+        }
+        assert_eq!(s.deps.delay_ps, t.deps.delay_ps);
+        // The collectives cover their parts, step by step.
+        for (c, sc) in t.collectives.iter().zip(&s.collectives) {
+            let doubled: Vec<Range<u32>> = c.steps.iter().map(|r| 2 * r.start..2 * r.end).collect();
+            assert_eq!(
+                (&sc.name, &sc.steps, &sc.after),
+                (&c.name, &doubled, &c.after)
+            );
+        }
+        // One plane: nothing to split.
+        let one = t.clone().onto_planes(1, PlaneScheme::Stripe, 1);
+        assert_eq!((one.flows, one.deps), (t.flows.clone(), t.deps.clone()));
+    }
+
+    /// A message of fewer bytes than planes takes a plane per byte; the gate waiting for it
+    /// counts its parts only.
+    #[test]
+    fn a_message_smaller_than_the_planes_takes_a_plane_per_byte() {
+        let mut b = TrafficBuilder::default();
+        // Step 0: 0 -> 1 (2 bytes), 1 -> 2 (9 bytes); step 1: 2 -> 3, after 1 -> 2 arrived.
+        let steps = vec![vec![(0, 1, 2), (1, 2, 9)], vec![(2, 3, 5)]];
+        b.custom("c".into(), steps, &[0, 1, 2, 3], &[]);
+        let s = b.build().onto_planes(4, PlaneScheme::Stripe, 1);
+        let sizes: Vec<u64> = s.flows.iter().map(|f| f.bytes).collect();
+        assert_eq!(sizes, [1, 1, 3, 2, 2, 2, 2, 1, 1, 1]);
+        let planes: Vec<u32> = s.flows.iter().map(|f| f.src % 4).collect();
+        assert_eq!(planes, [0, 1, 0, 1, 2, 3, 0, 1, 2, 3]);
+        assert_eq!(s.deps.need, [4], "the 9-byte message's four parts");
+        assert_eq!(s.deps.targets.row(0), [6, 7, 8, 9]);
+        assert_eq!(s.collectives[0].steps, [0..6, 6..10]);
     }
 
     #[test]

@@ -42,6 +42,38 @@ impl Csr {
     pub fn row(&self, i: u32) -> &[u32] {
         &self.items[self.off[i as usize] as usize..self.off[i as usize + 1] as usize]
     }
+
+    fn rows(&self) -> u32 {
+        self.off.len().saturating_sub(1) as u32
+    }
+
+    /// Row `i` repeated `first[i + 1] - first[i]` times, for every row.
+    fn repeat_rows(&self, first: &[u32]) -> Self {
+        let mut off = Vec::with_capacity(first[first.len() - 1] as usize + 1);
+        let mut items = Vec::new();
+        off.push(0);
+        for i in 0..self.rows() {
+            for _ in first[i as usize]..first[i as usize + 1] {
+                items.extend_from_slice(self.row(i));
+                off.push(items.len() as u32);
+            }
+        }
+        Csr { off, items }
+    }
+
+    /// Every item `x` replaced by the items `first[x]..first[x + 1]`.
+    fn expand_items(&self, first: &[u32]) -> Self {
+        let mut off = Vec::with_capacity(self.off.len());
+        let mut items = Vec::new();
+        off.push(0);
+        for i in 0..self.rows() {
+            for &x in self.row(i) {
+                items.extend(first[x as usize]..first[x as usize + 1]);
+            }
+            off.push(items.len() as u32);
+        }
+        Csr { off, items }
+    }
 }
 
 /// Which completion of a flow signals a gate.
@@ -72,6 +104,64 @@ impl Deps {
     /// Whether any flow waits on a gate (else every flow starts at its own time).
     pub fn gated(&self) -> bool {
         !self.need.is_empty()
+    }
+
+    /// Per gate: the signals it can receive (its flows' send dones and receive dones).
+    pub fn signals(&self) -> Vec<u32> {
+        let mut signals = vec![0u32; self.need.len()];
+        for fl in 0..self.waits.len() as u32 {
+            for &g in self.send_done.row(fl).iter().chain(self.recv_done.row(fl)) {
+                signals[g as usize] += 1;
+            }
+        }
+        signals
+    }
+
+    /// The first gate that fires before every signal it can receive has come (it needs
+    /// fewer): an htsim `oneshot` trigger signalled by several flows, or a `barrier` counting
+    /// fewer than signal it.
+    pub fn partial_gate(&self) -> Option<u32> {
+        let signals = self.signals();
+        (0..self.need.len())
+            .find(|&g| self.need[g] < signals[g])
+            .map(|g| g as u32)
+    }
+
+    /// The dependencies of the flows split into parts: flow `m` becomes the flows
+    /// `first[m]..first[m + 1]` (`first` holds a start per flow and then the parts in all).
+    /// Each part waits for the gates `m` waited for and signals those `m` signalled, and a
+    /// gate needs the signals of all the parts of the flows it needed: it fires when they
+    /// have completed whole, as before. Panics on a [`Deps::partial_gate`], which fires on
+    /// some of its flows, not all: counting parts would fire it on parts of several.
+    pub fn split(&self, first: &[u32]) -> Deps {
+        assert_eq!(
+            first.len(),
+            self.waits.len() + 1,
+            "a start per flow, then the end"
+        );
+        if let Some(g) = self.partial_gate() {
+            panic!(
+                "gate {g} fires on {} of its signals, not all: its flows cannot be split into parts (the scenario refuses host.planes = \"stripe\" with such a workload)",
+                self.need[g as usize]
+            );
+        }
+        let mut need = self.need.clone();
+        for m in 0..self.waits.len() as u32 {
+            let more = first[m as usize + 1] - first[m as usize] - 1;
+            for &g in self.send_done.row(m).iter().chain(self.recv_done.row(m)) {
+                need[g as usize] += more;
+            }
+        }
+        Deps {
+            waits: (self.waits.iter().enumerate())
+                .flat_map(|(m, &w)| (first[m]..first[m + 1]).map(move |_| w))
+                .collect(),
+            send_done: self.send_done.repeat_rows(first),
+            recv_done: self.recv_done.repeat_rows(first),
+            need,
+            delay_ps: self.delay_ps.clone(),
+            targets: self.targets.expand_items(first),
+        }
     }
 
     /// Per flow: the gates it waits for (`targets` turned around).
@@ -186,5 +276,21 @@ mod tests {
         let mut b = DepsBuilder::default();
         b.after_all(&[], &[0]);
         assert_eq!(b.build(1).waits, vec![0], "nothing to wait for");
+    }
+
+    #[test]
+    fn a_gate_firing_on_some_of_its_signals_is_partial() {
+        let mut b = DepsBuilder::default();
+        b.after_all(&[(0, Signal::SendDone), (1, Signal::RecvDone)], &[2]);
+        let g = b.gate(1, Time::ZERO);
+        b.signal(0, Signal::RecvDone, g);
+        b.signal(1, Signal::SendDone, g);
+        b.release(g, 3);
+        let d = b.build(4);
+        assert_eq!(d.signals(), [2, 2]);
+        assert_eq!(d.partial_gate(), Some(1));
+        let err = std::panic::catch_unwind(|| d.split(&[0, 2, 4, 6, 8])).unwrap_err();
+        let msg = err.downcast_ref::<String>().unwrap();
+        assert!(msg.contains("gate 1 fires on 1 of its signals"), "{msg}");
     }
 }

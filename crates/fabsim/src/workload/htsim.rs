@@ -52,6 +52,16 @@ enum TriggerKind {
     Barrier(u32),
 }
 
+impl TriggerKind {
+    /// The signals it fires on (its gate's `need`).
+    fn need(self) -> u32 {
+        match self {
+            TriggerKind::OneShot | TriggerKind::MultiShot => 1,
+            TriggerKind::Barrier(n) => n,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Conn {
     src: u32,
@@ -199,19 +209,31 @@ impl HtsimMatrix {
         (self.conns.len() as u64, max)
     }
 
+    /// The first trigger that fires before every connection signalling it has (a oneshot
+    /// signalled by several, a barrier counting fewer than signal it), as (its id, the
+    /// signals it fires on, the signals it gets): its gate is a [`Deps::partial_gate`].
+    ///
+    /// [`Deps::partial_gate`]: super::deps::Deps::partial_gate
+    pub fn partial_trigger(&self) -> Option<(u32, u32, u32)> {
+        let mut signals: BTreeMap<u32, u32> = BTreeMap::new();
+        for c in &self.conns {
+            for t in [c.send_done, c.recv_done].into_iter().flatten() {
+                *signals.entry(t).or_default() += 1;
+            }
+        }
+        self.triggers.iter().find_map(|(t, kind)| {
+            let got = signals.get(t).copied().unwrap_or(0);
+            (kind.need() < got).then_some((*t, kind.need(), got))
+        })
+    }
+
     /// Flows and gates: one gate per trigger.
     pub fn traffic(&self) -> Traffic {
         let mut deps = DepsBuilder::default();
         let gate: BTreeMap<u32, u32> = self
             .triggers
             .iter()
-            .map(|(&id, &kind)| {
-                let need = match kind {
-                    TriggerKind::OneShot | TriggerKind::MultiShot => 1,
-                    TriggerKind::Barrier(n) => n,
-                };
-                (id, deps.gate(need, Time::ZERO))
-            })
+            .map(|(&id, &kind)| (id, deps.gate(kind.need(), Time::ZERO)))
             .collect();
         let mut flows = Vec::with_capacity(self.conns.len());
         for (i, c) in self.conns.iter().enumerate() {
@@ -491,11 +513,7 @@ fn fireable(conns: &[Conn], triggers: &BTreeMap<u32, TriggerKind>) -> BTreeSet<u
                 .filter(|c| can_start(c))
                 .map(|c| u32::from(c.send_done == Some(t)) + u32::from(c.recv_done == Some(t)))
                 .sum::<u32>();
-            let needed = match kind {
-                TriggerKind::Barrier(n) => *n,
-                _ => 1,
-            };
-            if signals >= needed {
+            if signals >= kind.need() {
                 fired.insert(t);
             }
         }
@@ -526,6 +544,23 @@ mod tests {
         assert_eq!(t.deps.send_done.row(0), &[0]);
         assert_eq!(t.deps.recv_done.row(1), &[1]);
         assert_eq!(m.total_bytes(), 8192 + 4096 + 100);
+        assert_eq!(
+            m.partial_trigger(),
+            None,
+            "each trigger waits for all its signals"
+        );
+        assert_eq!(t.deps.partial_gate(), None);
+    }
+
+    /// A oneshot signalled by two connections fires on the first: a partial gate.
+    #[test]
+    fn a_trigger_firing_on_some_signals_is_partial() {
+        let text = "Nodes 4\n0->1 id 1 start 0 size 8 send_done_trigger 3\n\
+            1->2 id 2 start 0 size 8 recv_done_trigger 3\n2->3 id 3 trigger 3 size 8\n\
+            trigger id 3 oneshot\n";
+        let m = HtsimMatrix::parse(text, StartUnit::Us).unwrap();
+        assert_eq!(m.partial_trigger(), Some((3, 1, 2)));
+        assert_eq!(m.traffic().deps.partial_gate(), Some(0));
     }
 
     /// Issue 48: a field twice on a connection line kept its last value (cases 15), and a

@@ -26,7 +26,8 @@ pub mod moe;
 
 pub use cdf::SizeCdf;
 pub use collective::{
-    Algorithm, Collective, CollectiveKind, Group, Order, Ranks, Traffic, TrafficBuilder,
+    Algorithm, Collective, CollectiveKind, Group, Order, PlaneScheme, Ranks, Traffic,
+    TrafficBuilder,
 };
 pub use fastroute::{FastrouteWorkload, Pattern, PatternKind};
 pub use fsdp::{ModelShape, Part as FsdpPart};
@@ -129,6 +130,17 @@ impl WorkloadSize {
             max_flow_bytes,
             live_flows: flows,
             live_bytes: bytes,
+        }
+    }
+
+    /// The size with each flow striped over `planes` planes ([`PlaneScheme::Stripe`]): at
+    /// most `planes` flows for one, the largest split.
+    pub fn striped(self, planes: u64) -> Self {
+        WorkloadSize {
+            flows: self.flows.saturating_mul(planes),
+            max_flow_bytes: self.max_flow_bytes.div_ceil(planes),
+            live_flows: self.live_flows.saturating_mul(planes),
+            ..self
         }
     }
 }
