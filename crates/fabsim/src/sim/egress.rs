@@ -309,6 +309,13 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         let left = self.wire[port as usize].slots[0].0 - self.ports.delay_ps();
+        if self.p.run.stop_ps.is_some_and(|stop| left > stop) {
+            // Shipped to another partition, and the run stops before it leaves: neither its
+            // mark nor those behind it (later still) are decided, as in one partition, where
+            // the run's end leaves them undecided ([`Self::settle_all_marks`]).
+            self.ports.stats[port as usize].marks.undecided = 0;
+            return;
+        }
         if m.leaves <= left {
             self.decide_marks(port, m, left);
         }
