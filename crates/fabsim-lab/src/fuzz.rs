@@ -290,8 +290,10 @@ impl Gen {
         }
     }
 
-    /// One to four `--set` strings of schema keys with values they allow, then [`SMALL`].
-    fn small_sets(&mut self) -> Vec<String> {
+    /// One to four `--set` strings of schema keys with values they allow, then [`SMALL`]
+    /// (but `topology.k` where the scenario `text` reads its fabric from a file, which
+    /// refuses it: the corpus's files are small).
+    fn small_sets(&mut self, text: &str) -> Vec<String> {
         let keys: Vec<&Key> = schema().collect();
         let mut set: Vec<String> = (0..1 + self.below(4))
             .map(|_| {
@@ -299,7 +301,14 @@ impl Gen {
                 format!("{}={}", key.name, self.value_for(key))
             })
             .collect();
-        set.extend(SMALL.iter().map(|s| s.to_string()));
+        let file = toml::from_str::<toml::Table>(text)
+            .ok()
+            .is_some_and(|t| t.get("topology").and_then(|t| t.get("file")).is_some());
+        set.extend(
+            (SMALL.iter())
+                .filter(|s| !(file && s.starts_with("topology.k=")))
+                .map(|s| s.to_string()),
+        );
         set
     }
 
@@ -555,7 +564,7 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
         }
         Kind::Simulate => {
             let (path, text) = g.pick(&c.scenarios).clone();
-            let set = g.small_sets();
+            let set = g.small_sets(&text);
             let source = path.display().to_string();
             (
                 format!("{source} --set {}", set.join(" --set ")),
@@ -564,7 +573,7 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
         }
         Kind::Sweep => {
             let (path, text) = g.pick(&c.scenarios).clone();
-            let mut set = g.small_sets();
+            let mut set = g.small_sets(&text);
             // Two values of a choice key, two seeds: a sweep of up to four runs.
             let choices: Vec<&Key> = schema()
                 .filter(|k| matches!(k.kind, KeyKind::Choice(_)))
