@@ -19,8 +19,8 @@
 //! parses TOML. Every input file is read by [`read_input`] (a regular file or a pipe of at
 //! most 1 GiB); input paths are resolved with `canonicalize`, so a run spec names them by
 //! absolute path. The text formats of other data are parsed where that data lives
-//! (`workload::SizeCdf::parse`, `workload::HtsimMatrix::parse`); this module adds the file
-//! and the key to their errors.
+//! (`workload::SizeCdf::parse`, `workload::HtsimMatrix::parse`, `workload::HpccFlows::parse`);
+//! this module adds the file and the key to their errors.
 
 mod arch;
 mod docs;
@@ -435,7 +435,11 @@ fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) 
     } else if k == workload::FILE || k == topology::FILE {
         // The file as resolved, so a run spec written elsewhere finds it.
         match &p.workload {
-            WorkloadSpec::Htsim { file, .. } if k == workload::FILE => Value::String(file.clone()),
+            WorkloadSpec::Htsim { file, .. } | WorkloadSpec::Hpcc { file, .. }
+                if k == workload::FILE =>
+            {
+                Value::String(file.clone())
+            }
             _ => workload::path_value(v, dir),
         }
     } else if k == workload::CDF {

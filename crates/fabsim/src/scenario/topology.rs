@@ -305,7 +305,7 @@ fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
     }
     let text = super::read_input(&path)
         .map_err(|e| k.err(FILE, format!("cannot read topology file {file:?}: {e}")))?;
-    let graph = topofile::read(&text, format, servers_per_tor)
+    let (graph, ids) = topofile::read(&text, format, servers_per_tor)
         .map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
     if !(2..=MAX_HOSTS).contains(&(graph.hosts as u64)) {
         let hosts = graph.hosts;
@@ -318,5 +318,5 @@ fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
         .file_name()
         .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
     let topology = Topology::new(name, graph).map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
-    Ok(TopologySpec::Graph(Arc::new(topology)))
+    Ok(TopologySpec::Graph(Arc::new(topology.with_ids(ids))))
 }
