@@ -126,7 +126,8 @@ def test_trace_equals_the_cli_csv_and_changes_no_report(tmp_path):
     assert without_perf(reports) == without_perf(plain)
     assert len(flows) == sum(r["flows_total"] for r in reports)
     assert list(trace.columns) == [
-        "run", "switch.lb", "seed", "time_us", "port", "stage", "queue_bytes", "utilization"
+        "run", "switch.lb", "seed", "time_us", "port", "stage", "queue_bytes", "utilization",
+        "from_node", "to_node",
     ]
     assert trace["utilization"].between(0, 1).all()
     csv = tmp_path / "trace.csv"

@@ -12,7 +12,7 @@ use fabsim::params::TRACE_FULL;
 use fabsim::scenario::RunSpec;
 use fabsim::workload::WorkloadSpec;
 
-use fabsim_lab::output::check_outputs;
+use fabsim_lab::output::{check_outputs, RunsText};
 use fabsim_lab::report_csv;
 use fabsim_lab::runs::check_memory;
 use fabsim_lab::runs::{load, run_all, runs_json};
@@ -33,6 +33,12 @@ pub struct RunArgs {
     /// finish_us, fct_us, ideal_fct_us, slowdown, retransmits, timeouts, collective, step.
     #[arg(long, value_name = "PATH")]
     pub flows: Option<PathBuf>,
+    /// Write the completed flows as HPCC's ns-3 fct.txt to PATH (`-` for stdout), one line
+    /// each in the order they completed: sip dip sport dport size start_ns fct_ns
+    /// standalone_fct_ns (HPCC's addresses of the topology file's node ids, in hex). With
+    /// several runs, one file: the runs in order, each line ending with the run's index.
+    #[arg(long, value_name = "PATH")]
+    pub fct: Option<PathBuf>,
     /// Write every fabric port's queue and utilization every `trace.interval_us` (default 10)
     /// to PATH (CSV; `-` for stdout): the run's index, the swept keys, then seed, time_us,
     /// port, stage, queue_bytes, utilization, from_node, to_node (the graph's nodes at the
@@ -58,23 +64,12 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
     eprintln!("fabsim run: {}", describe(&specs));
     let start = std::time::Instant::now();
     let extras = Extras {
-        flows: args.flows.is_some(),
+        flows: args.flows.is_some() || args.fct.is_some(),
         trace: args.trace.is_some(),
     };
     let labels: Vec<_> = specs.iter().map(|s| s.label.clone()).collect();
-    let flows_csv = match &args.flows {
-        Some(path) => Some(report_csv::FlowsCsv::create(path, labels.clone())?),
-        None => None,
-    };
-    let each = |i: usize, r: &mut RunResult| {
-        if let Some(out) = &flows_csv {
-            out.add(
-                i,
-                r.flows.take().expect("every run has its flows when asked"),
-            );
-        }
-    };
-    let results = run_all(&specs, args.jobs, extras, &each)?;
+    let per_flow = FlowOutputs::create(args, &specs, &labels)?;
+    let results = run_all(&specs, args.jobs, extras, &|i, r| per_flow.add(i, r))?;
     let reports: Vec<RunReport> = results.iter().map(|r| r.report.clone()).collect();
     let elapsed = start.elapsed().as_secs_f64();
     for (spec, r) in specs.iter().zip(&reports) {
@@ -91,16 +86,14 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         eprintln!("warning: {w}");
     }
     let table = table(&specs, &reports);
-    if let Some(out) = flows_csv {
-        out.finish()?;
-    }
+    per_flow.finish()?;
     if let Some(path) = &args.trace {
         write_trace(path, &labels, &results)?;
     }
     if let Some(path) = &args.json {
         write_output(path, &runs_json(&reports)?)?;
     }
-    if [&args.json, &args.flows, &args.trace]
+    if [&args.json, &args.flows, &args.trace, &args.fct]
         .into_iter()
         .any(to_stdout)
     {
@@ -116,6 +109,51 @@ pub fn run(args: &RunArgs) -> Result<(), Error> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The per-flow outputs, written as the runs finish: `--flows` and `--fct`.
+struct FlowOutputs<'s> {
+    specs: &'s [RunSpec],
+    csv: Option<report_csv::FlowsCsv>,
+    fct: Option<RunsText>,
+}
+
+impl<'s> FlowOutputs<'s> {
+    fn create(
+        args: &RunArgs,
+        specs: &'s [RunSpec],
+        labels: &[Vec<(String, String)>],
+    ) -> Result<Self, Error> {
+        Ok(FlowOutputs {
+            specs,
+            csv: (args.flows.as_ref())
+                .map(|path| report_csv::FlowsCsv::create(path, labels.to_vec()))
+                .transpose()?,
+            fct: args.fct.as_deref().map(RunsText::create).transpose()?,
+        })
+    }
+
+    /// Run `i`'s flows (its table taken once written); with several runs each `--fct` line
+    /// ends with the run's index.
+    fn add(&self, i: usize, r: &mut RunResult) {
+        if let (Some(out), Some(table)) = (&self.fct, &r.flows) {
+            let run = (self.specs.len() > 1).then_some(i);
+            out.add(i, table.hpcc_fct(&self.specs[i].params, run));
+        }
+        if let Some(out) = &self.csv {
+            out.add(
+                i,
+                r.flows.take().expect("every run has its flows when asked"),
+            );
+        }
+    }
+
+    fn finish(self) -> Result<(), Error> {
+        if let Some(out) = self.csv {
+            out.finish()?;
+        }
+        self.fct.map_or(Ok(()), RunsText::finish)
+    }
 }
 
 /// Writes the runs' trace samples as CSV to `path` (`-`: stdout).
@@ -145,8 +183,8 @@ fn to_stdout(p: &Option<PathBuf>) -> bool {
 /// The output files overwrite no input of the runs (nor each other), and at most one writes
 /// to stdout.
 fn check_run_outputs(args: &RunArgs, specs: &[RunSpec]) -> Result<(), Error> {
-    let outputs = [&args.json, &args.flows, &args.trace];
-    let named: Vec<(&str, &Path)> = ["--json", "--flows", "--trace"]
+    let outputs = [&args.json, &args.flows, &args.trace, &args.fct];
+    let named: Vec<(&str, &Path)> = ["--json", "--flows", "--trace", "--fct"]
         .into_iter()
         .zip(outputs)
         .filter_map(|(f, p)| Some((f, p.as_deref()?)))
@@ -168,7 +206,7 @@ fn check_run_outputs(args: &RunArgs, specs: &[RunSpec]) -> Result<(), Error> {
     check_outputs(&named, &inputs)?;
     if outputs.into_iter().filter(|p| to_stdout(p)).count() > 1 {
         return Err(Error::Usage(
-            "more than one of --json, --flows and --trace write to stdout (-); give the others a file".into(),
+            "more than one of --json, --flows, --trace and --fct write to stdout (-); give the others a file".into(),
         ));
     }
     Ok(())

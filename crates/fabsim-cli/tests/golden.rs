@@ -24,6 +24,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("fastroute-ofan", &["scenarios/fastroute-ofan.toml"]),
     ("fastroute-small", &["scenarios/fastroute-small.toml"]),
     ("htsim-file", &["scenarios/htsim.toml"]),
+    ("hpcc-file", &["scenarios/hpcc.toml"]),
     ("incremental", &["scenarios/incremental.toml"]),
     ("moe", &["scenarios/moe.toml"]),
     ("packet-size", &["scenarios/packet-size.toml"]),

@@ -520,10 +520,12 @@ fn an_output_that_is_an_input_is_refused() {
     std::fs::write(&cdf, "1000 0.5\n2000 1\n").unwrap();
     let tm = at("tm.csv");
     std::fs::copy(repo("scenarios/tm-16x4.csv"), &tm).unwrap();
+    let flow = at("flow.txt");
+    std::fs::copy(repo("scenarios/hpcc-flow.txt"), &flow).unwrap();
     // The same file by another name: a symlink to the matrix.
     let link = at("link.csv");
     std::os::unix::fs::symlink(&tm, &link).unwrap();
-    let before: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm]
+    let before: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm, &flow]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();
@@ -545,6 +547,8 @@ fn an_output_that_is_an_input_is_refused() {
     flows_over_cm.extend(["--flows".into(), cm.clone()]);
     let mut json_over_cdf = sets(&web);
     json_over_cdf.extend(["--json".into(), cdf.clone()]);
+    let mut fct_over_flows = sets(&["workload.kind=hpcc", &format!("workload.file={flow}")]);
+    fct_over_flows.extend(["--fct".into(), flow.clone()]);
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec![
@@ -557,6 +561,7 @@ fn an_output_that_is_an_input_is_refused() {
         ),
         (flows_over_cm, "is the workload.file of the scenario"),
         (json_over_cdf, "is the workload.cdf of the scenario"),
+        (fct_over_flows, "is the workload.file of the scenario"),
         (
             ["portmap", &tm, "--asics", "4", "--json", &link]
                 .map(String::from)
@@ -568,7 +573,7 @@ fn an_output_that_is_an_input_is_refused() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         refused(&args, why);
     }
-    let after: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm]
+    let after: Vec<Vec<u8>> = [&scenario, &cm, &cdf, &tm, &flow]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();
@@ -582,7 +587,7 @@ fn an_output_path_ending_in_a_slash_is_refused_before_simulating() {
     let out = format!("{}/out.json/", dir.display());
     let slow = repo("scenarios/fastroute-default.toml");
     let start = Instant::now();
-    for flag in ["--json", "--flows", "--trace"] {
+    for flag in ["--json", "--flows", "--trace", "--fct"] {
         refused(
             &["run", &slow, flag, &out],
             "cannot write output: ends in `/`",

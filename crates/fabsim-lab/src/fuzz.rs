@@ -1,5 +1,5 @@
 //! A seeded fuzzer over every text input fabsim parses: scenario TOML, `--set` strings, htsim
-//! connection matrices, portmap traffic-matrix CSV and sweep manifests (`sweep.json`),
+//! connection matrices, HPCC flow files, portmap traffic-matrix CSV and sweep manifests (`sweep.json`),
 //! mutated from a seed corpus (the files in `scenarios/`). Property: each input ends in `Ok`
 //! or an error, never a panic (test builds check arithmetic overflow too); traffic matrices
 //! are solved only at small sizes.
@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fabsim::engine::Rng;
 use fabsim::metrics::{self, RunReport};
 use fabsim::scenario::{schema, Key, Kind as KeyKind, Scenario};
-use fabsim::workload::{HtsimMatrix, StartUnit};
+use fabsim::workload::{HpccFlows, HtsimMatrix, StartUnit};
 use portmap::{solve, Constraints, Solver, TrafficMatrix, Workspace};
 
 use crate::output::temp_name;
@@ -152,6 +152,8 @@ struct Corpus {
     /// Every `section.key` the corpus uses.
     keys: Vec<String>,
     htsim: Vec<String>,
+    /// HPCC flow files (`*.txt`).
+    hpcc: Vec<String>,
     /// Traffic matrices (portmap CSV).
     csv: Vec<String>,
 }
@@ -177,7 +179,7 @@ impl Corpus {
                 .map(|p| read(p))
                 .collect()
         };
-        let (htsim, csv) = (with_ext("tm"), with_ext("csv"));
+        let (htsim, hpcc, csv) = (with_ext("tm"), with_ext("txt"), with_ext("csv"));
         let mut keys = vec![];
         for (_, text) in &scenarios {
             let mut section = String::new();
@@ -196,6 +198,7 @@ impl Corpus {
             scenarios,
             keys,
             htsim,
+            hpcc,
             csv,
         }
     }
@@ -352,6 +355,7 @@ enum Kind {
     Scenario,
     Set,
     Htsim,
+    Hpcc,
     Csv,
     Manifest,
     Simulate,
@@ -473,6 +477,40 @@ fn sweep_interrupted(text: &str, source: &str, set: &[String], done: &[bool], di
     assert_eq!(strip(&ra), strip(&rb), "the resumed sweep's reports differ");
 }
 
+/// A mutated file of `corpus` (shown on a failure as `what`) and `parse` of it.
+fn file_case(
+    corpus: &[String],
+    g: &mut Gen,
+    what: &str,
+    parse: fn(&str),
+) -> (String, Box<dyn FnOnce()>) {
+    let base = g.pick(corpus);
+    let text = g.mutate(base);
+    let t = text.clone();
+    (format!("{what}:\n{text}"), Box::new(move || parse(&t)))
+}
+
+fn parse_htsim(text: &str) {
+    for unit in StartUnit::ALL {
+        if let Ok(m) = HtsimMatrix::parse(text, unit) {
+            let _ = (m.total_bytes(), m.traffic());
+        }
+    }
+}
+
+fn parse_hpcc(text: &str) {
+    // Node ids 0 to 15 are hosts, as on a k = 4 fat tree.
+    let host = |id: u64| {
+        u32::try_from(id)
+            .ok()
+            .filter(|&h| h < 16)
+            .ok_or_else(String::new)
+    };
+    if let Ok(f) = HpccFlows::parse(text, host) {
+        let _ = f.size();
+    }
+}
+
 /// One input of `kind` (shown on a failure) and the parse it is fed to.
 fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
     match kind {
@@ -499,21 +537,8 @@ fn case(c: &Corpus, g: &mut Gen, kind: Kind) -> (String, Box<dyn FnOnce()>) {
                 }),
             )
         }
-        Kind::Htsim => {
-            let base = g.pick(&c.htsim);
-            let text = g.mutate(base);
-            let t = text.clone();
-            (
-                format!("htsim:\n{text}"),
-                Box::new(move || {
-                    for unit in StartUnit::ALL {
-                        if let Ok(m) = HtsimMatrix::parse(&t, unit) {
-                            let _ = (m.total_bytes(), m.traffic());
-                        }
-                    }
-                }),
-            )
-        }
+        Kind::Htsim => file_case(&c.htsim, g, "htsim", parse_htsim),
+        Kind::Hpcc => file_case(&c.hpcc, g, "HPCC flow file", parse_hpcc),
         Kind::Csv => {
             let text = match g.below(3) {
                 0 => g.csv(),
@@ -660,11 +685,14 @@ fn fuzz_env(kinds: &[Kind], cases_var: &str, cases: u64) {
     );
 }
 
-/// htsim connection matrices, traffic-matrix CSV and sweep manifests: the smoke run of every
-/// `cargo test`.
+/// htsim connection matrices, HPCC flow files, traffic-matrix CSV and sweep manifests: the
+/// smoke run of every `cargo test`.
 #[test]
 fn fuzz_htsim_portmap_and_sweep_manifests() {
-    fuzz(&[Kind::Htsim, Kind::Csv, Kind::Manifest], 30_000);
+    fuzz(
+        &[Kind::Htsim, Kind::Hpcc, Kind::Csv, Kind::Manifest],
+        30_000,
+    );
 }
 
 /// Scenario TOML and `--set` strings, parsed and expanded (never simulated): the smoke run of

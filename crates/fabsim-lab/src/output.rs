@@ -1,6 +1,7 @@
 //! Everything fabsim writes: stdout ([`out!`](crate::out!) / [`outln!`](crate::outln!): a closed pipe ends quietly) and
 //! output files ([`check_output`] before the work starts, [`write_output`] after it).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{self, Write as _};
@@ -317,6 +318,80 @@ impl io::Write for OutputFile {
         match self.sink.as_mut().expect("not finished") {
             Sink::Stdout => Ok(()),
             Sink::InPlace(f) | Sink::Temp(_, f) => f.flush(),
+        }
+    }
+}
+
+/// Items numbered 0, 1, ... that arrive in any order (the runs of a sweep, as they finish),
+/// handed on in their order: each as soon as every one before it was.
+pub(crate) struct InOrder<T> {
+    next: usize,
+    waiting: BTreeMap<usize, T>,
+}
+
+impl<T> Default for InOrder<T> {
+    fn default() -> Self {
+        InOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> InOrder<T> {
+    /// Item `i`; hands every item now due to `emit`, with its number.
+    pub(crate) fn add(&mut self, i: usize, item: T, mut emit: impl FnMut(usize, T)) {
+        self.waiting.insert(i, item);
+        while let Some(item) = self.waiting.remove(&self.next) {
+            emit(self.next, item);
+            self.next += 1;
+        }
+    }
+
+    /// How many items were handed on.
+    pub(crate) fn emitted(&self) -> usize {
+        self.next
+    }
+
+    /// Whether some item waits for one before it.
+    pub(crate) fn waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+}
+
+/// Text made per run, written to an output (as [`OutputFile`] writes it) in run order as
+/// the runs finish: a run's text goes out as soon as every run before it is out.
+pub struct RunsText {
+    path: PathBuf,
+    state: Mutex<(InOrder<String>, OutputFile, Option<io::Error>)>,
+}
+
+impl RunsText {
+    pub fn create(path: &Path) -> Result<Self, Error> {
+        Ok(RunsText {
+            path: path.to_path_buf(),
+            state: Mutex::new((InOrder::default(), OutputFile::create(path)?, None)),
+        })
+    }
+
+    /// Run `run`'s text.
+    pub fn add(&self, run: usize, text: String) {
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let (order, out, failed) = &mut *guard;
+        order.add(run, text, |_, text| {
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                failed.get_or_insert(e);
+            }
+        });
+    }
+
+    /// Once every run was added: the whole output.
+    pub fn finish(self) -> Result<(), Error> {
+        let (order, out, failed) = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        debug_assert!(!order.waiting(), "a run's text was never written");
+        match failed {
+            Some(e) => Err(Error::io(&self.path, "write", e)),
+            None => out.finish(),
         }
     }
 }

@@ -4,11 +4,10 @@
 
 use fabsim::metrics::columns::{table, Column, COLUMNS, FLOW_COLUMNS, TRACE_COLUMNS};
 use fabsim::metrics::{FlowTable, RunReport, TraceRecord};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::output::OutputFile;
+use crate::output::{InOrder, OutputFile};
 use crate::Error;
 
 /// The CSV of `reports`: `index`, the swept keys (`labels`, the same keys for every run),
@@ -31,9 +30,7 @@ pub struct FlowsCsv {
 }
 
 struct FlowsState {
-    /// The next run to write.
-    next: usize,
-    waiting: BTreeMap<usize, FlowTable>,
+    order: InOrder<FlowTable>,
     out: csv::Writer<OutputFile>,
     failed: Option<csv::Error>,
 }
@@ -46,8 +43,7 @@ impl FlowsCsv {
             path: path.to_path_buf(),
             labels,
             state: Mutex::new(FlowsState {
-                next: 0,
-                waiting: BTreeMap::new(),
+                order: InOrder::default(),
                 out,
                 failed: None,
             }),
@@ -57,21 +53,19 @@ impl FlowsCsv {
     /// Run `run`'s flows.
     pub fn add(&self, run: usize, flows: FlowTable) {
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let s = &mut *guard;
-        s.waiting.insert(run, flows);
-        while let Some(flows) = s.waiting.remove(&s.next) {
-            emit_flows(&self.labels, s, s.next, Some(&flows));
-            s.next += 1;
-        }
+        let FlowsState { order, out, failed } = &mut *guard;
+        order.add(run, flows, |i, flows| {
+            emit_flows(&self.labels, out, failed, i, Some(&flows))
+        });
     }
 
     /// Once every run was added: the whole file (its header alone if there were none).
     pub fn finish(self) -> Result<(), Error> {
         let path = &self.path;
         let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
-        debug_assert!(s.waiting.is_empty(), "a run's flows were never written");
-        if s.next == 0 {
-            emit_flows(&self.labels, &mut s, 0, None);
+        debug_assert!(!s.order.waiting(), "a run's flows were never written");
+        if s.order.emitted() == 0 {
+            emit_flows(&self.labels, &mut s.out, &mut s.failed, 0, None);
         }
         if let Some(e) = s.failed {
             return Err(Error::Runtime(format!(
@@ -87,11 +81,12 @@ impl FlowsCsv {
     }
 }
 
-/// Writes run `i`'s rows, each made as it is written, after the header if it is the first
-/// run (`None`: the header alone).
+/// Writes run `i`'s rows to `out`, each made as it is written, after the header if it is
+/// the first run (`None`: the header alone); keeps the first error in `failed`.
 fn emit_flows(
     labels: &[Vec<(String, String)>],
-    s: &mut FlowsState,
+    out: &mut csv::Writer<OutputFile>,
+    failed: &mut Option<csv::Error>,
     i: usize,
     flows: Option<&FlowTable>,
 ) {
@@ -101,8 +96,8 @@ fn emit_flows(
         if std::mem::take(&mut header) && i > 0 {
             return;
         }
-        if let Err(e) = s.out.write_record(cells) {
-            s.failed.get_or_insert(e);
+        if let Err(e) = out.write_record(cells) {
+            failed.get_or_insert(e);
         }
     });
 }

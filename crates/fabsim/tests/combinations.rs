@@ -21,7 +21,7 @@ const LEFT_OUT: &[&str] = &[
 ];
 /// Workloads drawn: every `workload.kind` but those that need a file or a model of their own
 /// (a new workload joins automatically).
-const NEED_INPUT: &[&str] = &["fsdp", "htsim"];
+const NEED_INPUT: &[&str] = &["fsdp", "htsim", "hpcc"];
 /// Numbers that switch mechanisms on.
 const NUMBERS: &[(&str, &[&str])] = &[
     ("switch.buffer_bytes", &["50000", "200000"]),

@@ -173,6 +173,9 @@ fn every_profile_is_identical_on_any_thread_count() {
 fn every_workload_is_identical_on_any_thread_count() {
     let htsim = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/htsim-ring.tm");
     let htsim = format!("workload.file=\"{htsim}\"");
+    // Its node ids 4 to 7 are hosts of the fat tree too (numbered first).
+    let hpcc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hpcc-flow.txt");
+    let hpcc = format!("workload.file=\"{hpcc}\"");
     let fastroute = [
         "topology.tiers=2",
         "switch.arch=fastroute",
@@ -192,6 +195,7 @@ fn every_workload_is_identical_on_any_thread_count() {
             }
             WorkloadKind::Simple(SimpleKind::Moe) => vec!["workload.message_bytes=16384"],
             WorkloadKind::Simple(SimpleKind::Htsim) => vec![&htsim],
+            WorkloadKind::Simple(SimpleKind::Hpcc) => vec![&hpcc],
             WorkloadKind::Fastroute(p) => {
                 let sizes: &[&str] = match p {
                     PatternKind::Stride | PatternKind::Ring => &[],

@@ -7,7 +7,7 @@ use fabsim::engine::Time;
 use fabsim::lb::{HostLbKind, SwitchLbKind};
 use fabsim::metrics::lower_bound_ps;
 use fabsim::net::graph::{Graph, Layout};
-use fabsim::net::{Fabric, Topology, TopologySpec};
+use fabsim::net::{Fabric, Node, Topology, TopologySpec};
 use fabsim::params::SimParams;
 use fabsim::scenario::topofile::{read, to_hpcc, to_toml, Format};
 use fabsim::scenario::Scenario;
@@ -67,8 +67,13 @@ const HPCC: &str = "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n\n";
 #[test]
 fn hpcc_errors_name_line_field_and_allowed_values() {
     let h = Format::Hpcc;
-    let g = read(HPCC, h, None).unwrap();
+    let (g, ids) = read(HPCC, h, None).unwrap();
+    assert_eq!(ids, [0, 1, 2]);
     assert_eq!((g.hosts, g.switches, g.links.len()), (2, 1, 2));
+    // As HPCC, the header's link_num links are read and nothing after them (here a link
+    // that would give a NIC a second rate).
+    let more = format!("{HPCC}0 1 25Gbps 0.001ms 0\nanything\n");
+    assert_eq!(read(&more, h, None).unwrap().0, g);
     assert_eq!(g.links[0].rate_bps, Some(100_000_000_000));
     assert_eq!(g.links[0].delay_ps, Some(Time::from_ps(1_000_000)));
     refused(
@@ -100,6 +105,43 @@ fn hpcc_errors_name_line_field_and_allowed_values() {
         h,
         None,
         &["line 4: link_num: got 2 link lines; allowed: 3 (the header's)"],
+    );
+}
+
+/// A file's own node ids stay with its graph: HPCC's example numbers its switch 0 and its
+/// hosts from 1, which become graph hosts from 0; flow files and `fct.txt` name them as the
+/// file does.
+#[test]
+fn a_file_numbering_its_switch_first_keeps_its_ids() {
+    let text = "4 1 3\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n3 0 100Gbps 0.001ms 0\n";
+    let (g, ids) = read(text, Format::Hpcc, None).unwrap();
+    assert_eq!((g.hosts, g.switches), (3, 1));
+    assert_eq!(ids, [1, 2, 3, 0]);
+    let t = Topology::new("star".into(), g).unwrap().with_ids(ids);
+    let spec = TopologySpec::Graph(Arc::new(t));
+    let hosts: Vec<u64> = (0..3).map(|h| spec.node_id(h)).collect();
+    assert_eq!(hosts, [1, 2, 3]);
+    let nodes: Vec<Node> = (0..5).map(|id| spec.node(id)).collect();
+    let want = [
+        Node::Switch,
+        Node::Host(0),
+        Node::Host(1),
+        Node::Host(2),
+        Node::Absent,
+    ];
+    assert_eq!(nodes, want);
+    // Numbered as the graph (hosts first), a file keeps no ids; nor does a built-in shape.
+    let (g, ids) = read(HPCC, Format::Hpcc, None).unwrap();
+    assert_eq!(
+        Topology::new("line".into(), g).unwrap().with_ids(ids).ids,
+        None
+    );
+    let fat = TopologySpec::FatTree { k: 4 };
+    assert_eq!(fat.node_id(15), 15);
+    let nodes: Vec<Node> = [15, 16, 35, 36].map(|id| fat.node(id)).to_vec();
+    assert_eq!(
+        nodes,
+        [Node::Host(15), Node::Switch, Node::Switch, Node::Absent]
     );
 }
 
@@ -165,9 +207,13 @@ fn the_writers_read_back_to_the_same_graph() {
         for (rate, delay) in [(800_000_000_000, 500_250), (25_500_000, 3_000_000_001)] {
             let delay = Time::from_ps(delay);
             let want = with_link(&g, rate, delay);
-            let toml = read(&to_toml(&g, rate, delay), Format::Toml, None).unwrap();
+            let toml = read(&to_toml(&g, rate, delay), Format::Toml, None)
+                .unwrap()
+                .0;
             assert_eq!(toml, want, "{spec:?} {layout:?} toml");
-            let hpcc = read(&to_hpcc(&g, rate, delay), Format::Hpcc, None).unwrap();
+            let hpcc = read(&to_hpcc(&g, rate, delay), Format::Hpcc, None)
+                .unwrap()
+                .0;
             assert_eq!(hpcc, want, "{spec:?} {layout:?} hpcc");
         }
     }
@@ -183,9 +229,11 @@ fn links_above_the_nics_keep_their_own_rate_in_both_writers() {
     }
     let toml = to_toml(&g, nic, delay);
     assert!(toml.contains(", 400.0]"), "{toml}");
-    assert_eq!(read(&toml, Format::Toml, None).unwrap(), g);
+    assert_eq!(read(&toml, Format::Toml, None).unwrap().0, g);
     assert_eq!(
-        read(&to_hpcc(&g, nic, delay), Format::Hpcc, None).unwrap(),
+        read(&to_hpcc(&g, nic, delay), Format::Hpcc, None)
+            .unwrap()
+            .0,
         g
     );
     let e = read(
@@ -198,7 +246,7 @@ fn links_above_the_nics_keep_their_own_rate_in_both_writers() {
 
 #[test]
 fn netbench_leaf_spine_is_the_built_in_leaf_spine() {
-    let g = read(NETBENCH, Format::Netbench, Some(8)).unwrap();
+    let g = read(NETBENCH, Format::Netbench, Some(8)).unwrap().0;
     assert_eq!((g.hosts, g.switches, g.links.len()), (32, 12, 64));
     let file = TopologySpec::Graph(Arc::new(Topology::new("leafspine".into(), g).unwrap()));
     let built_in = TopologySpec::LeafSpine {
@@ -403,4 +451,29 @@ fn a_graph_that_is_not_a_clos_runs_on_shortest_paths() {
         let why = e.contains("not a Clos") || e.contains("2-tier leaf-spine");
         assert!(e.contains(key) && why, "{set}: {e}");
     }
+}
+
+/// A run spec (what `fabsim sweep` writes per run) of a scenario with a topology file
+/// reads back to the same run: the shape keys' defaults, which a file replaces, are not
+/// written (read back, they would be given beside the file, which is refused).
+#[test]
+fn a_run_spec_with_a_topology_file_reads_back() {
+    let torus = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/topologies/torus-4x4.toml"
+    );
+    let text = format!("[topology]\nfile = {torus:?}\n{COMMON}");
+    let run = Scenario::parse(&text, "test")
+        .unwrap()
+        .expand()
+        .unwrap()
+        .remove(0);
+    let spec = run.to_toml().unwrap();
+    assert!(!spec.contains("tiers"), "{spec}");
+    let again = Scenario::parse(&spec, "spec")
+        .unwrap()
+        .expand()
+        .unwrap()
+        .remove(0);
+    assert_eq!(again.params, run.params);
 }

@@ -1,5 +1,5 @@
-//! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files; flow-size
-//! CDFs of the Poisson workloads.
+//! Workloads with dependencies: collectives, FSDP2, MoE and htsim traffic files; HPCC's flow
+//! files; flow-size CDFs of the Poisson workloads.
 
 use fabsim::engine::Time;
 use fabsim::metrics::{lower_bound_ps, run};
@@ -200,6 +200,105 @@ fn htsim_triggers_are_respected() {
         // Barrier of two: after both flow 2 and flow 4 completed.
         assert!(first[4].unwrap() >= fin[1].unwrap().max(fin[3].unwrap()));
     }
+}
+
+/// `scenarios/hpcc.toml`, with `sets`.
+fn hpcc(sets: &[&str]) -> Result<Vec<SimParams>, fabsim::scenario::ScenarioError> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hpcc.toml");
+    let mut s = Scenario::parse(&std::fs::read_to_string(path).unwrap(), path).unwrap();
+    for a in sets {
+        s.set(a).unwrap();
+    }
+    Ok(s.expand()?.into_iter().map(|r| r.params).collect())
+}
+
+/// HPCC's flow files: node ids as the topology file numbers them (its switches are nodes 0
+/// to 3, its hosts 4 to 7, fabsim's hosts 0 to 3), start times in seconds kept as given,
+/// and the run ends when the last flow does, its CCT from the first start (2 s).
+#[test]
+fn hpcc_flow_files_name_hosts_as_the_topology_file_does() {
+    let p = &hpcc(&[]).unwrap()[0];
+    let flows = p.traffic().flows;
+    let got: Vec<_> = (flows.iter())
+        .map(|f| (f.src, f.dst, f.bytes, f.start_ps))
+        .collect();
+    let s = |ns: u64| Time::from_ps(2_000_000_000_000 + ns * 1000);
+    let want = [
+        (0, 2, 200_000, s(0)),
+        (1, 2, 100_000, s(1000)),
+        (3, 2, 50_000, s(2500)),
+    ];
+    assert_eq!(got, want);
+    let o = simulate(p);
+    assert_eq!(o.flows_completed, 3);
+    for (r, f) in o.results.iter().zip(&flows) {
+        assert_eq!(r.start_ps(), Some(f.start_ps));
+    }
+    let cct = run(p).cct_us.unwrap();
+    assert!(cct > 0.0 && cct < 100.0, "{cct} us, from the first start");
+    assert_eq!(o.stop_ps, o.end_ps.unwrap(), "no run past the last flow");
+}
+
+/// Bad HPCC flow files and scenarios around them: the error names the key, the file, the
+/// line and the field, with what is allowed.
+#[test]
+fn hpcc_flow_file_errors_name_file_line_field_and_allowed_values() {
+    let path = std::env::temp_dir().join(format!("fabsim-hpcc-{}.txt", std::process::id()));
+    let file = format!("workload.file=\"{}\"", path.display());
+    let name = path.display().to_string();
+    let cases: [(&str, &[&str], &[&str]); 5] = [
+        // A switch and an id past the fabric, as the topology file numbers them.
+        (
+            "2\n4 6 3 100 1000 2\n0 6 3 100 1000 2\n",
+            &[],
+            &[
+                "workload.file",
+                &name,
+                "line 3: src: got 0 (a switch); allowed: the node id of one of the 4 hosts",
+            ],
+        ),
+        (
+            "1\n4 8 3 100 1000 2\n",
+            &[],
+            &["line 2: dst: got 8 (no node of the fabric)"],
+        ),
+        // The file's format against the kind, and htsim's start unit.
+        (
+            "Nodes 4\n0->1 start 0 size 1000\n",
+            &[],
+            &[
+                "workload.kind",
+                "is an htsim connection matrix; allowed: workload.kind = \"htsim\"",
+            ],
+        ),
+        (
+            "1\n4 6 3 100 1000 2\n",
+            &["workload.kind=htsim"],
+            &[
+                "workload.kind",
+                "is an HPCC flow file",
+                "allowed: workload.kind = \"hpcc\"",
+            ],
+        ),
+        (
+            "1\n4 6 3 100 1000 2\n",
+            &["workload.start_unit=ps"],
+            &[
+                "workload.start_unit",
+                "applies to htsim connection matrices",
+            ],
+        ),
+    ];
+    for (text, sets, parts) in cases {
+        std::fs::write(&path, text).unwrap();
+        let e = hpcc(&[&[file.as_str()], sets].concat())
+            .unwrap_err()
+            .to_string();
+        for part in parts {
+            assert!(e.contains(part), "{text:?}: {e}");
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// htsim's drivers read a connection's `start` in whole microseconds

@@ -7,13 +7,21 @@
 //! the first link and, store and forward, its serialization and propagation at each of the
 //! other `hops - 1` links, then its ACK serialized and carried back over `hops` links the
 //! same way. `slowdown = fct / ideal` (1 on an idle path).
+//!
+//! [`FlowTable::hpcc_fct`] writes the same flows as HPCC's ns-3 `fct.txt`, with its
+//! "standalone" FCT in place of the ideal one.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Time;
+use crate::net::Fabric;
 use crate::params::SimParams;
 use crate::sim::{FlowResult, RunOutcome};
 use crate::theory::{ack_return_ps, flow_time_ps, LinkModel};
-use crate::workload::FlowSpec;
+use crate::workload::{FlowSpec, WorkloadSpec};
 
 /// One flow of one run. Times are µs from the run's time 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,8 +58,8 @@ pub struct FlowTable {
     link: LinkModel,
     flows: Vec<FlowSpec>,
     results: Vec<FlowResult>,
-    /// Links on each flow's path.
-    hops: Vec<u8>,
+    /// The fabric the flows crossed (their paths' links).
+    fabric: Fabric,
     /// Each flow's collective and step in it (empty without collectives).
     place: Vec<Option<(u32, u32)>>,
     collectives: Vec<String>,
@@ -71,13 +79,10 @@ impl FlowTable {
                 }
             }
         }
-        let hops = (o.flows.iter())
-            .map(|f| u8::try_from(o.fabric.hops(f.src, f.dst)).expect("paths under 256 links"))
-            .collect();
         FlowTable {
             seed: params.run.seed,
             link: params.link,
-            hops,
+            fabric: o.fabric,
             place,
             collectives: o.collectives.into_iter().map(|c| c.name).collect(),
             flows: o.flows,
@@ -96,7 +101,7 @@ impl FlowTable {
     /// Flow `i`'s row.
     pub fn record(&self, i: usize) -> FlowRecord {
         let (f, r) = (&self.flows[i], &self.results[i]);
-        let hops = u32::from(self.hops[i]);
+        let hops = self.fabric.hops(f.src, f.dst);
         let ideal = flow_time_ps(&self.link, f.bytes, hops) + ack_return_ps(&self.link, hops);
         let fct = r.fct_ps();
         let place = self.place.get(i).copied().flatten();
@@ -121,5 +126,112 @@ impl FlowTable {
     /// Every row, in workload order.
     pub fn records(&self) -> impl Iterator<Item = FlowRecord> + Clone + '_ {
         (0..self.len()).map(|i| self.record(i))
+    }
+}
+
+/// The destination port of a flow that an HPCC flow file does not give one: the port HPCC's
+/// traffic generator writes for every flow.
+const HPCC_DPORT: u16 = 100;
+
+/// HPCC's first source port of every (sender, receiver) pair.
+const HPCC_SPORT: u16 = 10000;
+
+/// The IPv4 address HPCC's ns-3 gives node `id`: `11.x.y.1` with `x.y` the id's two low
+/// bytes, high first (ids past 65535 wrap into the leading byte, as its 32-bit sum does).
+fn hpcc_ip(id: u64) -> u32 {
+    let id = id as u32;
+    0x0b00_0001u32
+        .wrapping_add((id / 256).wrapping_mul(0x1_0000))
+        .wrapping_add(id % 256 * 0x100)
+}
+
+/// `bytes` serialized at `rate_bps`, in whole nanoseconds (truncated).
+fn ser_ns(bytes: u64, rate_bps: u64) -> u64 {
+    (bytes as u128 * 8_000_000_000 / rate_bps as u128) as u64
+}
+
+impl FlowTable {
+    /// HPCC's standalone FCT of flow `i`, in ns: its pair's base RTT (twice the path's
+    /// propagation delay plus one full payload serialized at every link of the path) plus
+    /// its bytes with a header per packet serialized at the path's slowest link, each
+    /// serialization truncated to whole nanoseconds as HPCC does.
+    fn standalone_ns(&self, i: usize) -> u64 {
+        let (f, link) = (&self.flows[i], &self.link);
+        let path = self.fabric.first_path(f.src, f.dst);
+        let rates = path.iter().map(|&p| self.fabric.port_rate_bps(p));
+        let bottleneck = rates.clone().min().expect("a path has links");
+        let tx: u64 = rates.map(|r| ser_ns(link.payload_bytes as u64, r)).sum();
+        let delay = self.fabric.delay_ps * (2 * path.len() as u64);
+        let total = f.bytes + link.packets(f.bytes) * link.header_bytes as u64;
+        delay.ps() / 1000 + tx + ser_ns(total, bottleneck)
+    }
+
+    /// The run as HPCC's ns-3 `fct.txt` (`params`: the run's): one line per completed flow,
+    /// in the order they completed (ties by flow index), `sip dip sport dport size start_ns
+    /// fct_ns standalone_fct_ns`. The addresses are HPCC's of the hosts' node ids in the
+    /// topology file (`TopologySpec::node_id`), in 8 hex digits; source ports count from
+    /// 10000 per (sender, receiver) pair in flow order; destination ports are an HPCC flow
+    /// file's, else 100; times are truncated to nanoseconds. `run`: appended to every line
+    /// as a ninth column.
+    pub fn hpcc_fct(&self, params: &SimParams, run: Option<usize>) -> String {
+        let mut next: HashMap<(u32, u32), u16> = HashMap::new();
+        let sports: Vec<u16> = (self.flows.iter())
+            .map(|f| {
+                let port = next.entry((f.src, f.dst)).or_insert(HPCC_SPORT);
+                let sport = *port;
+                *port = port.wrapping_add(1);
+                sport
+            })
+            .collect();
+        let dport = |i: usize| match &params.workload {
+            WorkloadSpec::Hpcc { flows, .. } => flows.dports[i],
+            _ => HPCC_DPORT,
+        };
+        let mut done: Vec<(Time, usize)> = (self.results.iter().enumerate())
+            .filter_map(|(i, r)| Some((r.finish_ps()?, i)))
+            .collect();
+        done.sort_unstable();
+        let ip = |host| hpcc_ip(params.topology.node_id(host));
+        let mut out = String::with_capacity(done.len() * 64);
+        for (finish, i) in done {
+            let (f, r) = (&self.flows[i], &self.results[i]);
+            let start = r.start_ps().expect("a completed flow started");
+            let _ = write!(
+                out,
+                "{:08x} {:08x} {} {} {} {} {} {}",
+                ip(f.src),
+                ip(f.dst),
+                sports[i],
+                dport(i),
+                f.bytes,
+                start.ps() / 1000,
+                (finish - start).ps() / 1000,
+                self.standalone_ns(i)
+            );
+            if let Some(run) = run {
+                let _ = write!(out, " {run}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// HPCC's addresses of node ids: the example's hosts 1 to 3, and ids past 255.
+    #[test]
+    fn hpcc_addresses_carry_the_node_id_in_their_middle_bytes() {
+        let got: Vec<String> = [1, 3, 255, 256, 65535]
+            .map(|id| format!("{:08x}", hpcc_ip(id)))
+            .to_vec();
+        let want = ["0b000101", "0b000301", "0b00ff01", "0b010001", "0bffff01"];
+        assert_eq!(got, want);
+        // Its decoding, (ip >> 8) & 0xffff, returns the id.
+        for id in [0, 1, 77, 300, 65535] {
+            assert_eq!(u64::from((hpcc_ip(id) >> 8) & 0xffff), id);
+        }
     }
 }

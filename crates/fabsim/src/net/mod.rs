@@ -12,7 +12,7 @@ pub use failures::{FailureSpec, Failures};
 pub use mesh::Shortest;
 pub(crate) use port::PendingMarks;
 pub use port::{Backlog, EcnAt, Enqueue, Overflow, PortStats, Ports, TrimVictim};
-pub use topology::{Fabric, NicPort, Route, Stage, SwitchInfo, Tier, Topology, TopologySpec};
+pub use topology::{Fabric, NicPort, Node, Route, Stage, SwitchInfo, Tier, Topology, TopologySpec};
 
 /// Every uplink valid: a Clos without link failures (a mask of valid uplinks otherwise).
 pub const ALL_UPLINKS: u64 = u64::MAX;

@@ -107,6 +107,20 @@ pub struct Topology {
     /// GPUs per server where hosts are numbered rail-optimized (host `s * rails + g` is GPU
     /// `g` of server `s`, on rail `g`).
     pub rails: Option<u32>,
+    /// The id a topology file gives each node (hosts, then switches, in the graph's order;
+    /// each part ascending), where the file numbers its nodes otherwise than the graph
+    /// (HPCC's and Netbench's formats); `None`: a node's id is the graph's.
+    pub ids: Option<Vec<u64>>,
+}
+
+/// What a node id names ([`TopologySpec::node`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// A host a workload addresses, by its index.
+    Host(u32),
+    Switch,
+    /// No node of the fabric (or, with planes, a NIC no workload addresses).
+    Absent,
 }
 
 impl Topology {
@@ -118,7 +132,20 @@ impl Topology {
             graph,
             clos,
             rails: None,
+            ids: None,
         })
+    }
+
+    /// The same, its nodes numbered `ids` by the file it was read from (hosts, then
+    /// switches, each ascending, as the graph numbers them); kept only where they differ
+    /// from the graph's.
+    pub fn with_ids(self, ids: Vec<u64>) -> Self {
+        debug_assert_eq!(ids.len() as u64, self.graph.nodes() as u64);
+        let own = ids.iter().enumerate().all(|(i, &id)| id == i as u64);
+        Topology {
+            ids: (!own).then_some(ids),
+            ..self
+        }
     }
 
     /// The same, its hosts numbered rail-optimized with `rails` GPUs per server.
@@ -141,6 +168,41 @@ impl TopologySpec {
                 ..
             } => leaves as u64 * hosts_per_leaf as u64,
             TopologySpec::Graph(ref t) => t.graph.hosts as u64,
+        }
+    }
+
+    /// Host `host`'s id as the fabric's topology file numbers nodes (the graph's where it has
+    /// no numbering of its own: hosts first, then switches).
+    pub fn node_id(&self, host: u32) -> u64 {
+        match self {
+            TopologySpec::Graph(t) => t.ids.as_ref().map_or(host as u64, |ids| ids[host as usize]),
+            _ => host as u64,
+        }
+    }
+
+    /// What node `id` is, numbered as [`TopologySpec::node_id`] numbers hosts.
+    pub fn node(&self, id: u64) -> Node {
+        let (hosts, nodes) = match *self {
+            TopologySpec::FatTree { k } => (self.hosts(), self.hosts() + 5 * (k as u64).pow(2) / 4),
+            TopologySpec::LeafSpine {
+                leaves, uplinks, ..
+            } => (self.hosts(), self.hosts() + (leaves + uplinks) as u64),
+            TopologySpec::Graph(ref t) => match &t.ids {
+                Some(ids) => {
+                    let (hosts, switches) = ids.split_at(t.graph.hosts as usize);
+                    return match (hosts.binary_search(&id), switches.binary_search(&id)) {
+                        (Ok(h), _) => Node::Host(h as u32),
+                        (_, Ok(_)) => Node::Switch,
+                        _ => Node::Absent,
+                    };
+                }
+                None => (self.hosts(), t.graph.nodes() as u64),
+            },
+        };
+        match id {
+            _ if id < self.endpoints() => Node::Host(id as u32),
+            _ if (hosts..nodes).contains(&id) => Node::Switch,
+            _ => Node::Absent,
         }
     }
 
@@ -313,7 +375,7 @@ impl HostLoc {
 }
 
 /// The static fabric: nodes, ports and their wiring. Runtime state lives in [`super::Ports`].
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Fabric {
     pub tiers: u32,
     pub hosts: u32,
@@ -544,14 +606,48 @@ impl Fabric {
             6
         }
     }
+
+    /// The rate of egress port `port`.
+    pub fn port_rate_bps(&self, port: u32) -> u64 {
+        self.port_rate
+            .get(port as usize)
+            .copied()
+            .unwrap_or(self.rate_bps)
+    }
+
+    /// The egress ports a packet from `src` to `dst` leaves by, one per link, where every
+    /// switch takes its first uplink allowed (the same links and rates as any other path
+    /// where the links of a tier run at one rate).
+    pub fn first_path(&self, src: u32, dst: u32) -> Vec<u32> {
+        let mut port = self.nic(src).port();
+        let mut path = vec![port];
+        loop {
+            let node = self.port_to_node[port as usize];
+            if node < self.hosts {
+                return path;
+            }
+            let sw = self.switch_of(node);
+            let info = &self.switches[sw as usize];
+            let local = match self.route(sw, dst) {
+                Route::Down(l) => l,
+                Route::Up { key } => match self.next_hops(sw, key) {
+                    super::ALL_UPLINKS => info.down,
+                    mask => info.down + mask.trailing_zeros(),
+                },
+            };
+            port = info.port_base + local;
+            path.push(port);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Following routes (always taking uplink 0) from every host reaches every destination
-    /// over the expected number of hops.
+    /// Following routes (taking the `up_choice`-th allowed uplink, modulo their number) from
+    /// every host reaches every destination over the expected number of hops; with choice 0
+    /// over the ports of [`Fabric::first_path`].
     fn check_reachability(f: &Fabric, up_choice: u32) {
         for src in 0..f.hosts {
             for dst in 0..f.hosts {
@@ -561,6 +657,7 @@ mod tests {
                 let mut port = f.nic(src).port();
                 assert_eq!(f.port_stage[port as usize], Stage::HostUp);
                 let mut hops = 1;
+                let mut path = vec![port];
                 loop {
                     let node = f.port_to_node[port as usize];
                     if node < f.hosts {
@@ -583,10 +680,14 @@ mod tests {
                         },
                     };
                     port = info.port_base + local;
+                    path.push(port);
                     hops += 1;
                     assert!(hops <= f.hops(src, dst), "{src}->{dst}: a longer path");
                 }
                 assert_eq!(hops, f.hops(src, dst));
+                if up_choice == 0 {
+                    assert_eq!(path, f.first_path(src, dst), "{src}->{dst}");
+                }
             }
         }
     }

@@ -19,8 +19,8 @@
 //! parses TOML. Every input file is read by [`read_input`] (a regular file or a pipe of at
 //! most 1 GiB); input paths are resolved with `canonicalize`, so a run spec names them by
 //! absolute path. The text formats of other data are parsed where that data lives
-//! (`workload::SizeCdf::parse`, `workload::HtsimMatrix::parse`); this module adds the file
-//! and the key to their errors.
+//! (`workload::SizeCdf::parse`, `workload::HtsimMatrix::parse`, `workload::HpccFlows::parse`);
+//! this module adds the file and the key to their errors.
 
 mod arch;
 mod docs;
@@ -406,12 +406,7 @@ impl Scenario {
                 .collect();
             let point_params = params(&keys, dir)?;
             let seeds = keys.int(run::SEEDS);
-            // Every key's value at this point, the profile's included (written explicitly, a
-            // run spec parses to the same run whatever the defaults of a later build).
-            let assignment: Vec<(&'static Key, Value)> = schema()
-                .filter_map(|k| keys.get(k).map(|v| (k, v)))
-                .map(|(k, v)| (k, spec_value(k, v, &point_params, dir)))
-                .collect();
+            let assignment = assignment(&keys, &point_params, dir);
             for i in 0..seeds {
                 let mut params = point_params.clone();
                 params.run.seed = point_params.run.seed.wrapping_add(i);
@@ -427,6 +422,20 @@ impl Scenario {
     }
 }
 
+/// Every key's value at a point of parameters `p`, the profile's included (written
+/// explicitly, a run spec parses to the same run whatever the defaults of a later build), but
+/// those a topology file replaces.
+fn assignment(
+    keys: &Keys,
+    p: &SimParams,
+    dir: Option<&std::path::Path>,
+) -> Vec<(&'static Key, Value)> {
+    schema()
+        .filter(|k| !topology::replaced_by_file(keys, k))
+        .filter_map(|k| keys.get(k).map(|v| (k, spec_value(k, v, p, dir))))
+        .collect()
+}
+
 /// Key `k`'s value `v` as a run spec writes it for a run of `p`.
 fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) -> Value {
     if k == run::SEEDS {
@@ -435,7 +444,11 @@ fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) 
     } else if k == workload::FILE || k == topology::FILE {
         // The file as resolved, so a run spec written elsewhere finds it.
         match &p.workload {
-            WorkloadSpec::Htsim { file, .. } if k == workload::FILE => Value::String(file.clone()),
+            WorkloadSpec::Htsim { file, .. } | WorkloadSpec::Hpcc { file, .. }
+                if k == workload::FILE =>
+            {
+                Value::String(file.clone())
+            }
             _ => workload::path_value(v, dir),
         }
     } else if k == workload::CDF {

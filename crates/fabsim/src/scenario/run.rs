@@ -200,7 +200,7 @@ pub fn check_cost(k: &Keys, p: &SimParams) -> Result<(), ScenarioError> {
     let e = p.estimate();
     if e.max_flow_packets > u32::MAX as u64 {
         let key = match &p.workload {
-            WorkloadSpec::Htsim { .. } => workload::FILE,
+            WorkloadSpec::Htsim { .. } | WorkloadSpec::Hpcc { .. } => workload::FILE,
             WorkloadSpec::Fsdp { .. } => workload::SIZE_SCALE,
             // Web and Hadoop draw their sizes: message_bytes does not apply to them.
             WorkloadSpec::Fastroute(w) if w.pattern.kind().poisson() => {

@@ -3,8 +3,9 @@
 //!
 //! Node ids are the graph's (hosts `0..hosts`, switches after) in fabsim's TOML. The other
 //! formats number nodes freely: their hosts (servers) in ascending id become graph hosts
-//! `0..`, their switches in ascending id the graph's switches. Errors read
-//! `line N: FIELD: got X; allowed: Y`.
+//! `0..`, their switches in ascending id the graph's switches; each node's id in the file
+//! comes with the graph ([`Numbered`]), so that HPCC's flow files and `fct.txt` name hosts
+//! as the topology file does. Errors read `line N: FIELD: got X; allowed: Y`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Display;
@@ -36,16 +37,23 @@ impl Format {
     }
 }
 
+/// A graph, and the id its file gives each of its nodes (hosts, then switches; fabsim's TOML:
+/// the graph's own).
+pub type Numbered = (Graph, Vec<u64>);
+
 /// Reads `text` in `format`; `servers_per_tor` extends a Netbench file whose ToRs stand for
 /// their servers.
-pub fn read(text: &str, format: Format, servers_per_tor: Option<u32>) -> Result<Graph, String> {
+pub fn read(text: &str, format: Format, servers_per_tor: Option<u32>) -> Result<Numbered, String> {
     if servers_per_tor.is_some() && format != Format::Netbench {
         return Err(
             "topology.servers_per_tor applies to Netbench files (*.topology) only".to_string(),
         );
     }
     match format {
-        Format::Toml => read_toml(text),
+        Format::Toml => read_toml(text).map(|g| {
+            let ids = (0..g.nodes() as u64).collect();
+            (g, ids)
+        }),
         Format::Hpcc => read_hpcc(text),
         Format::Netbench => read_netbench(text, servers_per_tor),
     }
@@ -259,19 +267,19 @@ const RATE_UNITS: [(&str, f64); 4] = [("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3
 const DELAY_UNITS: [(&str, f64); 4] = [("ms", 1e9), ("us", 1e6), ("ns", 1e3), ("s", 1e12)];
 
 /// The graph of `hosts` and `switches` (another format's node ids, each set ascending) and
-/// `pairs` between those ids.
+/// `pairs` between those ids, with those ids.
 fn renumber(
     hosts: &BTreeSet<u64>,
     switches: &BTreeSet<u64>,
     pairs: impl IntoIterator<Item = Pair>,
-) -> Graph {
-    let number: BTreeMap<u64, u32> = hosts
+) -> Numbered {
+    let ids: Vec<u64> = hosts.iter().chain(switches).copied().collect();
+    let number: BTreeMap<u64, u32> = ids
         .iter()
-        .chain(switches)
         .enumerate()
         .map(|(i, &id)| (id, i as u32))
         .collect();
-    Graph {
+    let graph = Graph {
         hosts: hosts.len() as u32,
         switches: switches.len() as u32,
         links: pairs
@@ -283,7 +291,8 @@ fn renumber(
                 delay_ps,
             })
             .collect(),
-    }
+    };
+    (graph, ids)
 }
 
 /// `fields` has exactly `n` entries.
@@ -299,7 +308,7 @@ fn expect_fields(line: usize, what: &str, fields: &[&str], n: usize) -> Result<(
     ))
 }
 
-fn read_hpcc(text: &str) -> Result<Graph, String> {
+fn read_hpcc(text: &str) -> Result<Numbered, String> {
     let mut lines = lines(text);
     let (n1, head) = lines
         .next()
@@ -322,7 +331,7 @@ fn read_hpcc(text: &str) -> Result<Graph, String> {
     let hosts: BTreeSet<u64> = (0..nodes).filter(|n| !switches.contains(n)).collect();
     let mut pairs = Vec::with_capacity(link_num as usize);
     let mut last = n2;
-    for (n, f) in lines.by_ref().take(link_num as usize) {
+    for (n, f) in lines.take(link_num as usize) {
         last = n;
         expect_fields(n, "link (src dst rate delay error_rate)", &f, 5)?;
         let a = parse_int(n, "src", f[0], nodes)?;
@@ -356,10 +365,8 @@ fn read_hpcc(text: &str) -> Result<Graph, String> {
             format!("{link_num} (the header's)"),
         ));
     }
-    if let Some((n, _)) = lines.next() {
-        let why = format!("{link_num} link lines (the header's link_num), then nothing");
-        return Err(bad(n, "line", "more lines", why));
-    }
+    // Lines after the header's link_num links are not read, as HPCC reads none (its
+    // example's topology.txt declares 65 links, then lists 259 and a note on the format).
     Ok(renumber(&hosts, &switches, pairs))
 }
 
@@ -455,7 +462,7 @@ fn netbench_header<'t>(
 /// A cable of another format: its two node ids, and its rate and delay where given.
 type Pair = (u64, u64, Option<u64>, Option<Time>);
 
-fn read_netbench(text: &str, servers_per_tor: Option<u32>) -> Result<Graph, String> {
+fn read_netbench(text: &str, servers_per_tor: Option<u32>) -> Result<Numbered, String> {
     let mut lines = text
         .lines()
         .enumerate()

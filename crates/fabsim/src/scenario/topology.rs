@@ -107,9 +107,6 @@ keys! {
     },
 }
 
-/// The keys of the built-in shapes, which a topology file replaces.
-const SHAPE: [&Key; 6] = [TIERS, K, LEAVES, HOSTS_PER_LEAF, UPLINKS, LAYOUT];
-
 /// The leaf-spine keys that override the k-ary shape.
 pub const EXPLICIT: [&Key; 3] = [LEAVES, HOSTS_PER_LEAF, UPLINKS];
 
@@ -282,12 +279,28 @@ fn rail_cluster(k: &Keys) -> Result<TopologySpec, ScenarioError> {
 }
 
 /// The fabric of `topology.file`.
+/// The keys of the built-in shapes and rail clusters, which a topology file replaces: they
+/// may not be given beside one.
+const REPLACED: [&Key; 9] = [
+    TIERS,
+    K,
+    LEAVES,
+    HOSTS_PER_LEAF,
+    UPLINKS,
+    LAYOUT,
+    SERVERS,
+    GPUS,
+    GROUP,
+];
+
+/// Whether `key` does not apply at this point because a topology file gives the fabric (a
+/// run spec leaves out its default value, which would read back as given).
+pub fn replaced_by_file(k: &Keys, key: &Key) -> bool {
+    k.get(FILE).is_some() && REPLACED.contains(&key)
+}
+
 fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, ScenarioError> {
-    if let Some(key) = SHAPE
-        .iter()
-        .chain(&[SERVERS, GPUS, GROUP])
-        .find(|key| k.explicit(key))
-    {
+    if let Some(key) = REPLACED.iter().find(|key| k.explicit(key)) {
         return Err(k.err(
             key,
             "does not apply with topology.file (the file gives the fabric); allowed: one of the two",
@@ -305,7 +318,7 @@ fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
     }
     let text = super::read_input(&path)
         .map_err(|e| k.err(FILE, format!("cannot read topology file {file:?}: {e}")))?;
-    let graph = topofile::read(&text, format, servers_per_tor)
+    let (graph, ids) = topofile::read(&text, format, servers_per_tor)
         .map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
     if !(2..=MAX_HOSTS).contains(&(graph.hosts as u64)) {
         let hosts = graph.hosts;
@@ -318,5 +331,5 @@ fn from_file(k: &Keys, dir: Option<&std::path::Path>) -> Result<TopologySpec, Sc
         .file_name()
         .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
     let topology = Topology::new(name, graph).map_err(|e| k.err(FILE, format!("{file}: {e}")))?;
-    Ok(TopologySpec::Graph(Arc::new(topology)))
+    Ok(TopologySpec::Graph(Arc::new(topology.with_ids(ids))))
 }

@@ -6,14 +6,14 @@ use super::keys::{
 };
 use super::{host, run};
 use crate::engine::Time;
-use crate::net::TopologySpec;
+use crate::net::{Node, TopologySpec};
 use crate::params::SimParams;
 use crate::workload::cdf::BUILT_IN;
 use crate::workload::fsdp::{self, LLAMA3_405B};
 use crate::workload::{
-    Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HtsimMatrix, ModelShape, Order,
-    Pattern, PatternKind, PlaneScheme, Ranks, SimpleKind, SizeCdf, StartUnit, WorkloadKind,
-    WorkloadSpec,
+    Algorithm, CollectiveKind, FastrouteWorkload, FsdpPart, Group, HpccFlows, HtsimMatrix,
+    ModelShape, Order, Pattern, PatternKind, PlaneScheme, Ranks, SimpleKind, SizeCdf, StartUnit,
+    WorkloadKind, WorkloadSpec,
 };
 
 impl Named for WorkloadKind {
@@ -197,19 +197,19 @@ keys! {
     FILE: Key {
         name: "workload.file",
         kind: Kind::Other {
-            allowed: "a path to an htsim connection matrix",
+            allowed: "a path to an htsim connection matrix or an HPCC flow file",
             check: path,
         },
         default: None,
         unit: "",
-        meaning: "htsim: the connection matrix (relative to the working directory or the scenario file)",
+        meaning: "htsim and hpcc: the flows' file (relative to the working directory or the scenario file), by its content: HPCC's ns-3 flow file (flow.txt) if its first line is a bare number (the flow count; then `src dst pg dport size start_s` lines, node ids as topology.file numbers them, pg read and ignored), else an htsim connection matrix",
     },
     START_UNIT: Key {
         name: "workload.start_unit",
         kind: Kind::Choice(names::<StartUnit>),
         default: Some("\"us\""),
         unit: "",
-        meaning: "htsim: the unit of a connection's `start`: us (whole microseconds, as htsim's drivers read it) or ps (picoseconds)",
+        meaning: "htsim: the unit of a connection's `start`: us (whole microseconds, as htsim's drivers read it) or ps (picoseconds); HPCC's flow files give seconds",
     },
     CDF: Key {
         name: "workload.cdf",
@@ -232,10 +232,7 @@ pub fn parse(
 ) -> Result<WorkloadSpec, ScenarioError> {
     let hosts = topology.endpoints();
     // A file given is read even when another workload runs, so a wrong path never passes.
-    let htsim = k
-        .get(FILE)
-        .map(|_| htsim(k, hosts, scenario_dir))
-        .transpose()?;
+    let file = flow_file(k, topology, scenario_dir)?;
     let cdf = k.get(CDF).map(|_| size_cdf(k, scenario_dir)).transpose()?;
     let message_bytes = k.int(MESSAGE_BYTES);
     let algorithm = k.opt_choice(ALGORITHM).unwrap_or(Algorithm::Ring);
@@ -323,8 +320,9 @@ pub fn parse(
             experts_per_host: k.opt_u32(EXPERTS_PER_HOST).unwrap_or(4),
             group: group()?,
         },
-        WorkloadKind::Simple(SimpleKind::Htsim) => htsim
-            .ok_or_else(|| k.err(FILE, "workload.kind = \"htsim\" needs workload.file = PATH"))?,
+        WorkloadKind::Simple(kind @ (SimpleKind::Htsim | SimpleKind::Hpcc)) => {
+            file_workload(k, kind, file)?
+        }
         WorkloadKind::Fastroute(kind) => WorkloadSpec::Fastroute(fastroute(
             k,
             kind,
@@ -610,18 +608,78 @@ fn size_cdf(k: &Keys, scenario_dir: Option<&std::path::Path>) -> Result<SizeCdf,
     SizeCdf::parse(&text).map_err(|e| k.err(key, format!("{file}: {e}")))
 }
 
-/// Reads and parses `workload.file` (relative to the working directory, else to the scenario
-/// file's directory).
-fn htsim(
+/// `workload.kind` htsim or hpcc: the workload of `workload.file` (`file`), which must be
+/// of that kind's format.
+fn file_workload(
     k: &Keys,
-    hosts: u64,
-    scenario_dir: Option<&std::path::Path>,
+    kind: SimpleKind,
+    file: Option<WorkloadSpec>,
 ) -> Result<WorkloadSpec, ScenarioError> {
+    let name = kind.name();
+    let spec = file.ok_or_else(|| {
+        k.err(
+            FILE,
+            format!("workload.kind = \"{name}\" needs workload.file = PATH"),
+        )
+    })?;
+    if spec.kind() == WorkloadKind::Simple(kind) {
+        return Ok(spec);
+    }
+    let (is, other) = match spec {
+        WorkloadSpec::Hpcc { .. } => ("an HPCC flow file (its first line is a flow count)", "hpcc"),
+        _ => ("an htsim connection matrix", "htsim"),
+    };
+    Err(k.err(
+        KIND,
+        format!("workload.kind = \"{name}\", and workload.file is {is}; allowed: workload.kind = \"{other}\" for it"),
+    ))
+}
+
+/// Whether `text` is an HPCC flow file: its first line with anything on it starts with a
+/// bare number (its flow count), as no htsim connection matrix does (its lines start with a
+/// keyword, `#` or `SRC->DST`).
+fn is_hpcc(text: &str) -> bool {
+    let first = crate::engine::without_bom(text)
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Reads and parses `workload.file` (relative to the working directory, else to the scenario
+/// file's directory) if given: an HPCC flow file or an htsim connection matrix, by its
+/// content.
+fn flow_file(
+    k: &Keys,
+    topology: &TopologySpec,
+    scenario_dir: Option<&std::path::Path>,
+) -> Result<Option<WorkloadSpec>, ScenarioError> {
     let key = FILE;
-    let file = k.get(key).and_then(|v| v.as_str()).expect("checked path");
+    let Some(file) = k.get(key).map(|v| v.as_str().expect("checked path")) else {
+        return Ok(None);
+    };
     let path = find_file(file, scenario_dir);
     let text = super::read_input(&path)
-        .map_err(|e| k.err(key, format!("cannot read htsim file {file:?}: {e}")))?;
+        .map_err(|e| k.err(key, format!("cannot read workload file {file:?}: {e}")))?;
+    let resolved = std::fs::canonicalize(&path)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    if is_hpcc(&text) {
+        if k.given(START_UNIT) {
+            return Err(k.err(
+                START_UNIT,
+                format!("applies to htsim connection matrices, and workload.file {file:?} is an HPCC flow file (its start times are seconds): leave it out"),
+            ));
+        }
+        let flows = HpccFlows::parse(&text, |id| node_host(topology, id))
+            .map_err(|e| k.err(key, format!("{file}: {e}")))?;
+        return Ok(Some(WorkloadSpec::Hpcc {
+            file: resolved,
+            flows,
+        }));
+    }
+    let hosts = topology.endpoints();
     let unit = k.opt_choice(START_UNIT).unwrap_or(StartUnit::Us);
     let matrix = HtsimMatrix::parse(&text, unit).map_err(|e| k.err(key, format!("{file}: {e}")))?;
     if matrix.nodes as u64 > hosts {
@@ -633,13 +691,28 @@ fn htsim(
             ),
         ));
     }
-    Ok(WorkloadSpec::Htsim {
-        file: std::fs::canonicalize(&path)
-            .unwrap_or(path)
-            .display()
-            .to_string(),
+    Ok(Some(WorkloadSpec::Htsim {
+        file: resolved,
         matrix,
-    })
+    }))
+}
+
+/// The host an HPCC flow file's node `id` names, or what is wrong with it (`got ...;
+/// allowed: ...`): ids as the topology file numbers nodes (fabsim's: hosts first).
+fn node_host(topology: &TopologySpec, id: u64) -> Result<u32, String> {
+    let what = match topology.node(id) {
+        Node::Host(h) => return Ok(h),
+        Node::Switch => "a switch",
+        Node::Absent => "no node of the fabric",
+    };
+    let hosts = topology.endpoints();
+    let allowed = match topology {
+        TopologySpec::Graph(t) if t.ids.is_some() => {
+            format!("the node id of one of the {hosts} hosts, as topology.file numbers its nodes")
+        }
+        _ => format!("a host id 0 to {} (hosts are numbered first)", hosts - 1),
+    };
+    Err(format!("got {id} ({what}); allowed: {allowed}"))
 }
 
 #[cfg(test)]

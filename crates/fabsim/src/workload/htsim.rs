@@ -203,10 +203,10 @@ impl HtsimMatrix {
         self.conns.iter().map(|c| c.bytes).sum()
     }
 
-    /// Connections, and the largest one's bytes.
-    pub fn connections(&self) -> (u64, u64) {
+    /// Connections, their bytes, and the largest one's bytes.
+    pub fn size(&self) -> (u64, u64, u64) {
         let max = self.conns.iter().map(|c| c.bytes).max().unwrap_or(0);
-        (self.conns.len() as u64, max)
+        (self.conns.len() as u64, self.total_bytes(), max)
     }
 
     /// The first trigger that fires before every connection signalling it has (a oneshot

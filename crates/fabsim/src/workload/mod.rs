@@ -3,15 +3,18 @@
 //! A message (flow) is `bytes` from `src` to `dst` starting at `start_ps`. The flows of one
 //! workload that start together form a collective; its CCT runs from the first packet sent
 //! to the last ACK received. Collectives, FSDP, MoE and htsim files also give flows
-//! dependencies ([`deps`]): a flow may wait for other flows to complete.
+//! dependencies ([`deps`]): a flow may wait for other flows to complete. HPCC's flow files
+//! give independent flows, each at its own start time.
 //!
 //! Architecture Invariant: `workload` depends only on `engine` and `flow`.
 //!
 //! Architecture Invariant: it never opens a file. It parses the text formats of the data it
 //! owns, each behind one entry point that takes the text: flow-size CDFs
-//! ([`SizeCdf::parse`], whose [`cdf::CdfError`] names the line) and htsim connection
+//! ([`SizeCdf::parse`], whose [`cdf::CdfError`] names the line), htsim connection
 //! matrices ([`HtsimMatrix::parse`], whose [`htsim::HtsimError`] names the line and the
-//! field). `scenario` reads the file and adds its name and key to the message.
+//! field) and HPCC's flow files ([`HpccFlows::parse`], whose [`hpcc::HpccError`] names the
+//! line, the field and the values allowed). `scenario` reads the file and adds its name and
+//! key to the message.
 //!
 //! Architecture Invariant: its random draws come from named streams of the run seed
 //! (`workload`, and `ranks` for a shuffled rank order).
@@ -21,6 +24,7 @@ pub mod collective;
 pub mod deps;
 pub mod fastroute;
 pub mod fsdp;
+pub mod hpcc;
 pub mod htsim;
 pub mod moe;
 
@@ -31,6 +35,7 @@ pub use collective::{
 };
 pub use fastroute::{FastrouteWorkload, Pattern, PatternKind};
 pub use fsdp::{ModelShape, Part as FsdpPart};
+pub use hpcc::HpccFlows;
 pub use htsim::{HtsimMatrix, StartUnit};
 
 pub use crate::flow::FlowSpec;
@@ -53,6 +58,8 @@ named_enum! {
         Moe => "moe",
         /// The connections of an htsim connection matrix (workload.file).
         Htsim => "htsim",
+        /// The flows of an HPCC ns-3 flow file (workload.file).
+        Hpcc => "hpcc",
     }
 }
 
@@ -193,6 +200,9 @@ pub enum WorkloadSpec {
     },
     /// An htsim connection matrix (`workload.file`), parsed by the scenario layer.
     Htsim { file: String, matrix: HtsimMatrix },
+    /// An HPCC flow file (`workload.file`), parsed by the scenario layer (which maps its
+    /// node ids to hosts).
+    Hpcc { file: String, flows: HpccFlows },
 }
 
 /// Which lower bound on the CCT a workload's runs are judged against
@@ -220,7 +230,8 @@ impl WorkloadSpec {
             WorkloadSpec::Collective { .. }
             | WorkloadSpec::Fsdp { .. }
             | WorkloadSpec::Moe { .. }
-            | WorkloadSpec::Htsim { .. } => BoundKind::Dependencies,
+            | WorkloadSpec::Htsim { .. }
+            | WorkloadSpec::Hpcc { .. } => BoundKind::Dependencies,
         }
     }
 
@@ -240,10 +251,12 @@ impl WorkloadSpec {
             WorkloadSpec::Fsdp { .. } => WorkloadKind::Simple(SimpleKind::Fsdp),
             WorkloadSpec::Moe { .. } => WorkloadKind::Simple(SimpleKind::Moe),
             WorkloadSpec::Htsim { .. } => WorkloadKind::Simple(SimpleKind::Htsim),
+            WorkloadSpec::Hpcc { .. } => WorkloadKind::Simple(SimpleKind::Hpcc),
         }
     }
 
-    /// The per-host message (FSDP: one block's parameter bytes; htsim: all bytes).
+    /// The per-host message (FSDP: one block's parameter bytes; htsim and HPCC files: all
+    /// bytes).
     pub fn message_bytes(&self) -> u64 {
         match self {
             WorkloadSpec::Permutation { message_bytes }
@@ -259,6 +272,7 @@ impl WorkloadSpec {
                 ((model.block_params() * model.bytes_per_param) as f64 * size_scale).round() as u64
             }
             WorkloadSpec::Htsim { matrix, .. } => matrix.total_bytes(),
+            WorkloadSpec::Hpcc { flows, .. } => flows.total_bytes(),
         }
     }
 
@@ -268,7 +282,7 @@ impl WorkloadSpec {
     /// ([`fsdp::smallest_unit_bytes`]), split into a shard per member of the group, every
     /// shard sent by some flow (in every step kept). `None` where no flow can be empty: the
     /// other workloads send a message whole, MoE's dispatch gives every flow a byte at least,
-    /// Web and Hadoop draw at least one, and htsim files refuse a size of 0. A flow of 0
+    /// Web and Hadoop draw at least one, and htsim and HPCC files refuse a size of 0. A flow of 0
     /// bytes would never complete (its empty packet's ACK acknowledges nothing new): the
     /// scenario refuses smaller messages, and the simulator any flow of 0 bytes.
     pub fn min_flow_bytes(&self, hosts: u64) -> Option<u64> {
@@ -289,7 +303,8 @@ impl WorkloadSpec {
             | WorkloadSpec::Incast { .. }
             | WorkloadSpec::Fastroute(_)
             | WorkloadSpec::Moe { .. }
-            | WorkloadSpec::Htsim { .. } => None,
+            | WorkloadSpec::Htsim { .. }
+            | WorkloadSpec::Hpcc { .. } => None,
         }
     }
 
@@ -399,10 +414,8 @@ impl WorkloadSpec {
                     live_bytes: live.saturating_mul(largest),
                 };
             }
-            WorkloadSpec::Htsim { matrix, .. } => {
-                let (flows, max) = matrix.connections();
-                (flows, matrix.total_bytes(), max)
-            }
+            WorkloadSpec::Htsim { matrix, .. } => matrix.size(),
+            WorkloadSpec::Hpcc { flows, .. } => flows.size(),
             WorkloadSpec::Fastroute(w) => return w.size(hosts),
         };
         WorkloadSize::all_live(flows, bytes, bytes, max_flow_bytes)
@@ -471,7 +484,8 @@ impl WorkloadSpec {
             | WorkloadSpec::Bipartite { .. }
             | WorkloadSpec::AllToAll { .. }
             | WorkloadSpec::Incast { .. }
-            | WorkloadSpec::Fastroute(_) => return Traffic::independent(self.flows(hosts, seed)),
+            | WorkloadSpec::Fastroute(_)
+            | WorkloadSpec::Hpcc { .. } => return Traffic::independent(self.flows(hosts, seed)),
         }
         b.build()
     }
@@ -540,6 +554,7 @@ impl WorkloadSpec {
                     .collect()
             }
             WorkloadSpec::Fastroute(ref w) => w.flows(hosts, &mut rng),
+            WorkloadSpec::Hpcc { ref flows, .. } => flows.flows.clone(),
             WorkloadSpec::Collective { .. }
             | WorkloadSpec::Fsdp { .. }
             | WorkloadSpec::Moe { .. }
