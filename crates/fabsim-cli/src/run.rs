@@ -465,8 +465,9 @@ fn fabric_name(topology: &TopologySpec, rate_bps: u64) -> String {
                 Some(s) => format!("routed on shortest paths, not a Clos: {}", s.why),
                 None => format!("{}-tier", t.clos.tiers),
             };
+            let es = if switches == 1 { "" } else { "es" };
             format!(
-                "{} ({routing}, {hosts} hosts, {switches} switches, {gbps} Gb/s)",
+                "{} ({routing}, {hosts} hosts, {switches} switch{es}, {gbps} Gb/s)",
                 t.name
             )
         }
