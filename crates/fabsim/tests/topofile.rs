@@ -462,18 +462,26 @@ fn a_run_spec_with_a_topology_file_reads_back() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../scenarios/topologies/torus-4x4.toml"
     );
-    let text = format!("[topology]\nfile = {torus:?}\n{COMMON}");
-    let run = Scenario::parse(&text, "test")
-        .unwrap()
-        .expand()
-        .unwrap()
-        .remove(0);
-    let spec = run.to_toml().unwrap();
-    assert!(!spec.contains("tiers"), "{spec}");
-    let again = Scenario::parse(&spec, "spec")
-        .unwrap()
-        .expand()
-        .unwrap()
-        .remove(0);
-    assert_eq!(again.params, run.params);
+    // The torus gives no rate (the default stands); the HPCC sample gives 100 Gb/s and a
+    // delay, which replace the defaults.
+    let hpcc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hpcc.toml");
+    let cases = [
+        (format!("[topology]\nfile = {torus:?}\n{COMMON}"), "test"),
+        (std::fs::read_to_string(hpcc).unwrap(), hpcc),
+    ];
+    for (text, source) in cases {
+        let run = Scenario::parse(&text, source)
+            .unwrap()
+            .expand()
+            .unwrap()
+            .remove(0);
+        let spec = run.to_toml().unwrap();
+        assert!(!spec.contains("tiers"), "{spec}");
+        let again = Scenario::parse(&spec, "spec")
+            .unwrap()
+            .expand()
+            .unwrap()
+            .remove(0);
+        assert_eq!(again.params, run.params, "{source}");
+    }
 }

@@ -3,7 +3,9 @@
 use super::keys::{int, keys, number, Key, Keys, ScenarioError};
 use crate::engine::Time;
 use crate::net::TopologySpec;
+use crate::params::SimParams;
 use crate::theory::LinkModel;
+use toml::Value;
 
 keys! {
     RATE_GBPS: Key {
@@ -59,6 +61,21 @@ pub fn parse(k: &Keys, topology: &TopologySpec) -> Result<LinkModel, ScenarioErr
         header_bytes: k.u32(HEADER_BYTES),
         ack_bytes: k.u32(ACK_BYTES),
     })
+}
+
+/// What a run spec writes for `key` where the topology file of `p` gives its value: that
+/// value (a default written instead would read back as given, and disagree with the file).
+pub fn spec_value(key: &Key, p: &SimParams) -> Option<Value> {
+    let TopologySpec::Graph(t) = &p.topology else {
+        return None;
+    };
+    if key == RATE_GBPS {
+        t.clos.rate_bps.map(|r| Value::Float(r as f64 / 1e9))
+    } else if key == DELAY_NS {
+        t.clos.delay_ps.map(|d| Value::Float(d.ps() as f64 / 1e3))
+    } else {
+        None
+    }
 }
 
 /// `key`'s value: the topology file's where it gives one (which a value given must equal).

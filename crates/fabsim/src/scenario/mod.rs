@@ -424,14 +424,14 @@ impl Scenario {
 
 /// Every key's value at a point of parameters `p`, the profile's included (written
 /// explicitly, a run spec parses to the same run whatever the defaults of a later build), but
-/// those a topology file replaces.
+/// those a topology or workload file replaces.
 fn assignment(
     keys: &Keys,
     p: &SimParams,
     dir: Option<&std::path::Path>,
 ) -> Vec<(&'static Key, Value)> {
     schema()
-        .filter(|k| !topology::replaced_by_file(keys, k))
+        .filter(|k| !topology::replaced_by_file(keys, k) && !workload::replaced_by_file(keys, k, p))
         .filter_map(|k| keys.get(k).map(|v| (k, spec_value(k, v, p, dir))))
         .collect()
 }
@@ -453,6 +453,8 @@ fn spec_value(k: &Key, v: &Value, p: &SimParams, dir: Option<&std::path::Path>) 
         }
     } else if k == workload::CDF {
         workload::cdf_value(v, dir)
+    } else if let Some(v) = link::spec_value(k, p) {
+        v
     } else {
         v.clone()
     }

@@ -635,6 +635,13 @@ fn file_workload(
     ))
 }
 
+/// Whether `key` does not apply at a point of parameters `p` because its workload file is
+/// HPCC's (whose start times are seconds): a run spec leaves out `workload.start_unit`'s
+/// default, which would read back as given and be refused.
+pub fn replaced_by_file(k: &Keys, key: &Key, p: &SimParams) -> bool {
+    key == START_UNIT && !k.given(key) && matches!(p.workload, WorkloadSpec::Hpcc { .. })
+}
+
 /// Whether `text` is an HPCC flow file: its first line with anything on it starts with a
 /// bare number (its flow count), as no htsim connection matrix does (its lines start with a
 /// keyword, `#` or `SRC->DST`).
