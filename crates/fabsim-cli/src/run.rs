@@ -41,8 +41,8 @@ pub struct RunArgs {
     pub fct: Option<PathBuf>,
     /// Write every fabric port's queue and utilization every `trace.interval_us` (default 10)
     /// to PATH (CSV; `-` for stdout): the run's index, the swept keys, then seed, time_us,
-    /// port, stage, queue_bytes, utilization, from_node, to_node (the graph's nodes at the
-    /// port's ends, as `fabsim topology --export` numbers them).
+    /// port, stage, queue_bytes, utilization, from_node, to_node (the nodes at the port's
+    /// ends, as the topology file numbers them, or `fabsim topology --export`).
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).

@@ -485,3 +485,37 @@ fn a_run_spec_with_a_topology_file_reads_back() {
         assert_eq!(again.params, run.params, "{source}");
     }
 }
+
+/// A trace names each port's ends as the topology file numbers its nodes: HPCC's sample
+/// numbers its switches 0-3 (leaves 0 and 1) and its hosts 4-7 (hosts 4 and 5 under leaf 0).
+#[test]
+fn a_trace_names_nodes_as_the_topology_file_does() {
+    let hpcc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hpcc.toml");
+    let text = std::fs::read_to_string(hpcc).unwrap();
+    let p = Scenario::parse(&text, hpcc)
+        .unwrap()
+        .expand()
+        .unwrap()
+        .remove(0)
+        .params;
+    let extras = fabsim::metrics::Extras {
+        flows: false,
+        trace: true,
+    };
+    let trace = fabsim::metrics::run_with(&p, extras).trace.unwrap();
+    let ends = |port: u32| {
+        let t = trace.iter().find(|t| t.port == port).unwrap();
+        (t.from_node, t.to_node)
+    };
+    // The NICs of hosts 4 and 6 (the fabric's hosts 0 and 2), to their leaves.
+    assert_eq!((ends(0), ends(2)), ((4, 0), (6, 1)));
+    for t in &trace {
+        let switch = |n: u64| n < 4;
+        let host_side = matches!(t.stage, "host-up" | "leaf-down");
+        assert_eq!(
+            switch(t.from_node) && switch(t.to_node),
+            !host_side,
+            "{t:?}"
+        );
+    }
+}

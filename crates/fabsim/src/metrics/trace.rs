@@ -16,9 +16,10 @@ pub struct TraceRecord {
     pub port: u32,
     /// Its link stage, as the reports name them (`host-up`, `edge-up`, ...).
     pub stage: &'static str,
-    /// The graph's nodes it leaves and leads to (as a topology file numbers them).
-    pub from_node: u32,
-    pub to_node: u32,
+    /// The nodes it leaves and leads to, as the fabric's topology file numbers them
+    /// ([`crate::net::TopologySpec::node_id`]).
+    pub from_node: u64,
+    pub to_node: u64,
     /// Bytes not yet on the wire (the untransmitted part of the packet in service included).
     pub queue_bytes: u64,
     /// Fraction of the interval the link spent serializing.
@@ -31,7 +32,8 @@ pub fn trace_records(params: &SimParams, o: &RunOutcome) -> Vec<TraceRecord> {
     o.trace
         .iter()
         .map(|s| {
-            let (from_node, to_node) = o.fabric.port_ends(s.port);
+            let (from, to) = o.fabric.port_ends(s.port);
+            let (from_node, to_node) = (params.topology.node_id(from), params.topology.node_id(to));
             TraceRecord {
                 seed: params.run.seed,
                 time_us: s.time.as_us_f64(),

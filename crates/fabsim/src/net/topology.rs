@@ -171,12 +171,13 @@ impl TopologySpec {
         }
     }
 
-    /// Host `host`'s id as the fabric's topology file numbers nodes (the graph's where it has
-    /// no numbering of its own: hosts first, then switches).
-    pub fn node_id(&self, host: u32) -> u64 {
+    /// Graph node `node`'s id (a host's, or a switch's as the graph numbers it) as the
+    /// fabric's topology file numbers nodes (the graph's where it has no numbering of its
+    /// own: hosts first, then switches).
+    pub fn node_id(&self, node: u32) -> u64 {
         match self {
-            TopologySpec::Graph(t) => t.ids.as_ref().map_or(host as u64, |ids| ids[host as usize]),
-            _ => host as u64,
+            TopologySpec::Graph(t) => t.ids.as_ref().map_or(node as u64, |ids| ids[node as usize]),
+            _ => node as u64,
         }
     }
 
