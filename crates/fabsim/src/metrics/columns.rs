@@ -183,71 +183,40 @@ columns! {
 /// table), in CSV order. Times are µs from the run's time 0; empty cells: the flow did not
 /// start or did not complete, or belongs to no collective.
 pub const FLOW_COLUMNS: &[Column<FlowRecord>] = &[
-    flow_col("seed", "", |f| text(f.seed)),
-    flow_col("flow", "", |f| text(f.flow)),
-    flow_col("src", "host", |f| text(f.src)),
-    flow_col("dst", "host", |f| text(f.dst)),
-    flow_col("size_bytes", "B", |f| text(f.size_bytes)),
-    flow_col("start_us", "µs", |f| opt(f.start_us)),
-    flow_col("finish_us", "µs", |f| opt(f.finish_us)),
-    flow_col("fct_us", "µs", |f| opt(f.fct_us)),
-    flow_col("ideal_fct_us", "µs", |f| text(f.ideal_fct_us)),
-    flow_col("slowdown", "", |f| opt(f.slowdown)),
-    flow_col("retransmits", "packets", |f| text(f.retransmits)),
-    flow_col("timeouts", "", |f| text(f.timeouts)),
-    flow_col("collective", "", |f| f.collective.clone()),
-    flow_col("step", "", |f| opt(f.step)),
+    one("seed", "", |f| text(f.seed)),
+    one("flow", "", |f| text(f.flow)),
+    one("src", "host", |f| text(f.src)),
+    one("dst", "host", |f| text(f.dst)),
+    one("size_bytes", "B", |f| text(f.size_bytes)),
+    one("start_us", "µs", |f| opt(f.start_us)),
+    one("finish_us", "µs", |f| opt(f.finish_us)),
+    one("fct_us", "µs", |f| opt(f.fct_us)),
+    one("ideal_fct_us", "µs", |f| text(f.ideal_fct_us)),
+    one("slowdown", "", |f| opt(f.slowdown)),
+    one("retransmits", "packets", |f| text(f.retransmits)),
+    one("timeouts", "", |f| text(f.timeouts)),
+    one("collective", "", |f| f.collective.clone()),
+    one("step", "", |f| opt(f.step)),
 ];
 
 /// Every column of a trace row (`fabsim run --trace`), in CSV order.
 pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
-    Column {
-        name: "seed",
-        unit: "",
-        get: Getter::One(|t| text(t.seed)),
-    },
-    Column {
-        name: "time_us",
-        unit: "µs",
-        get: Getter::One(|t| text(t.time_us)),
-    },
-    Column {
-        name: "port",
-        unit: "",
-        get: Getter::One(|t| text(t.port)),
-    },
-    Column {
-        name: "stage",
-        unit: "",
-        get: Getter::One(|t| text(t.stage)),
-    },
-    Column {
-        name: "queue_bytes",
-        unit: "B",
-        get: Getter::One(|t| text(t.queue_bytes)),
-    },
-    Column {
-        name: "utilization",
-        unit: "fraction",
-        get: Getter::One(|t| text(t.utilization)),
-    },
-    Column {
-        name: "from_node",
-        unit: "",
-        get: Getter::One(|t| text(t.from_node)),
-    },
-    Column {
-        name: "to_node",
-        unit: "",
-        get: Getter::One(|t| text(t.to_node)),
-    },
+    one("seed", "", |t| text(t.seed)),
+    one("time_us", "µs", |t| text(t.time_us)),
+    one("port", "", |t| text(t.port)),
+    one("stage", "", |t| text(t.stage)),
+    one("queue_bytes", "B", |t| text(t.queue_bytes)),
+    one("utilization", "fraction", |t| text(t.utilization)),
+    one("from_node", "", |t| text(t.from_node)),
+    one("to_node", "", |t| text(t.to_node)),
 ];
 
-const fn flow_col(
+/// A column of one cell per row (flow and trace rows).
+const fn one<T>(
     name: &'static str,
     unit: &'static str,
-    get: fn(&FlowRecord) -> Option<String>,
-) -> Column<FlowRecord> {
+    get: fn(&T) -> Option<String>,
+) -> Column<T> {
     Column {
         name,
         unit,
