@@ -8,8 +8,6 @@
 //! Ofan's key is the destination edge switch at every switch: the one waypoint every path
 //! to a host crosses. Tables take switches x edge switches x 9 bytes, built once per run.
 
-use std::collections::HashMap;
-
 use super::clos::{planes, Neighbours};
 use super::graph::{Clos, Graph};
 use super::topology::Tier;
@@ -64,9 +62,10 @@ pub(super) fn analyse(g: &Graph, n: Neighbours, why: String) -> Result<Clos, Str
     let mut order: Vec<u32> = (g.hosts..g.nodes()).collect();
     order.sort_by_key(|&s| (!has_hosts(s), plane_of[s as usize], s));
     let edges = order.iter().filter(|&&s| has_hosts(s)).count() as u32;
-    let mut index = HashMap::with_capacity(order.len());
+    // Per node: a switch's place in the fabric's order.
+    let mut index = vec![0u32; g.nodes() as usize];
     for (i, &s) in order.iter().enumerate() {
-        index.insert(s, i as u32);
+        index[s as usize] = i as u32;
     }
     let mut c = Clos {
         tiers: 1,
@@ -87,7 +86,7 @@ pub(super) fn analyse(g: &Graph, n: Neighbours, why: String) -> Result<Clos, Str
         let (mut hosts, mut ups): (Vec<u32>, Vec<u32>) =
             adj[s as usize].iter().partition(|&&m| m < g.hosts);
         hosts.sort_unstable();
-        ups.sort_unstable_by_key(|m| index[m]);
+        ups.sort_unstable_by_key(|&m| index[m as usize]);
         if let Some(w) = ups.windows(2).find(|w| w[0] == w[1]) {
             return Err(format!(
                 "switch nodes {s} and {} are linked twice: outside a Clos, two switches link once",
@@ -121,14 +120,14 @@ pub(super) fn analyse(g: &Graph, n: Neighbours, why: String) -> Result<Clos, Str
 
 /// Per (switch, destination edge) of `c`: the uplinks on a shortest path, and the distance,
 /// by a breadth-first search from every edge switch.
-fn tables(c: &Clos, index: &HashMap<u32, u32>) -> Result<(Vec<u64>, Vec<u8>), String> {
+fn tables(c: &Clos, index: &[u32]) -> Result<(Vec<u64>, Vec<u8>), String> {
     let (switches, edges) = (c.order.len(), c.edges as usize);
     // Per switch: its uplinks' far switches, as indices in the fabric's order.
     let ups: Vec<Vec<u32>> = (0..switches)
         .map(|s| {
             c.ports[s][c.down[s] as usize..]
                 .iter()
-                .map(|m| index[m])
+                .map(|&m| index[m as usize])
                 .collect()
         })
         .collect();
