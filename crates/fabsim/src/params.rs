@@ -52,6 +52,11 @@ pub struct SwitchParams {
     /// ECN marking of data packets at switch ports: `(kmin, kmax)` bytes of backlog; the
     /// probability rises linearly from 0 at kmin to 1 at kmax.
     pub ecn: Option<(u64, u64)>,
+    /// How ECMP hashes flows (`switch.ecmp_hash`).
+    pub ecmp_hash: crate::lb::EcmpHash,
+    /// The marking probability at kmax, in millionths (`switch.ecn_pmax`; a backlog past
+    /// kmax is always marked).
+    pub ecn_pmax_ppm: u64,
     /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
     /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
     pub ecn_dequeue: bool,

@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use crate::engine::Rng;
 use crate::engine::{EventQueue, Time, TimingWheel};
-use crate::lb::{HostLb, SwitchLb, View};
+use crate::lb::{EcmpHash, HostLb, HpccEcmp, SwitchLb, View};
 use crate::net::asic::Asics;
 use crate::net::{Fabric, Failures, Packet, Ports};
 use crate::params::SimParams;
@@ -184,6 +184,29 @@ pub fn simulate_traced(
     }
 }
 
+/// The switches' egress choice for the run of `p` over `fabric` carrying `flows`.
+fn switch_lb(p: &SimParams, fabric: &Fabric, flows: &[FlowSpec]) -> SwitchLb {
+    let lb = SwitchLb::new(
+        p.switch.lb,
+        &p.switch.deployment,
+        fabric,
+        p.switch.buffer_bytes,
+        p.switch.pipe_ports,
+        p.switch.combining,
+        p.run.seed,
+    )
+    .with_dynamic_first(p.switch.ofan_dynamic_first);
+    match p.switch.ecmp_hash {
+        EcmpHash::Fabsim => lb,
+        EcmpHash::HpccNs3 => lb.with_hpcc_ecmp(HpccEcmp::new(
+            fabric,
+            |node| p.topology.node_id(node),
+            flows,
+            |i| p.workload.hpcc_dport(i),
+        )),
+    }
+}
+
 /// The events' tie-breaking keys: the port or host that schedules an event numbers it with
 /// a counter of its own; events of one picosecond run in the order of those ids (ports of
 /// `wire` first, then hosts), and one id's events in the order it scheduled them. Ties
@@ -247,18 +270,9 @@ impl<'a, A: Chassis> Sim<'a, A> {
         parts: usize,
         trace: Option<Time>,
     ) -> Self {
-        let ports = Ports::of(&fabric);
-        let lb = SwitchLb::new(
-            p.switch.lb,
-            &p.switch.deployment,
-            &fabric,
-            p.switch.buffer_bytes,
-            p.switch.pipe_ports,
-            p.switch.combining,
-            p.run.seed,
-        )
-        .with_dynamic_first(p.switch.ofan_dynamic_first);
+        let ports = Ports::of(&fabric).with_floor_ns(p.link.floor_ns);
         let specs = &traffic.flows;
+        let lb = switch_lb(p, &fabric, specs);
         let failures = p.failures.as_ref().map(|spec| {
             // The scenario layer validated named links; random ones never disconnect.
             Failures::new(&fabric, spec, p.run.seed).expect("valid failures")
@@ -314,6 +328,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 hosts,
                 specs.len(),
                 rho_max.filter(|&r| p.pace && r < 1.0).map(|r| 1.0 / r),
+                p.host.transport.cc.kind.law().is_some(),
             ),
             now: Time::ZERO,
             c: Counters::default(),

@@ -45,6 +45,19 @@ pub struct LinkModel {
     pub payload_bytes: u32,
     pub header_bytes: u32,
     pub ack_bytes: u32,
+    /// Serialization times are rounded down to a whole nanosecond (`link.serialization`).
+    pub floor_ns: bool,
+}
+
+named_enum! {
+    /// How a packet's serialization time is rounded (`link.serialization`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Serialization {
+        /// To the picosecond, rounded up.
+        Exact => "exact",
+        /// Rounded down to a whole nanosecond (at least a picosecond), as ns-3 does.
+        FloorNs => "floor-ns",
+    }
 }
 
 impl LinkModel {
@@ -134,7 +147,17 @@ impl LinkModel {
     }
 
     fn ser(&self, bytes: u32) -> Time {
-        Time::serialization(bytes, self.rate_bps)
+        self.round(Time::serialization(bytes, self.rate_bps))
+    }
+
+    /// A serialization time (or a pacing gap) as this link model rounds it.
+    #[inline]
+    pub fn round(&self, t: Time) -> Time {
+        if self.floor_ns {
+            t.floor_ns()
+        } else {
+            t
+        }
     }
 
     /// Time from the end of serialization at the first link to full arrival after `hops` links.
@@ -257,14 +280,51 @@ pub fn ack_return_ps(link: &LinkModel, hops: u32) -> Time {
     link.ser(link.ack_bytes) + link.latency_after_send(link.ack_bytes, hops)
 }
 
-/// What one host's NIC must carry, in bytes on the wire: out, its data and the ACKs it owes;
-/// in, the data sent to it and the ACKs of its own data.
+/// What one host's NIC must carry, in bytes on the wire and packets: out, its data and the
+/// ACKs it owes; in, the data sent to it and the ACKs of its own data.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NicLoad {
-    pub out_data: u64,
-    pub out_acks: u64,
-    pub into_data: u64,
-    pub into_acks: u64,
+    pub out_data: Wire,
+    pub out_acks: Wire,
+    pub into_data: Wire,
+    pub into_acks: Wire,
+}
+
+/// Bytes on the wire, in so many packets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wire {
+    pub bytes: u64,
+    pub packets: u64,
+}
+
+impl std::ops::Add for Wire {
+    type Output = Wire;
+    fn add(self, o: Wire) -> Wire {
+        Wire {
+            bytes: self.bytes + o.bytes,
+            packets: self.packets + o.packets,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Wire {
+    fn add_assign(&mut self, o: Wire) {
+        *self = *self + o;
+    }
+}
+
+impl LinkModel {
+    /// The least time the link takes to carry `w`: its bits at the rate, rounded up; with
+    /// serialization truncated to whole nanoseconds, less up to a nanosecond per packet.
+    pub fn carry_ps(&self, w: Wire) -> Time {
+        let ps = (w.bytes as u128 * 8 * 1_000_000_000_000).div_ceil(self.rate_bps as u128);
+        let ps = Time::from_ps(ps as u64);
+        if self.floor_ns {
+            ps.saturating_sub(Time::from_ps(999).saturating_mul(w.packets))
+        } else {
+            ps
+        }
+    }
 }
 
 /// A naive bound for any workload, from one NIC's `load`, the larger of two readings per
@@ -333,30 +393,27 @@ impl NicEnds {
 /// last bit it sends. Where the last packet out may be an ACK or a data packet, the shorter
 /// of their ends counts.
 pub fn nic_readings_ps(link: &LinkModel, load: NicLoad, ends: NicEnds) -> Time {
-    let wire = |bytes: u64| {
-        let ps = (bytes as u128 * 8 * 1_000_000_000_000).div_ceil(link.rate_bps as u128);
-        Time::from_ps(ps as u64)
-    };
+    let wire = |w: Wire| link.carry_ps(w);
     let (out_all, into_all) = (
         load.out_data + load.out_acks,
         load.into_data + load.into_acks,
     );
-    let out_data = (load.out_data > 0).then(|| wire(load.out_data) + ends.data_last);
-    let out_all = (out_all > 0).then(|| {
+    let out_data = (load.out_data.bytes > 0).then(|| wire(load.out_data) + ends.data_last);
+    let out_all = (out_all.bytes > 0).then(|| {
         wire(out_all)
-            + match load.out_acks > 0 {
+            + match load.out_acks.bytes > 0 {
                 true => ends.ack_last.min(ends.data_last),
                 false => ends.data_last,
             }
     });
     let after = link.delay_ps;
-    let into_data =
-        (load.into_data > 0).then(|| ends.before + wire(load.into_data) + after + ends.ack_back);
-    let into_all = (into_all > 0).then(|| {
+    let into_data = (load.into_data.bytes > 0)
+        .then(|| ends.before + wire(load.into_data) + after + ends.ack_back);
+    let into_all = (into_all.bytes > 0).then(|| {
         ends.before
             + wire(into_all)
             + after
-            + match load.into_acks > 0 {
+            + match load.into_acks.bytes > 0 {
                 true => Time::ZERO,
                 false => ends.ack_back,
             }
@@ -460,6 +517,7 @@ mod tests {
             payload_bytes: 4096,
             header_bytes: 64,
             ack_bytes: 64,
+            floor_ns: false,
         }
     }
 

@@ -69,6 +69,13 @@ impl Time {
         Time((bytes as u64 * 8 * 1_000_000_000_000).div_ceil(rate_bps))
     }
 
+    /// Rounded down to a whole nanosecond, but at least a picosecond (as ns-3 takes a
+    /// serialization time; a packet never crosses a link in no time).
+    #[inline]
+    pub fn floor_ns(self) -> Time {
+        Time((self.0 / 1000 * 1000).max(1))
+    }
+
     /// Time to send `bytes` at `rate_bps`, rounded down (saturating at `Time::MAX`).
     pub fn to_send(bytes: u64, rate_bps: u64) -> Time {
         let ps = bytes as u128 * BIT_PS_PER_BYTE_S / rate_bps as u128;

@@ -13,11 +13,13 @@
 mod conga;
 pub mod deploy;
 mod host;
+mod hpcc;
 mod ofan;
 
 pub use conga::Conga;
 pub use deploy::{Deployment, Strategy};
 pub use host::{HostLb, HostLbKind};
+pub use hpcc::HpccEcmp;
 
 pub use ofan::{OfanPointers, PortOrders};
 
@@ -102,11 +104,44 @@ fn nth_set_bit(mut mask: u64, n: u32) -> u32 {
     mask.trailing_zeros()
 }
 
+named_enum! {
+    /// How ECMP hashes a flow onto an uplink (`switch.ecmp_hash`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum EcmpHash {
+        /// fabsim's: the flow, its entropy and the packet's direction, salted by the seed.
+        Fabsim => "fabsim",
+        /// HPCC's ns-3's: MurmurHash3 of the addresses and ports, seeded by the switch's node
+        /// id, over the next hops in node-id order.
+        HpccNs3 => "hpcc-ns3",
+    }
+}
+
+/// ECMP's uplink for flow `flow`'s packet `d` among the `count` uplinks set in `valid`
+/// (`u64::MAX`: all): fabsim's hash salted by the run, or HPCC's ns-3's.
+#[inline]
+fn ecmp(
+    hpcc: Option<&HpccEcmp>,
+    salt: u64,
+    d: &Decision,
+    flow: u32,
+    valid: u64,
+    count: u32,
+) -> u32 {
+    let valid = (valid != u64::MAX).then_some(valid);
+    if let Some(hpcc) = hpcc {
+        return hpcc.pick(d.sw, flow, d.kind != PacketKind::Data, valid, count);
+    }
+    let h = crate::engine::rng::splitmix64(d.flow_hash ^ salt ^ d.sw as u64);
+    let i = ((h as u128 * count as u128) >> 64) as u32;
+    valid.map_or(i, |v| nth_set_bit(v, i))
+}
+
 /// A scheme some switches run, with its run-time state. A run holds one to three of them,
 /// so the variants' sizes do not matter, and unboxed state saves a load per packet.
 #[allow(clippy::large_enum_variant)]
 enum Scheme {
-    Ecmp,
+    /// Per-flow hashing: fabsim's own, or HPCC's ns-3's (`switch.ecmp_hash`).
+    Ecmp(Option<HpccEcmp>),
     Rsq,
     /// SIMPLE RR counters, one per (switch, size class). A single counter shared by data
     /// and ACKs balances packet *counts*, not bytes: in lockstep the 64 B ACKs settle on some
@@ -172,7 +207,7 @@ impl SwitchLb {
         let schemes: Vec<Scheme> = kinds
             .into_iter()
             .map(|k| match k {
-                SwitchLbKind::Ecmp => Scheme::Ecmp,
+                SwitchLbKind::Ecmp => Scheme::Ecmp(None),
                 SwitchLbKind::Rsq => Scheme::Rsq,
                 SwitchLbKind::Rr => Scheme::Rr(vec![0; 2 * fabric.switches.len()]),
                 SwitchLbKind::Jsq => Scheme::Jsq,
@@ -201,6 +236,17 @@ impl SwitchLb {
             rng: Rng::per_node(seed, "switch-lb-draws", fabric.switches.len()),
             salt,
         }
+    }
+
+    /// ECMP hashes as HPCC's ns-3 does (`switch.ecmp_hash = "hpcc-ns3"`).
+    pub fn with_hpcc_ecmp(mut self, hash: HpccEcmp) -> Self {
+        // The schemes are distinct: ECMP is one of them at most.
+        if let Some(Scheme::Ecmp(h)) =
+            (self.schemes.iter_mut()).find(|s| matches!(s, Scheme::Ecmp(_)))
+        {
+            *h = Some(hash);
+        }
+        self
     }
 
     /// Ofan/pOfan with the dynamic first pointer of paper F.5 (`switch.ofan_first`).
@@ -299,10 +345,7 @@ impl SwitchLb {
         let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
         let rng = &mut self.rng[d.sw as usize];
         match &mut self.schemes[self.scheme_of[d.sw as usize] as usize] {
-            Scheme::Ecmp => {
-                let h = crate::engine::rng::splitmix64(d.flow_hash ^ self.salt ^ d.sw as u64);
-                pick(((h as u128 * count as u128) >> 64) as u32)
-            }
+            Scheme::Ecmp(hash) => ecmp(hash.as_ref(), self.salt, &d, p.flow, valid, count),
             Scheme::Rsq => pick(rng.below(count as u64) as u32),
             Scheme::Rr(counters) => {
                 let c = &mut counters[2 * d.sw as usize + (d.kind != PacketKind::Data) as usize];

@@ -8,7 +8,7 @@ use crate::params::SimParams;
 use crate::sim::RunOutcome;
 use crate::theory::{
     ack_return_ps, arrival_span_ps, flow_time_ps, naive_bound_ps, nic_readings_ps,
-    permutation_bound_ps, LinkModel, NicEnds, NicLoad,
+    permutation_bound_ps, LinkModel, NicEnds, NicLoad, Wire,
 };
 use crate::workload::deps::Deps;
 use crate::workload::{BoundKind, Collective, FlowSpec, PlaneScheme};
@@ -505,15 +505,22 @@ pub(super) fn nic_bound_ps(
         .unwrap_or(Time::ZERO)
 }
 
-/// A flow's wire bytes: its data packets (headers included), and the fewest ACKs its
+/// A flow's wire bytes and packets: its data packets (headers included), and the fewest ACKs its
 /// receiver can send ([`LinkModel::min_acks`]). Closed forms over the flow's packets (a
 /// Fastroute run schedules flows for far longer than it simulates: a loop over every packet
 /// cost a fifth of a slice).
-fn wire_bytes(link: &LinkModel, ack_every_bytes: u32, fl: &FlowSpec) -> (u64, u64) {
+fn wire_bytes(link: &LinkModel, ack_every_bytes: u32, fl: &FlowSpec) -> (Wire, Wire) {
     let n = link.packets(fl.bytes);
+    let acks = link.min_acks(fl.bytes, ack_every_bytes);
     (
-        fl.bytes + n * link.header_bytes as u64,
-        link.min_acks(fl.bytes, ack_every_bytes) * link.ack_bytes as u64,
+        Wire {
+            bytes: fl.bytes + n * link.header_bytes as u64,
+            packets: n,
+        },
+        Wire {
+            bytes: acks * link.ack_bytes as u64,
+            packets: acks,
+        },
     )
 }
 

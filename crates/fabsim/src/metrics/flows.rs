@@ -11,17 +11,17 @@
 //! [`FlowTable::hpcc_fct`] writes the same flows as HPCC's ns-3 `fct.txt`, with its
 //! "standalone" FCT in place of the ideal one.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Time;
+use crate::flow::hpcc;
 use crate::net::Fabric;
 use crate::params::SimParams;
 use crate::sim::{FlowResult, RunOutcome};
 use crate::theory::{ack_return_ps, flow_time_ps, LinkModel};
-use crate::workload::{FlowSpec, WorkloadSpec};
+use crate::workload::FlowSpec;
 
 /// One flow of one run. Times are µs from the run's time 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,22 +129,6 @@ impl FlowTable {
     }
 }
 
-/// The destination port of a flow that an HPCC flow file does not give one: the port HPCC's
-/// traffic generator writes for every flow.
-const HPCC_DPORT: u16 = 100;
-
-/// HPCC's first source port of every (sender, receiver) pair.
-const HPCC_SPORT: u16 = 10000;
-
-/// The IPv4 address HPCC's ns-3 gives node `id`: `11.x.y.1` with `x.y` the id's two low
-/// bytes, high first (ids past 65535 wrap into the leading byte, as its 32-bit sum does).
-fn hpcc_ip(id: u64) -> u32 {
-    let id = id as u32;
-    0x0b00_0001u32
-        .wrapping_add((id / 256).wrapping_mul(0x1_0000))
-        .wrapping_add(id % 256 * 0x100)
-}
-
 /// `bytes` serialized at `rate_bps`, in whole nanoseconds (truncated).
 fn ser_ns(bytes: u64, rate_bps: u64) -> u64 {
     (bytes as u128 * 8_000_000_000 / rate_bps as u128) as u64
@@ -174,24 +158,13 @@ impl FlowTable {
     /// file's, else 100; times are truncated to nanoseconds. `run`: appended to every line
     /// as a ninth column.
     pub fn hpcc_fct(&self, params: &SimParams, run: Option<usize>) -> String {
-        let mut next: HashMap<(u32, u32), u16> = HashMap::new();
-        let sports: Vec<u16> = (self.flows.iter())
-            .map(|f| {
-                let port = next.entry((f.src, f.dst)).or_insert(HPCC_SPORT);
-                let sport = *port;
-                *port = port.wrapping_add(1);
-                sport
-            })
-            .collect();
-        let dport = |i: usize| match &params.workload {
-            WorkloadSpec::Hpcc { flows, .. } => flows.dports[i],
-            _ => HPCC_DPORT,
-        };
+        let sports = hpcc::sports(&self.flows);
+        let dport = |i: usize| params.workload.hpcc_dport(i);
         let mut done: Vec<(Time, usize)> = (self.results.iter().enumerate())
             .filter_map(|(i, r)| Some((r.finish_ps()?, i)))
             .collect();
         done.sort_unstable();
-        let ip = |host| hpcc_ip(params.topology.node_id(host));
+        let ip = |host| hpcc::ip(params.topology.node_id(host));
         let mut out = String::with_capacity(done.len() * 64);
         for (finish, i) in done {
             let (f, r) = (&self.flows[i], &self.results[i]);
@@ -225,13 +198,13 @@ mod tests {
     #[test]
     fn hpcc_addresses_carry_the_node_id_in_their_middle_bytes() {
         let got: Vec<String> = [1, 3, 255, 256, 65535]
-            .map(|id| format!("{:08x}", hpcc_ip(id)))
+            .map(|id| format!("{:08x}", hpcc::ip(id)))
             .to_vec();
         let want = ["0b000101", "0b000301", "0b00ff01", "0b010001", "0bffff01"];
         assert_eq!(got, want);
         // Its decoding, (ip >> 8) & 0xffff, returns the id.
         for id in [0, 1, 77, 300, 65535] {
-            assert_eq!(u64::from((hpcc_ip(id) >> 8) & 0xffff), id);
+            assert_eq!(u64::from((hpcc::ip(id) >> 8) & 0xffff), id);
         }
     }
 }

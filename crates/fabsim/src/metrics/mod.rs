@@ -557,7 +557,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let (bound, collective_bounds) = bound::lower_bounds(params, o);
     let cct = o.end_ps.map(|e| e - o.start_ps);
     let span = cct
-        .unwrap_or(o.stop_ps - o.start_ps)
+        .unwrap_or(o.stop_ps.saturating_sub(o.start_ps))
         .max(Time::from_ps(1))
         .as_ps_f64();
     let (max_q, mean_q, util) = port_stats(o, span);

@@ -137,6 +137,8 @@ pub struct Ports {
     /// Per port its rate, where some port runs at another than `rate_bps` (a fabric's
     /// links above its NICs, say); empty when every port runs at `rate_bps`.
     rates: Vec<u64>,
+    /// Serialization times are rounded down to whole nanoseconds (`link.serialization`).
+    floor_ns: bool,
 }
 
 /// Integral over `[0, dt]` of `max(0, b - t) dt`: a backlog of `b` draining for `dt`.
@@ -158,6 +160,24 @@ impl Ports {
             rate_bps,
             delay_ps,
             rates: Vec::new(),
+            floor_ns: false,
+        }
+    }
+
+    /// Serialization times rounded down to whole nanoseconds, as ns-3 takes them.
+    pub fn with_floor_ns(mut self, floor_ns: bool) -> Self {
+        self.floor_ns = floor_ns;
+        self
+    }
+
+    /// A serialization time at `rate`, rounded as these ports round them.
+    #[inline]
+    fn ser_at(&self, bytes: u32, rate: u64) -> Time {
+        let t = Time::serialization(bytes, rate);
+        if self.floor_ns {
+            t.floor_ns()
+        } else {
+            t
         }
     }
 
@@ -275,7 +295,7 @@ impl Ports {
     #[cold]
     fn serialization_at(&mut self, port: u32, bytes: u32) -> Time {
         match self.rate_of(port) {
-            rate if rate != self.rate_bps => Time::serialization(bytes, rate),
+            rate if rate != self.rate_bps => self.ser_at(bytes, rate),
             _ => self.memo_serialization(bytes),
         }
     }
@@ -286,7 +306,7 @@ impl Ports {
         match self.ser_memo {
             [(b, t), _] | [_, (b, t)] if b == bytes => t,
             _ => {
-                let t = Time::serialization(bytes, self.rate_bps);
+                let t = self.ser_at(bytes, self.rate_bps);
                 self.ser_memo = [(bytes, t), self.ser_memo[0]];
                 t
             }

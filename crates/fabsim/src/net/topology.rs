@@ -574,10 +574,6 @@ impl Fabric {
     /// The graph's nodes at the two ends of port `port`: the one it leaves and the one it
     /// leads to (hosts keep their ids; switches as the graph numbers them).
     pub fn port_ends(&self, port: u32) -> (u32, u32) {
-        let node = |n: u32| match n.checked_sub(self.hosts) {
-            Some(sw) => self.graph_node[sw as usize],
-            None => n,
-        };
         let from = match port.checked_sub(self.hosts) {
             None => port,
             Some(_) => {
@@ -585,7 +581,15 @@ impl Fabric {
                 self.graph_node[sw]
             }
         };
-        (from, node(self.port_to_node[port as usize]))
+        (from, self.graph_node_of(self.port_to_node[port as usize]))
+    }
+
+    /// The graph's node of fabric node `node` (a host, or switch `node - hosts`).
+    pub fn graph_node_of(&self, node: u32) -> u32 {
+        match node.checked_sub(self.hosts) {
+            Some(sw) => self.graph_node[sw as usize],
+            None => node,
+        }
     }
 
     /// Switch index of the switch that node `node` is (`node >= hosts`).

@@ -48,7 +48,7 @@ keys! {
         kind: Kind::Choice(names::<Profile>),
         default: Some("\"fabsim\""),
         unit: "",
-        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (sets none: per-packet ACKs; where packets can be dropped, holes repaired by RACK with an RFC 6298 timer behind), fabsim-rto (fabsim's stack before 4 Dec 2026: only a fixed timer that resends all in flight, so older results reproduce), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP)",
+        meaning: "a reference simulator's host-stack defaults for the keys left unset (`fabsim keys` lists them): fabsim (sets none: per-packet ACKs; where packets can be dropped, holes repaired by RACK with an RFC 6298 timer behind), fabsim-rto (fabsim's stack before 4 Dec 2026: only a fixed timer that resends all in flight, so older results reproduce), htsim (UEC htsim), netbench (Netbench's NewReno TCP/DCTCP), hpcc-ns3 (HPCC's ns-3 RoCE NICs and switches: its packets, ns serialization, ECMP hash, ECN ramp and rate-scaled window)",
     },
     LB: Key {
         name: "host.lb",
@@ -104,7 +104,7 @@ keys! {
         kind: Kind::Choice(names::<CcKind>),
         default: Some("\"none\""),
         unit: "",
-        meaning: "congestion control of every flow (none: line rate)",
+        meaning: "congestion control of every flow (none: line rate); dcqcn, dctcp-rate and timely are rate-based, paced by the NIC (host.rate_* and host.dcqcn_* keys)",
     },
     INIT_WINDOW_BYTES: Key {
         name: "host.init_window_bytes",
@@ -347,52 +347,12 @@ fn check_rtt(k: &Keys, c: &HostContext, base_rtt_ps: Time) -> Result<(), Scenari
 pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
     let link = c.link;
     let base_rtt_ps = link.base_rtt_ps(c.hops);
-    let bdp_bytes = link.bdp_bytes(c.hops);
     let window_header_bytes = match k.choice(WINDOW_BYTES) {
         WindowBytes::Payload => 0,
         WindowBytes::Wire => link.header_bytes,
     };
     let mss_bytes = (link.payload_bytes + window_header_bytes) as u64;
-    // A window given in bytes wins over one in segments (a profile sets the latter).
-    let window = |bytes: &Key, segments: &Key| {
-        k.opt_int(bytes)
-            .or_else(|| k.opt_int(segments).map(|n| n * mss_bytes))
-    };
-    let cc = CcParams {
-        kind: k.choice(CC),
-        base_rtt_ps,
-        bdp_bytes,
-        init_window_bytes: window(INIT_WINDOW_BYTES, INIT_WINDOW_MSS)
-            .unwrap_or(CcParams::default_init_window_bytes(bdp_bytes)),
-        mss_bytes,
-        dctcp: DctcpParams {
-            rules: k.choice(DCTCP_RULES),
-            g: k.float(DCTCP_G),
-            ssthresh_bytes: window(SSTHRESH_BYTES, SSTHRESH_MSS),
-            max_window_bytes: k.opt_int(MAX_WINDOW_BYTES),
-            first_window: k.choice(DCTCP_FIRST_WINDOW),
-        },
-        swift: SwiftParams {
-            ai_bytes: k.float(SWIFT_AI) * link.payload_bytes as f64,
-            beta: k.float(SWIFT_BETA),
-            max_mdf: k.float(SWIFT_MAX_MDF),
-            margin_ps: k
-                .opt_ns(SWIFT_MARGIN_NS)
-                .unwrap_or(CcParams::default_swift_margin_ps(base_rtt_ps)),
-        },
-        mswift_samples: k.u32(MSWIFT_SAMPLES),
-        nscc: NsccParams {
-            target_ps: k
-                .opt_ns(NSCC_TARGET_NS)
-                .unwrap_or(CcParams::default_nscc_target_ps(
-                    base_rtt_ps,
-                    c.overflow == Overflow::Trim,
-                )),
-            max_bdp: k.float(NSCC_MAX_BDP),
-            gamma: k.float(NSCC_GAMMA),
-            rules: k.choice(NSCC_RULES),
-        },
-    };
+    let cc = cc_params(k, link, c, mss_bytes);
     let lb = k.choice(LB);
     let path_labels = path_labels(k, lb)?;
     let rto = rto_ps(k, c, base_rtt_ps)?.map(|initial| Rto {
@@ -440,6 +400,53 @@ pub fn parse(k: &Keys, c: &HostContext) -> Result<HostParams, ScenarioError> {
         },
         nic: k.choice(NIC),
     })
+}
+
+/// The congestion controllers' parameters (`host.cc` and its keys).
+fn cc_params(k: &Keys, link: &LinkModel, c: &HostContext, mss_bytes: u64) -> CcParams {
+    let base_rtt_ps = link.base_rtt_ps(c.hops);
+    let bdp_bytes = link.bdp_bytes(c.hops);
+    // A window given in bytes wins over one in segments (a profile sets the latter).
+    let window = |bytes: &Key, segments: &Key| {
+        k.opt_int(bytes)
+            .or_else(|| k.opt_int(segments).map(|n| n * mss_bytes))
+    };
+    CcParams {
+        kind: k.choice(CC),
+        base_rtt_ps,
+        bdp_bytes,
+        init_window_bytes: window(INIT_WINDOW_BYTES, INIT_WINDOW_MSS)
+            .unwrap_or(CcParams::default_init_window_bytes(bdp_bytes)),
+        mss_bytes,
+        dctcp: DctcpParams {
+            rules: k.choice(DCTCP_RULES),
+            g: k.float(DCTCP_G),
+            ssthresh_bytes: window(SSTHRESH_BYTES, SSTHRESH_MSS),
+            max_window_bytes: k.opt_int(MAX_WINDOW_BYTES),
+            first_window: k.choice(DCTCP_FIRST_WINDOW),
+        },
+        swift: SwiftParams {
+            ai_bytes: k.float(SWIFT_AI) * link.payload_bytes as f64,
+            beta: k.float(SWIFT_BETA),
+            max_mdf: k.float(SWIFT_MAX_MDF),
+            margin_ps: k
+                .opt_ns(SWIFT_MARGIN_NS)
+                .unwrap_or(CcParams::default_swift_margin_ps(base_rtt_ps)),
+        },
+        mswift_samples: k.u32(MSWIFT_SAMPLES),
+        nscc: NsccParams {
+            target_ps: k
+                .opt_ns(NSCC_TARGET_NS)
+                .unwrap_or(CcParams::default_nscc_target_ps(
+                    base_rtt_ps,
+                    c.overflow == Overflow::Trim,
+                )),
+            max_bdp: k.float(NSCC_MAX_BDP),
+            gamma: k.float(NSCC_GAMMA),
+            rules: k.choice(NSCC_RULES),
+        },
+        rate: super::rate::parse(k, link, bdp_bytes),
+    }
 }
 
 /// `host.path_labels`, a power of two (or 0) under `oblivious`.

@@ -29,6 +29,7 @@ mod host;
 mod keys;
 mod link;
 mod profile;
+mod rate;
 mod run;
 mod switch;
 pub mod topofile;
@@ -97,6 +98,7 @@ pub const SCHEMA: &[&[&Key]] = &[
     switch::KEYS,
     arch::KEYS,
     host::KEYS,
+    rate::KEYS,
     workload::KEYS,
     failures::KEYS,
     run::KEYS,

@@ -7,7 +7,7 @@
 //! so results made before that reproduce.
 
 use super::keys::{named, Key, Named};
-use super::{host, switch};
+use super::{host, link, rate, switch};
 
 named_enum! {
     /// The host stacks of the reference simulators.
@@ -22,6 +22,9 @@ named_enum! {
         Htsim => "htsim",
         /// Netbench's NewReno-based TCP/DCTCP.
         Netbench => "netbench",
+        /// HPCC's ns-3 (RoCE NICs): its example configuration's rate-based controllers,
+        /// packets, serialization and ECN ramp.
+        HpccNs3 => "hpcc-ns3",
     }
 }
 
@@ -35,6 +38,7 @@ impl Profile {
             Profile::FabsimRto => "host.profile \"fabsim-rto\"",
             Profile::Htsim => "host.profile \"htsim\"",
             Profile::Netbench => "host.profile \"netbench\"",
+            Profile::HpccNs3 => "host.profile \"hpcc-ns3\"",
         }
     }
 
@@ -85,6 +89,27 @@ impl Profile {
                 (host::LOSS_RECOVERY, "\"dupack\""),
                 (host::HANDSHAKE, "true"),
                 (host::NIC, "\"fifo\""),
+            ],
+            // HPCC's ns-3 at its example configuration (mix/config.txt): 1000 B payloads
+            // under 48 B of headers (PPP 14, IPv4 20, UDP 8, its sequence header 6), 60 B
+            // ACKs; serialization truncated to whole nanoseconds; its ECMP hash; ECN decided at
+            // dequeue on
+            // a ramp from 400 KB to 1600 KB (KB of 1000 B, its 100 Gb/s entry) up to 0.2;
+            // the window scaled by the rate (VAR_WIN); alpha's gain 1/256 for DCQCN and
+            // DCTCP alike (EWMA_GAIN). Its NIC serves an ACK before data and round-robins its
+            // flows (fabsim's pull NIC); the rate keys' own defaults are its DCQCN ones.
+            Profile::HpccNs3 => &[
+                (link::PAYLOAD_BYTES, "1000"),
+                (link::HEADER_BYTES, "48"),
+                (link::ACK_BYTES, "60"),
+                (link::SERIALIZATION, "\"floor-ns\""),
+                (switch::ECMP_HASH, "\"hpcc-ns3\""),
+                (switch::ECN_AT, "\"dequeue\""),
+                (switch::ECN_KMIN_BYTES, "400000"),
+                (switch::ECN_KMAX_BYTES, "1600000"),
+                (switch::ECN_PMAX, "0.2"),
+                (rate::RATE_WINDOW, "\"scaled\""),
+                (host::DCTCP_G, "0.00390625"),
             ],
         }
     }

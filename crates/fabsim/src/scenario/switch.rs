@@ -1,8 +1,10 @@
 //! `switch.*` (without the multi-ASIC keys): load balancers, incremental deployment, Ofan's
 //! options, buffers, overflow and ECN.
 
-use super::keys::{int, keys, named, names, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES};
-use crate::lb::{Deployment, Strategy, SwitchLbKind};
+use super::keys::{
+    int, keys, named, names, number, Key, Keys, Kind, Named, ScenarioError, MAX_BYTES,
+};
+use crate::lb::{Deployment, EcmpHash, Strategy, SwitchLbKind};
 use crate::net::{EcnAt, Overflow, TrimVictim};
 use crate::params::SwitchParams;
 use crate::theory::LinkModel;
@@ -26,7 +28,8 @@ named!(
     Overflow,
     TrimVictim,
     EcnAt,
-    EcnDefault
+    EcnDefault,
+    EcmpHash
 );
 
 /// Gives the switches `switch.ecn_default`'s ECN thresholds where none were given, over the
@@ -167,6 +170,20 @@ keys! {
         unit: "bytes",
         meaning: "ECN marks every data packet from this backlog on (>= ecn_kmin_bytes)",
     },
+    ECMP_HASH: Key {
+        name: "switch.ecmp_hash",
+        kind: Kind::Choice(names::<EcmpHash>),
+        default: Some("\"fabsim\""),
+        unit: "",
+        meaning: "how ecmp hashes a flow onto an uplink: fabsim (the flow, its entropy and its direction, salted by run.seed) or hpcc-ns3 (as HPCC's ns-3: MurmurHash3 of the addresses and ports its fct.txt names, seeded by the switch's node id, over the next hops in node-id order), so that a flow takes that simulator's path",
+    },
+    ECN_PMAX: Key {
+        name: "switch.ecn_pmax",
+        kind: number(1e-6, 1.0),
+        default: Some("1"),
+        unit: "",
+        meaning: "ECN marking probability just below ecn_kmax_bytes: it rises linearly from 0 at ecn_kmin_bytes to this, and every packet past ecn_kmax_bytes is marked (HPCC's ns-3: 0.2)",
+    },
     ECN_DEFAULT: Key {
         name: "switch.ecn_default",
         kind: Kind::Choice(names::<EcnDefault>),
@@ -213,6 +230,8 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         overflow: k.choice(OVERFLOW),
         trim_tail: k.choice::<TrimVictim>(TRIM_VICTIM) == TrimVictim::Random,
         ecn: ecn(k)?,
+        ecmp_hash: k.choice(ECMP_HASH),
+        ecn_pmax_ppm: (k.float(ECN_PMAX) * 1e6).round() as u64,
         ecn_dequeue: k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue,
     })
 }

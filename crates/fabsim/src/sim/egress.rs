@@ -259,6 +259,7 @@ impl<A: Chassis> Sim<'_, A> {
         let delay = self.ports.delay_ps();
         let priority = self.p.switch.overflow == Overflow::Trim;
         let ecn = self.p.switch.ecn.expect("dequeue marks need ECN");
+        let pmax = self.p.switch.ecn_pmax_ppm;
         while m.undecided > 0 && m.leaves <= by {
             let i = m.next as usize;
             let ring = &self.wire[port as usize];
@@ -280,7 +281,7 @@ impl<A: Chassis> Sim<'_, A> {
             }
             let backlog = self.ports.backlog(port, leaves);
             let (key, ticket) = (self.marks.key, ring.ticket(low));
-            if ecn_mark(ecn, backlog, behind, |n| {
+            if ecn_mark(ecn, pmax, backlog, behind, |n| {
                 keyed_below(key, port as u64, ticket, n)
             }) {
                 let mut pkt = pkt;
@@ -347,7 +348,9 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         };
         let coin = &mut self.coins[node as usize];
-        if ecn_mark(ecn, backlog, 0, |n| coin.below(n)) {
+        if ecn_mark(ecn, self.p.switch.ecn_pmax_ppm, backlog, 0, |n| {
+            coin.below(n)
+        }) {
             self.set_ecn(pkt);
         }
     }
@@ -362,11 +365,13 @@ impl<A: Chassis> Sim<'_, A> {
 }
 
 /// Whether a data packet is marked that finds `backlog` less `behind` bytes (saturating)
-/// waiting: a RED-like ramp from `kmin` to `kmax` (`coin(n)`: uniform in `0..n`, tossed only
-/// on the ramp). Only a packet on the ramp reads the backlog's bytes; the rest compare.
+/// waiting: a RED-like ramp from 0 at `kmin` to `pmax` (millionths) just below `kmax`, every
+/// packet from `kmax` on (`coin(n)`: uniform in `0..n`, tossed only on the ramp). Only a
+/// packet on the ramp reads the backlog's bytes; the rest compare.
 #[inline]
 fn ecn_mark(
     (kmin, kmax): (u64, u64),
+    pmax_ppm: u64,
     backlog: Backlog,
     behind: u64,
     coin: impl FnOnce(u64) -> u64,
@@ -377,8 +382,15 @@ fn ecn_mark(
         true
     } else if at_least(kmin + 1) {
         let waiting = backlog.bytes() - behind;
-        coin(kmax - kmin) < waiting - kmin
+        if pmax_ppm == PPM {
+            coin(kmax - kmin) < waiting - kmin
+        } else {
+            coin((kmax - kmin) * PPM) < (waiting - kmin) * pmax_ppm
+        }
     } else {
         false
     }
 }
+
+/// A probability of 1 in millionths.
+const PPM: u64 = 1_000_000;

@@ -5,6 +5,7 @@
 //! that start dependent flows.
 
 use super::multi_asic::Chassis;
+use super::nic::Pick;
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::{Packet, PacketKind};
@@ -243,9 +244,15 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
     pub(super) fn nic_free(&mut self, host: u32) {
-        let Some(fid) = self.nics.pick(host) else {
-            // Every flow waits for ACKs (or none has data); an answer re-arms the NIC.
+        if !self.nics.due(host, self.now) {
+            // Stale: a paced NIC was armed again for earlier.
             return;
+        }
+        let fid = match self.nics.pick(host, self.now) {
+            Pick::Flow(fid) => fid,
+            Pick::Wait(at) => return self.at_host(host, at, Event::NicFree { host }),
+            // Every flow waits for ACKs (or none has data); an answer re-arms the NIC.
+            Pick::Idle => return,
         };
         let t = &self.p.host.transport;
         let f = self.flows.at(fid);
@@ -273,6 +280,11 @@ impl<A: Chassis> Sim<'_, A> {
             Time::ZERO
         };
         self.nics.served(host, fid, send.ready, self.now, ser);
+        if let Some(rate) = f.tx.rate_bps() {
+            let wire = send.payload + self.p.link.header_bytes;
+            let gap = self.p.link.round(Time::serialization(wire, rate));
+            self.nics.pace_flow(fid, self.now + gap);
+        }
         let hops = f.hops;
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
         (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, host, hops, self.now);

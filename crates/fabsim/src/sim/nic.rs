@@ -18,8 +18,9 @@ use crate::transport::{Nic, Ready};
 pub(super) struct Nics {
     mode: Nic,
     lists: SendLists,
-    /// Per host: a `NicFree` is pending.
-    armed: Vec<bool>,
+    /// Per host: when its pending `NicFree` is due (`Time::MAX`: none is). An event at
+    /// another time is stale: a paced NIC was woken earlier than it planned.
+    armed: Vec<Time>,
     /// Per flow: its window had room at its sender's last answer.
     open: Vec<bool>,
     /// Per flow, with `host.nic = "pull-fifo"` (empty otherwise): it is in its NIC's line of
@@ -29,14 +30,35 @@ pub(super) struct Nics {
     /// earliest next data packet.
     pace: Option<f64>,
     next_tx: Vec<Time>,
+    /// Rate-based congestion control: per flow, the earliest its next data packet may leave
+    /// (empty otherwise).
+    avail: Vec<Time>,
+}
+
+/// What a free NIC does next.
+pub(super) enum Pick {
+    /// Take a packet of this flow.
+    Flow(u32),
+    /// Nothing may leave before then (paced flows): the NIC is armed for then.
+    Wait(Time),
+    /// Nothing to send until an answer re-arms it.
+    Idle,
 }
 
 impl Nics {
-    pub(super) fn new(mode: Nic, hosts: usize, flows: usize, pace: Option<f64>) -> Self {
+    /// NICs of `hosts` hosts for `flows` flows; `paced_flows`: rate-based congestion
+    /// control paces each flow.
+    pub(super) fn new(
+        mode: Nic,
+        hosts: usize,
+        flows: usize,
+        pace: Option<f64>,
+        paced_flows: bool,
+    ) -> Self {
         Nics {
             mode,
             lists: SendLists::new(hosts, flows),
-            armed: vec![false; hosts],
+            armed: vec![Time::MAX; hosts],
             open: vec![true; flows],
             in_line: if mode == Nic::PullFifo {
                 vec![false; flows]
@@ -45,6 +67,11 @@ impl Nics {
             },
             pace,
             next_tx: vec![Time::ZERO; hosts],
+            avail: if paced_flows {
+                vec![Time::ZERO; flows]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -110,27 +137,45 @@ impl Nics {
     /// no `NicFree` is pending (which the caller then schedules): when the NIC is free
     /// (`busy_until`, or the pace), or at once with `host.nic = "fifo"` (flows push into its
     /// queue).
+    ///
+    /// A NIC armed for a paced flow (a [`Pick::Wait`]) is armed again for earlier: the
+    /// flow that answered may send sooner.
     #[inline]
     pub(super) fn wake_at(&mut self, host: u32, now: Time, busy_until: Time) -> Option<Time> {
         let h = host as usize;
-        if self.armed[h] || self.lists.is_empty(host) {
+        if self.lists.is_empty(host) {
             return None;
         }
-        self.armed[h] = true;
-        Some(if self.mode == Nic::Fifo {
+        let at = if self.mode == Nic::Fifo {
             now
         } else {
             busy_until.max(now).max(self.next_tx[h])
-        })
+        };
+        let armed = self.armed[h];
+        if armed != Time::MAX && (self.avail.is_empty() || armed <= at) {
+            return None;
+        }
+        self.armed[h] = at;
+        Some(at)
+    }
+
+    /// Whether a `NicFree` of `host` at `now` is the one it is armed for (else it is stale).
+    #[inline]
+    pub(super) fn due(&self, host: u32, now: Time) -> bool {
+        self.armed[host as usize] == now
     }
 
     /// `NicFree`: the flow whose packet the NIC takes, round-robin over the host's flows,
     /// skipping those whose window is shut; `None` if every flow waits for ACKs (or none has
     /// data: an answer re-arms the NIC).
-    pub(super) fn pick(&mut self, host: u32) -> Option<u32> {
-        self.armed[host as usize] = false;
-        let (open, in_line) = (&self.open, &mut self.in_line);
-        self.lists.find(host, |fid| {
+    /// Paced flows whose next packet may not leave yet are skipped too; if only such flows
+    /// could send, the NIC waits for the first of them.
+    pub(super) fn pick(&mut self, host: u32, now: Time) -> Pick {
+        let h = host as usize;
+        self.armed[h] = Time::MAX;
+        let (open, in_line, avail) = (&self.open, &mut self.in_line, &self.avail);
+        let mut wait = Time::MAX;
+        let found = self.lists.find(host, |fid| {
             if !open[fid as usize] {
                 // `host.nic = "pull-fifo"`: the flows ahead of the one served, or all, had
                 // their turn with a shut window: they leave the line (and join it again when
@@ -138,9 +183,30 @@ impl Nics {
                 if let Some(in_line) = in_line.get_mut(fid as usize) {
                     *in_line = false;
                 }
+                return false;
             }
-            open[fid as usize]
-        })
+            match avail.get(fid as usize) {
+                Some(&at) if at > now => {
+                    wait = wait.min(at);
+                    false
+                }
+                _ => true,
+            }
+        });
+        match found {
+            Some(fid) => Pick::Flow(fid),
+            None if wait < Time::MAX => {
+                self.armed[h] = wait;
+                Pick::Wait(wait)
+            }
+            None => Pick::Idle,
+        }
+    }
+
+    /// A paced flow's next data packet leaves at `at` at the earliest.
+    #[inline]
+    pub(super) fn pace_flow(&mut self, flow: u32, at: Time) {
+        self.avail[flow as usize] = at;
     }
 
     /// The flow `pick` chose handed its NIC a packet and answered `r`; the packet takes
@@ -167,5 +233,57 @@ impl Nics {
     #[inline]
     pub(super) fn paced(&self) -> bool {
         self.pace.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn us(x: u64) -> Time {
+        Time::from_us(x)
+    }
+
+    const SENDING: Ready = Ready {
+        data: true,
+        window: true,
+    };
+
+    /// Paced flows wait their turn: the round robin skips a flow whose next packet may not
+    /// leave yet, the NIC sleeps until the first may, and a flow that may send sooner arms
+    /// it again for earlier (the later wake-up then being stale).
+    #[test]
+    fn a_paced_nic_skips_flows_until_they_may_send() {
+        let mut n = Nics::new(Nic::Pull, 1, 2, None, true);
+        n.open(0, 0);
+        n.open(0, 1);
+        assert_eq!(n.wake_at(0, us(0), us(0)), Some(us(0)));
+        assert!(matches!(n.pick(0, us(0)), Pick::Flow(0)));
+        n.served(0, 0, SENDING, us(0), Time::ZERO);
+        n.pace_flow(0, us(10));
+        assert!(matches!(n.pick(0, us(1)), Pick::Flow(1)));
+        n.served(0, 1, SENDING, us(1), Time::ZERO);
+        n.pace_flow(1, us(5));
+        // Both paced: the NIC waits for flow 1, due first.
+        assert!(matches!(n.pick(0, us(2)), Pick::Wait(t) if t == us(5)));
+        assert!(n.due(0, us(5)) && !n.due(0, us(3)));
+        // Flow 1 may send sooner after all (an answer): the NIC is armed again for now.
+        n.pace_flow(1, us(3));
+        assert_eq!(n.wake_at(0, us(3), us(0)), Some(us(3)));
+        assert!(
+            n.due(0, us(3)) && !n.due(0, us(5)),
+            "the later wake-up is stale"
+        );
+        assert!(matches!(n.pick(0, us(3)), Pick::Flow(1)));
+    }
+
+    /// Without rate-based senders the NIC is armed once, as before pacing existed.
+    #[test]
+    fn an_unpaced_nic_is_armed_once() {
+        let mut n = Nics::new(Nic::Pull, 1, 1, None, false);
+        n.open(0, 0);
+        assert_eq!(n.wake_at(0, us(0), us(2)), Some(us(2)));
+        assert_eq!(n.wake_at(0, us(1), us(1)), None, "armed already");
+        assert!(matches!(n.pick(0, us(2)), Pick::Flow(0)));
     }
 }

@@ -187,18 +187,24 @@ mod tests {
         assert_eq!(std::mem::size_of::<crate::net::PortStats>(), 64);
     }
 
+    /// 1 byte per ps, 100 ps of delay, 1000 B payloads without header, 64 B ACKs.
+    fn link_of_a_byte_per_ps() -> LinkModel {
+        LinkModel {
+            rate_bps: 8_000_000_000_000,
+            delay_ps: Time::from_ps(100),
+            payload_bytes: 1000,
+            header_bytes: 0,
+            ack_bytes: 64,
+            floor_ns: false,
+        }
+    }
+
     #[test]
     fn control_overtakes_waiting_data_only() {
         // 1 byte per ps, 100 ps of delay: three 1000-byte data packets queued at t = 0 leave
         // at [0, 1000), [1000, 2000), [2000, 3000).
         let ps = Time::from_ps;
-        let link = LinkModel {
-            rate_bps: 8_000_000_000_000,
-            delay_ps: ps(100),
-            payload_bytes: 1000,
-            header_bytes: 0,
-            ack_bytes: 64,
-        };
+        let link = link_of_a_byte_per_ps();
         let ser = |p: &Packet| ps(wire_bytes(p, &link, &[]) as u64);
         let delay = ps(100);
         let mut wire: VecDeque<Slot> = (0..3)

@@ -9,6 +9,7 @@
 
 mod dctcp;
 mod nscc;
+mod rate;
 mod receiver;
 mod sender;
 mod swift;
@@ -19,6 +20,7 @@ use crate::engine::Time;
 
 pub use dctcp::{Dctcp, DctcpParams, DctcpRules, FirstWindow};
 pub use nscc::{Nscc, NsccParams, NsccRules};
+pub use rate::{DcqcnParams, Law, RateCc, RateParams, RateWindow, TimelyParams};
 pub use receiver::{AckLog, Delivery, Receiver, Reply};
 pub use sender::{Acked, Expiry, Ready, Send, Sender};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
@@ -110,6 +112,12 @@ named_enum! {
         Mswift => "mswift",
         /// UEC NSCC: ECN and delay together.
         Nscc => "nscc",
+        /// DCQCN: rate-based, cut on ECN echoes, recovered by timers (RoCE NICs).
+        Dcqcn => "dcqcn",
+        /// DCTCP as RoCE NICs run it: a rate cut by the fraction of marks, once per round.
+        DctcpRate => "dctcp-rate",
+        /// Timely: rate-based, by the RTT's gradient.
+        Timely => "timely",
     }
 }
 
@@ -121,6 +129,19 @@ impl CcKind {
             CcKind::Dctcp => (true, false),
             CcKind::Swift | CcKind::Mswift => (false, true),
             CcKind::Nscc => (true, true),
+            CcKind::Dcqcn | CcKind::DctcpRate => (true, false),
+            CcKind::Timely => (false, true),
+        }
+    }
+
+    /// The rate law of a rate-based controller (its NIC paces its flows); `None` for a
+    /// window-based one.
+    pub fn law(self) -> Option<Law> {
+        match self {
+            CcKind::Dcqcn => Some(Law::Dcqcn),
+            CcKind::DctcpRate => Some(Law::Dctcp),
+            CcKind::Timely => Some(Law::Timely),
+            CcKind::None | CcKind::Dctcp | CcKind::Swift | CcKind::Mswift | CcKind::Nscc => None,
         }
     }
 }
@@ -291,6 +312,10 @@ pub struct AckInfo {
     /// Payload bytes still in flight after it.
     pub inflight: u64,
     pub now: Time,
+    /// Payload bytes ACKed in order from the flow's start (the cumulative ACK), and payload
+    /// bytes sent (new data, from the start), after it.
+    pub snd_una: u64,
+    pub snd_nxt: u64,
 }
 
 /// Parameters of the congestion controllers, with defaults derived from the fabric.
@@ -314,6 +339,8 @@ pub struct CcParams {
     pub mswift_samples: u32,
     /// NSCC's target, cap and decrease gain.
     pub nscc: NsccParams,
+    /// The rate-based controllers' rates, steps and window.
+    pub rate: RateParams,
 }
 
 impl CcParams {
@@ -323,6 +350,9 @@ impl CcParams {
         match self.kind {
             CcKind::Nscc => std::mem::size_of::<Nscc>() as u64,
             CcKind::Mswift => std::mem::size_of::<MedianRing>() as u64,
+            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely => {
+                std::mem::size_of::<RateCc>() as u64
+            }
             CcKind::None | CcKind::Dctcp | CcKind::Swift => 0,
         }
     }
@@ -376,6 +406,18 @@ pub trait CongestionControl {
     /// shrinks by its bytes, to no less than one packet, and nothing else moves (htsim's
     /// `mark_packet_for_retransmission`).
     fn on_packet_timeout(&mut self, bytes: u64);
+
+    /// A rate-based controller: runs its timers due by `now`. The sender calls it before it
+    /// reads the rate or tells the controller of an ACK, and only in calls whose answer tells
+    /// the NIC that the window moved (a packet leaving, an ACK with news): lazily run timers
+    /// give the same rates whenever they run.
+    fn advance(&mut self, _now: Time) {}
+
+    /// A rate-based controller's current rate, bits per second (its NIC paces the flow at
+    /// it); `None` for a window-based one.
+    fn rate_bps(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// No congestion control: no window, hosts send at line rate (the Ofan paper's
@@ -406,6 +448,8 @@ pub enum Cc {
     /// Boxed once per flow at its creation (never on the per-ACK path): NSCC's state is the
     /// largest (224 bytes against DCTCP's 72), and inline it would size every flow's `Cc`.
     Nscc(Box<Nscc>),
+    /// DCQCN, DCTCP over RoCE and Timely (boxed, as NSCC).
+    Rate(Box<RateCc>),
 }
 
 /// A boxed controller is the controller (NSCC's lives in a box, see [`Cc::Nscc`]); every
@@ -435,6 +479,16 @@ impl<C: CongestionControl> CongestionControl for Box<C> {
     fn on_packet_timeout(&mut self, bytes: u64) {
         (**self).on_packet_timeout(bytes)
     }
+
+    #[inline]
+    fn advance(&mut self, now: Time) {
+        (**self).advance(now)
+    }
+
+    #[inline]
+    fn rate_bps(&self) -> Option<u64> {
+        (**self).rate_bps()
+    }
 }
 
 /// Runs `$body` with `$c` bound to the controller inside `$cc` (the one place that lists the
@@ -446,6 +500,7 @@ macro_rules! each_cc {
             Cc::Dctcp($c) => $body,
             Cc::Swift($c) => $body,
             Cc::Nscc($c) => $body,
+            Cc::Rate($c) => $body,
         }
     };
 }
@@ -478,6 +533,10 @@ impl Cc {
                 path_rtt_ps,
                 p.nscc,
             ))),
+            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely => {
+                let law = p.kind.law().expect("a rate-based controller");
+                Cc::Rate(Box::new(RateCc::new(&p.rate, law)))
+            }
         }
     }
 }
@@ -506,5 +565,15 @@ impl CongestionControl for Cc {
     #[inline]
     fn on_packet_timeout(&mut self, bytes: u64) {
         each_cc!(self, c => c.on_packet_timeout(bytes))
+    }
+
+    #[inline]
+    fn advance(&mut self, now: Time) {
+        each_cc!(self, c => c.advance(now))
+    }
+
+    #[inline]
+    fn rate_bps(&self) -> Option<u64> {
+        each_cc!(self, c => c.rate_bps())
     }
 }

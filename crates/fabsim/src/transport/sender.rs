@@ -21,6 +21,8 @@ pub struct Sender {
     /// Next never-sent sequence number.
     next_seq: u32,
     acked: u32,
+    /// Every packet below it is ACKed (the cumulative ACK).
+    cum_acked: u32,
     /// Sequence numbers presumed lost and waiting to be sent again.
     retx: Vec<u32>,
     cc: Cc,
@@ -132,6 +134,7 @@ impl Sender {
             pkts,
             next_seq: 0,
             acked: 0,
+            cum_acked: 0,
             retx: Vec::new(),
             cc: Cc::new(&t.cc, path_rtt),
             inflight_bytes: 0,
@@ -162,6 +165,26 @@ impl Sender {
 
     pub fn packets(&self) -> u32 {
         self.pkts
+    }
+
+    /// A rate-based controller's current rate (bits per second): its NIC paces the flow.
+    #[inline]
+    pub fn rate_bps(&self) -> Option<u64> {
+        self.cc.rate_bps()
+    }
+
+    /// Payload bytes ACKed in order from the start (moving its mark up past the packets
+    /// ACKed since).
+    fn cumulative_ack(&mut self) -> u64 {
+        while self.cum_acked < self.pkts && self.acked_seqs.get(self.cum_acked) {
+            self.cum_acked += 1;
+        }
+        self.sent_bytes(self.cum_acked)
+    }
+
+    /// Payload bytes of the packets below `seq`.
+    fn sent_bytes(&self, seq: u32) -> u64 {
+        (seq as u64 * self.mss as u64).min(self.bytes)
     }
 
     /// Payload bytes of packet `seq`.
@@ -259,6 +282,7 @@ impl Sender {
     /// The NIC takes a data packet: the newest presumed lost, else the next new one. `None`
     /// if there is nothing to send (the window is the caller's to check).
     pub fn next_packet(&mut self, now: Time, t: &TransportParams) -> Option<Send> {
+        self.cc.advance(now);
         let retransmit = self.retx.pop();
         let seq = match retransmit {
             Some(seq) => {
@@ -305,18 +329,7 @@ impl Sender {
         t: &TransportParams,
     ) -> Acked {
         let inflight = self.inflight_bytes;
-        let (bytes, top) = if t.ack_every_bytes == 0 {
-            (self.ack_seq(ack.seq, t), ack.seq)
-        } else {
-            // Every logged entry up to the ACK's count (none if a later ACK overtook this
-            // one and took them already).
-            let (mut bytes, mut top) = (0, 0);
-            while let Some(seq) = log.take(ack.seq) {
-                bytes += self.ack_seq(seq, t);
-                top = top.max(seq);
-            }
-            (bytes, top)
-        };
+        let (bytes, top) = self.take_acked(ack, log, t);
         if bytes == 0 {
             // Nothing new (the ACK of a duplicate), but a copy it took out of flight may
             // have opened the window.
@@ -327,6 +340,8 @@ impl Sender {
             };
         }
         self.last_progress = now;
+        // Where the answer tells the NIC the window moved (see `advance`).
+        self.cc.advance(now);
         // The first ACK opens the first round: it ends with the ACK of a packet sent from
         // now on.
         let end = *self.round_end.get_or_insert(self.next_seq);
@@ -338,6 +353,7 @@ impl Sender {
         if let Some(rto) = &t.rto {
             self.rtt.sample(rto, rtt_ps);
         }
+        let snd_una = self.cumulative_ack();
         self.cc.on_ack(&AckInfo {
             bytes,
             ecn: ack.ecn(),
@@ -345,6 +361,8 @@ impl Sender {
             window_done,
             inflight: self.inflight_bytes,
             now,
+            snd_una,
+            snd_nxt: self.sent_bytes(self.next_seq),
         });
         let done = self.acked == self.pkts;
         if done {
@@ -362,6 +380,22 @@ impl Sender {
             presumed_lost,
             ready: self.ready(t),
         }
+    }
+
+    /// What an ACK covers that was not ACKed before: its window bytes and its highest
+    /// sequence number. A per-packet ACK names its packet; a coalesced one
+    /// (`host.ack_every_bytes`) every logged entry up to its count (none if a later ACK
+    /// overtook it and took them already).
+    fn take_acked(&mut self, ack: &Packet, log: &mut AckLog, t: &TransportParams) -> (u64, u32) {
+        if t.ack_every_bytes == 0 {
+            return (self.ack_seq(ack.seq, t), ack.seq);
+        }
+        let (mut bytes, mut top) = (0, 0);
+        while let Some(seq) = log.take(ack.seq) {
+            bytes += self.ack_seq(seq, t);
+            top = top.max(seq);
+        }
+        (bytes, top)
     }
 
     /// Packet `seq` is known to have arrived: returns the bytes it counted in the window if

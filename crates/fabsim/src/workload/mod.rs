@@ -239,6 +239,15 @@ impl WorkloadSpec {
         self.kind().name()
     }
 
+    /// Flow `i`'s destination port as HPCC's ns-3 names it: its flow file's, else the one
+    /// HPCC's traffic generator writes.
+    pub fn hpcc_dport(&self, i: usize) -> u16 {
+        match self {
+            WorkloadSpec::Hpcc { flows, .. } => flows.dports[i],
+            _ => crate::flow::hpcc::DPORT,
+        }
+    }
+
     /// The kind it is.
     pub fn kind(&self) -> WorkloadKind {
         match self {
