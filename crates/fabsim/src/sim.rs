@@ -35,6 +35,7 @@ mod egress;
 mod flows;
 mod gates;
 mod host;
+mod int;
 mod multi_asic;
 mod nic;
 mod outcome;
@@ -160,6 +161,8 @@ struct Sim<'a, A: Chassis> {
     /// With failures: rho_max (`net::failures`).
     rho_max: Option<f64>,
     trace: Option<Trace>,
+    /// HPCC's in-band telemetry (`host.cc = "hpcc"`).
+    int: Option<Box<int::Int>>,
 }
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
@@ -182,6 +185,20 @@ pub fn simulate_traced(
         let asics = |f: &Fabric| Asics::new(&p.arch, f, p.link.rate_bps).expect("multi-ASIC");
         parallel::simulate_with(p, fabric, asics, trace, cancel)
     }
+}
+
+/// HPCC's telemetry tables, if the run's senders read them: a flow's packets in flight are
+/// fewer than its window's packets (or 4,096 without a window).
+fn int_table(p: &SimParams, fabric: &Fabric, flows: usize) -> Option<Box<int::Int>> {
+    use crate::transport::{CcKind, RateWindow};
+    let cc = &p.host.transport.cc;
+    (cc.kind == CcKind::Hpcc).then(|| {
+        let in_flight = match cc.rate.window {
+            RateWindow::Off => 4096,
+            _ => cc.rate.window_bytes / cc.rate.mss_bytes.max(1) + 2,
+        };
+        Box::new(int::Int::new(fabric.ports(), flows, in_flight))
+    })
 }
 
 /// The switches' egress choice for the run of `p` over `fabric` carrying `flows`.
@@ -270,9 +287,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
         parts: usize,
         trace: Option<Time>,
     ) -> Self {
-        let ports = Ports::of(&fabric).with_floor_ns(p.link.floor_ns);
         let specs = &traffic.flows;
-        let lb = switch_lb(p, &fabric, specs);
         let failures = p.failures.as_ref().map(|spec| {
             // The scenario layer validated named links; random ones never disconnect.
             Failures::new(&fabric, spec, p.run.seed).expect("valid failures")
@@ -305,10 +320,10 @@ impl<'a, A: Chassis> Sim<'a, A> {
         }
         let nodes = fabric.hosts as usize + fabric.switches.len();
         let mut sim = Sim {
+            lb: switch_lb(p, &fabric, specs),
+            ports: Ports::of(&fabric).with_floor_ns(p.link.floor_ns),
             p,
             ends: specs.iter().map(|f| [f.src, f.dst]).collect(),
-            ports,
-            lb,
             host_lb,
             asic,
             tickets: Tickets::new(far.len(), fabric.hosts),
@@ -342,6 +357,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 samples: Vec::new(),
                 max_samples: p.trace_max_samples(),
             }),
+            int: int_table(p, &fabric, specs.len()),
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {

@@ -81,7 +81,7 @@ impl Pair {
     }
 
     fn ack(&mut self, a: &Packet) -> Acked {
-        self.tx.on_ack(self.now, a, &mut self.acks, &self.t)
+        self.tx.on_ack(self.now, a, &mut self.acks, &self.t, &[])
     }
 
     /// Delivers each packet and hands its ACK straight back; the last ACK's outcome.

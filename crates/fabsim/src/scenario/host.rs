@@ -104,7 +104,7 @@ keys! {
         kind: Kind::Choice(names::<CcKind>),
         default: Some("\"none\""),
         unit: "",
-        meaning: "congestion control of every flow (none: line rate); dcqcn, dctcp-rate and timely are rate-based, paced by the NIC (host.rate_* and host.dcqcn_* keys)",
+        meaning: "congestion control of every flow (none: line rate); dcqcn, dctcp-rate, timely and hpcc are rate-based, paced by the NIC (host.rate_*, host.dcqcn_*, host.hpcc_* keys; hpcc's packets and ACKs carry 42 B of INT, to give in packet.header_bytes and packet.ack_bytes)",
     },
     INIT_WINDOW_BYTES: Key {
         name: "host.init_window_bytes",
@@ -445,7 +445,7 @@ fn cc_params(k: &Keys, link: &LinkModel, c: &HostContext, mss_bytes: u64) -> CcP
             gamma: k.float(NSCC_GAMMA),
             rules: k.choice(NSCC_RULES),
         },
-        rate: super::rate::parse(k, link, bdp_bytes),
+        rate: super::rate::parse(k, link, bdp_bytes, base_rtt_ps),
     }
 }
 

@@ -1,10 +1,11 @@
 //! `host.*` keys of the rate-based congestion controls (`host.cc = "dcqcn"`, `"dctcp-rate"`,
-//! `"timely"`): their rates, steps, timers and window. Defaults are those of HPCC's ns-3
+//! `"timely"`, `"hpcc"`): their rates, steps, timers and window. Defaults are those of HPCC's ns-3
 //! example configuration (`mix/config.txt`), the reference these controllers are held to.
 
 use super::keys::{int, keys, named, names, positive, Key, Keys, Kind, Named};
+use crate::engine::Time;
 use crate::theory::LinkModel;
-use crate::transport::{DcqcnParams, RateParams, RateWindow, TimelyParams};
+use crate::transport::{DcqcnParams, HpccParams, RateParams, RateWindow, TimelyParams};
 
 named!(RateWindow);
 
@@ -89,6 +90,27 @@ keys! {
         unit: "stages",
         meaning: "dcqcn: increase stages that only recover toward the target before it rises (FAST_RECOVERY_TIMES)",
     },
+    HPCC_ETA: Key {
+        name: "host.hpcc_eta",
+        kind: positive(1.0),
+        default: Some("0.95"),
+        unit: "",
+        meaning: "hpcc: target utilization eta (U_TARGET)",
+    },
+    HPCC_MI_THRESH: Key {
+        name: "host.hpcc_mi_thresh",
+        kind: int(0, 1 << 20),
+        default: Some("0"),
+        unit: "stages",
+        meaning: "hpcc: additive-increase stages before a multiplicative step (MI_THRESH; 0: every update is multiplicative)",
+    },
+    HPCC_FAST_REACT: Key {
+        name: "host.hpcc_fast_react",
+        kind: Kind::Bool,
+        default: Some("true"),
+        unit: "",
+        meaning: "hpcc: react to every ACK, the reference rate moving once per round (FAST_REACT); false: once per round only",
+    },
     DCQCN_CLAMP: Key {
         name: "host.dcqcn_clamp",
         kind: Kind::Bool,
@@ -98,8 +120,9 @@ keys! {
     },
 }
 
-/// The rate-based controllers' parameters; `bdp_bytes` is the window's default base.
-pub fn parse(k: &Keys, link: &LinkModel, bdp_bytes: u64) -> RateParams {
+/// The rate-based controllers' parameters; `bdp_bytes` is the window's default base (and
+/// HPCC's W), `base_rtt` HPCC's T.
+pub fn parse(k: &Keys, link: &LinkModel, bdp_bytes: u64, base_rtt: Time) -> RateParams {
     let bps = |key: &Key| (k.float(key) * MBPS).round() as u64;
     RateParams {
         line_bps: link.rate_bps,
@@ -120,5 +143,11 @@ pub fn parse(k: &Keys, link: &LinkModel, bdp_bytes: u64) -> RateParams {
             clamp_target: k.bool(DCQCN_CLAMP),
         },
         timely: TimelyParams::PAPER,
+        hpcc: HpccParams {
+            eta: k.float(HPCC_ETA),
+            mi_thresh: k.u32(HPCC_MI_THRESH),
+            fast_react: k.bool(HPCC_FAST_REACT),
+            base_rtt,
+        },
     }
 }

@@ -144,8 +144,15 @@ impl<A: Chassis> Sim<'_, A> {
             self.mark_ecn(node, backlog, &mut pkt);
         }
         let bytes = self.wire_bytes(&pkt);
+        let ahead = self
+            .int
+            .is_some()
+            .then(|| self.ports.backlog_bytes(port, self.now));
         match self.ports.enqueue(port, bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
+                if let Some(ahead) = ahead {
+                    self.stamp(port, &pkt, bytes, t, ahead);
+                }
                 self.lb.on_transmit(port, bytes, self.now);
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
@@ -179,6 +186,21 @@ impl<A: Chassis> Sim<'_, A> {
                 }
             }
         }
+    }
+
+    /// HPCC: packet `pkt` of `bytes`, `ahead` bytes waiting before it, was accepted at port
+    /// `port` and arrives at `t`: a switch port counts its bytes and stamps its data.
+    #[cold]
+    fn stamp(&mut self, port: u32, pkt: &Packet, bytes: u32, t: Time, ahead: u64) {
+        if self.wire[port as usize].from < self.fabric.hosts {
+            return;
+        }
+        let start = t - self.ports.delay_ps() - self.ports.serialization(port, bytes);
+        let data =
+            (pkt.kind() == PacketKind::Data && !pkt.trimmed()).then_some((pkt.flow, pkt.seq));
+        let rate = self.ports.rate_of(port);
+        let int = self.int.as_mut().expect("HPCC's telemetry");
+        int.offered(port, bytes, data, start, ahead, rate);
     }
 
     /// Whether `pkt` travels in the strict-priority class: with trimming, headers, ACKs and

@@ -98,7 +98,18 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let late = now >= self.second_half;
         let acked = if late { f.tx.acked_bytes() } else { 0 };
-        let a = f.tx.on_ack(now, &p, &mut f.acks, t);
+        let int = match &self.int {
+            Some(int) => int.echo(flow, p.seq),
+            None => &[],
+        };
+        let rate = f.tx.rate_bps();
+        let a = f.tx.on_ack(now, &p, &mut f.acks, t, int);
+        if rate != f.tx.rate_bps() && self.int.is_some() {
+            // HPCC moves the flow's next send by the change in its last gap.
+            let full = self.p.link.payload_bytes + self.p.link.header_bytes;
+            let gap = |r: Option<u64>| self.p.link.round(Time::serialization(full, r.unwrap_or(1)));
+            self.nics.repace(flow, gap(rate), gap(f.tx.rate_bps()));
+        }
         if late {
             self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
         }
@@ -132,6 +143,9 @@ impl<A: Chassis> Sim<'_, A> {
     /// holds its receiver (if another) releases that at the window's end.
     fn release_sender(&mut self, flow: u32) {
         let [src, dst] = self.ends[flow as usize];
+        if let Some(int) = self.int.as_mut() {
+            int.release(flow);
+        }
         self.nics.release(src, flow);
         let to = self.owner[dst as usize];
         if to != self.me {
@@ -286,6 +300,9 @@ impl<A: Chassis> Sim<'_, A> {
             self.nics.pace_flow(fid, self.now + gap);
         }
         let hops = f.hops;
+        if let Some(int) = self.int.as_mut() {
+            int.sent(fid, send.seq);
+        }
         let mut pkt = Packet::new(fid, send.seq, PacketKind::Data, self.now.ps() as u32);
         (pkt.entropy, pkt.up) = self.host_lb.stamp(fid, host, hops, self.now);
         pkt.set_ack_req(send.ack_req);

@@ -203,6 +203,14 @@ impl Nics {
         }
     }
 
+    /// A paced flow's rate changed: its next packet moves by the change in its gap, from
+    /// `old` to `new` (HPCC's NICs; the NIC is armed again by the caller's answer).
+    #[inline]
+    pub(super) fn repace(&mut self, flow: u32, old: Time, new: Time) {
+        let a = &mut self.avail[flow as usize];
+        *a = (*a + new).saturating_sub(old);
+    }
+
     /// A paced flow's next data packet leaves at `at` at the earliest.
     #[inline]
     pub(super) fn pace_flow(&mut self, flow: u32, at: Time) {

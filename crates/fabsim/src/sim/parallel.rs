@@ -29,7 +29,7 @@
 //! One partition (the same code, on the calling thread) is used where a run's parts are
 //! not independent within a window: a traced run (samples read every port), flows gated on
 //! others (a gate may start a flow at another host at once), the combining pipeline (its
-//! counts are one pipeline's); and links whose delay, the window, is shorter than a full
+//! counts are one pipeline's), HPCC (its senders read the stamps switches wrote); and links whose delay, the window, is shorter than a full
 //! packet's serialization (zero included): a window would hold less than one packet per
 //! port, and synchronizing the partitions every window costs more than they gain.
 
@@ -76,7 +76,8 @@ fn partitions(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool) -
 /// [`partitions`]' count for `want` partitions.
 fn cut(p: &SimParams, fabric: &Fabric, traffic: &Traffic, traced: bool, want: usize) -> usize {
     let gated = traffic.deps.gated();
-    if want == 1 || traced || gated || p.switch.combining.is_some() || short_windows(p) {
+    let int = p.host.transport.cc.kind == crate::transport::CcKind::Hpcc;
+    if want == 1 || traced || gated || int || p.switch.combining.is_some() || short_windows(p) {
         return 1;
     }
     let edges = fabric

@@ -20,7 +20,9 @@ use crate::engine::Time;
 
 pub use dctcp::{Dctcp, DctcpParams, DctcpRules, FirstWindow};
 pub use nscc::{Nscc, NsccParams, NsccRules};
-pub use rate::{DcqcnParams, Law, RateCc, RateParams, RateWindow, TimelyParams};
+pub use rate::{
+    DcqcnParams, HpccParams, IntHop, Law, RateCc, RateParams, RateWindow, TimelyParams, INT_HOPS,
+};
 pub use receiver::{AckLog, Delivery, Receiver, Reply};
 pub use sender::{Acked, Expiry, Ready, Send, Sender};
 pub use swift::{DelaySignal, MedianRing, Swift, SwiftParams, MAX_MEDIAN_SAMPLES};
@@ -118,6 +120,8 @@ named_enum! {
         DctcpRate => "dctcp-rate",
         /// Timely: rate-based, by the RTT's gradient.
         Timely => "timely",
+        /// HPCC: rate-based, by the hops' telemetry (INT) each ACK echoes.
+        Hpcc => "hpcc",
     }
 }
 
@@ -130,7 +134,7 @@ impl CcKind {
             CcKind::Swift | CcKind::Mswift => (false, true),
             CcKind::Nscc => (true, true),
             CcKind::Dcqcn | CcKind::DctcpRate => (true, false),
-            CcKind::Timely => (false, true),
+            CcKind::Timely | CcKind::Hpcc => (false, true),
         }
     }
 
@@ -141,6 +145,7 @@ impl CcKind {
             CcKind::Dcqcn => Some(Law::Dcqcn),
             CcKind::DctcpRate => Some(Law::Dctcp),
             CcKind::Timely => Some(Law::Timely),
+            CcKind::Hpcc => Some(Law::Hpcc),
             CcKind::None | CcKind::Dctcp | CcKind::Swift | CcKind::Mswift | CcKind::Nscc => None,
         }
     }
@@ -300,7 +305,7 @@ impl RttEstimator {
 
 /// What one ACK (or NACK) tells the sender's congestion controller.
 #[derive(Clone, Copy, Debug)]
-pub struct AckInfo {
+pub struct AckInfo<'a> {
     /// Payload bytes the ACK covers.
     pub bytes: u64,
     /// The data packet was ECN-marked on its way.
@@ -316,6 +321,8 @@ pub struct AckInfo {
     /// bytes sent (new data, from the start), after it.
     pub snd_una: u64,
     pub snd_nxt: u64,
+    /// The hop records its data packet's switches stamped (HPCC), echoed; empty otherwise.
+    pub int: &'a [IntHop],
 }
 
 /// Parameters of the congestion controllers, with defaults derived from the fabric.
@@ -350,7 +357,7 @@ impl CcParams {
         match self.kind {
             CcKind::Nscc => std::mem::size_of::<Nscc>() as u64,
             CcKind::Mswift => std::mem::size_of::<MedianRing>() as u64,
-            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely => {
+            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely | CcKind::Hpcc => {
                 std::mem::size_of::<RateCc>() as u64
             }
             CcKind::None | CcKind::Dctcp | CcKind::Swift => 0,
@@ -533,7 +540,7 @@ impl Cc {
                 path_rtt_ps,
                 p.nscc,
             ))),
-            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely => {
+            CcKind::Dcqcn | CcKind::DctcpRate | CcKind::Timely | CcKind::Hpcc => {
                 let law = p.kind.law().expect("a rate-based controller");
                 Cc::Rate(Box::new(RateCc::new(&p.rate, law)))
             }

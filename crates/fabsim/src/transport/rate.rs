@@ -18,6 +18,12 @@
 //!   of its change over the minimum RTT): increase by `ai` (then `hai` after five
 //!   increases in a row) below `t_low` or on a gradient of 0 or less; cut by `beta` times
 //!   the gradient, or toward `t_high` above it.
+//! - **HPCC** (Li et al., SIGCOMM 2019): every switch a data packet leaves stamps its
+//!   telemetry ([`IntHop`]: time, bytes sent, queue, rate), its ACK echoes it, and on every
+//!   ACK the sender estimates each hop's utilization against the previous ACK's stamps
+//!   (rate over line rate plus the queue over a window), takes the busiest, smooths it over
+//!   the base RTT, and sets `R = Rc / (u / eta) + ai` (`Rc` the rate at the last update,
+//!   once per round; in between the rate follows without moving `Rc`: fast reaction).
 //!
 //! Timers are not events: the controller keeps each timer's next expiry and runs the ones
 //! due whenever it is asked anything ([`RateCc::advance`]), in the order their events would
@@ -79,6 +85,68 @@ impl TimelyParams {
     };
 }
 
+/// One switch hop's telemetry as HPCC's INT header carries it: when the packet left, the
+/// bytes the port had sent before it (in units of 128 B), the bytes queued there (units of
+/// 80 B), and the port's rate. Units and widths are the reference's (`int-header.h`): the
+/// time wraps at 2^24 ns, the bytes at 2^20 units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntHop {
+    ns: u32,
+    bytes: u32,
+    qlen: u32,
+    /// Mb/s.
+    rate_mbps: u32,
+}
+
+/// The hop records an INT header holds (a path of more switches overwrites the first).
+pub const INT_HOPS: usize = 5;
+
+impl IntHop {
+    const TIME_WRAP: u32 = 1 << 24;
+    const BYTES_WRAP: u32 = 1 << 20;
+    const BYTE_UNIT: u64 = 128;
+    const QLEN_UNIT: u64 = 80;
+
+    /// A hop's stamp: the packet left at `at` after `tx_bytes` sent, with `qlen` bytes queued.
+    pub fn new(at: Time, tx_bytes: u64, qlen: u64, rate_bps: u64) -> Self {
+        IntHop {
+            ns: (at.ps() / 1000) as u32 % Self::TIME_WRAP,
+            bytes: (tx_bytes / Self::BYTE_UNIT) as u32 % Self::BYTES_WRAP,
+            qlen: (qlen / Self::QLEN_UNIT).min(u32::MAX as u64) as u32,
+            rate_mbps: (rate_bps / 1_000_000) as u32,
+        }
+    }
+
+    fn ns_since(&self, before: &IntHop) -> u64 {
+        (self.ns.wrapping_sub(before.ns) % Self::TIME_WRAP) as u64
+    }
+
+    fn bytes_since(&self, before: &IntHop) -> u64 {
+        (self.bytes.wrapping_sub(before.bytes) % Self::BYTES_WRAP) as u64 * Self::BYTE_UNIT
+    }
+
+    fn qlen_bytes(&self) -> u64 {
+        self.qlen as u64 * Self::QLEN_UNIT
+    }
+
+    fn rate_bps(&self) -> f64 {
+        self.rate_mbps as f64 * 1e6
+    }
+}
+
+/// HPCC's constants (`host.hpcc_*`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HpccParams {
+    /// Target utilization eta (U_TARGET).
+    pub eta: f64,
+    /// Additive-increase stages before a multiplicative step (MI_THRESH).
+    pub mi_thresh: u32,
+    /// React on every ACK, not only once per round (FAST_REACT).
+    pub fast_react: bool,
+    /// The smoothing period T: the base RTT.
+    pub base_rtt: Time,
+}
+
 /// What every rate-based flow of a run shares.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateParams {
@@ -100,6 +168,7 @@ pub struct RateParams {
     pub mss_bytes: u64,
     pub dcqcn: DcqcnParams,
     pub timely: TimelyParams,
+    pub hpcc: HpccParams,
 }
 
 /// The law that sets the rate.
@@ -108,6 +177,7 @@ pub enum Law {
     Dcqcn,
     Dctcp,
     Timely,
+    Hpcc,
 }
 
 /// One timer: when it fires next, and when that expiry was set (the tie-break between
@@ -142,6 +212,8 @@ pub struct RateCc {
     /// Timely: the last round's RTT and the EWMA of its change.
     last_rtt: Option<Time>,
     rtt_diff: f64,
+    /// HPCC: the last ACK's hop records (boxed: the other laws keep none).
+    hops: Option<Box<[IntHop; INT_HOPS]>>,
 }
 
 impl RateCc {
@@ -164,6 +236,7 @@ impl RateCc {
             cwr_end: None,
             last_rtt: None,
             rtt_diff: 0.0,
+            hops: None,
         }
     }
 
@@ -191,6 +264,7 @@ impl RateCc {
 
     /// A new rate, whole bits per second, within the floor and line rate.
     fn set_rate(&mut self, r: f64) {
+        debug_assert!(!r.is_nan(), "a rate is a number");
         self.rate = r
             .clamp(self.p.min_bps as f64, self.p.line_bps as f64)
             .floor();
@@ -281,6 +355,63 @@ impl RateCc {
             }
             Law::Dctcp => self.dctcp_ack(a),
             Law::Timely => self.timely_ack(a),
+            Law::Hpcc => self.hpcc_ack(a),
+        }
+    }
+
+    /// HPCC on an ACK: `alpha` holds the smoothed utilization u (from 1), `target` the
+    /// reference rate Rc, `stage` the increase stage, `round_end` the last update's bytes
+    /// sent (0 before the first ACK, which only keeps its stamps).
+    fn hpcc_ack(&mut self, a: &AckInfo) {
+        let h = self.p.hpcc;
+        let n = a.int.len().min(INT_HOPS);
+        let Some(prev) = self.hops.as_mut() else {
+            let mut hops = Box::new([IntHop::default(); INT_HOPS]);
+            hops[..n].copy_from_slice(&a.int[..n]);
+            self.hops = Some(hops);
+            self.round_end = a.snd_nxt;
+            return;
+        };
+        let full = a.snd_una > self.round_end;
+        if !full && !h.fast_react {
+            return;
+        }
+        let w = self.p.window_bytes as f64;
+        let (mut busiest, mut dt) = (0.0f64, 0u64);
+        for (new, old) in a.int[..n].iter().zip(prev.iter_mut()) {
+            let tau = new.ns_since(old);
+            if tau == 0 {
+                // Two stamps of one nanosecond (packets sprayed over several paths: hop i
+                // of two packets is then not one port) give no rate.
+                *old = *new;
+                continue;
+            }
+            let tx = new.bytes_since(old) as f64 * 8.0 / (tau as f64 * 1e-9);
+            let queue = new.qlen_bytes().min(old.qlen_bytes()) as f64;
+            let u = tx / new.rate_bps() + queue * self.p.line_bps as f64 / new.rate_bps() / w;
+            if u > busiest {
+                (busiest, dt) = (u, tau);
+            }
+            *old = *new;
+        }
+        if n == 0 {
+            return;
+        }
+        let t = (h.base_rtt.ps() / 1000).max(1);
+        let dt = dt.min(t);
+        self.alpha = (self.alpha * (t - dt) as f64 + busiest * dt as f64) / t as f64;
+        let k = self.alpha / h.eta;
+        let ai = self.p.ai_bps as f64;
+        let (rate, stage) = if k >= 1.0 || self.stage >= h.mi_thresh {
+            ((self.target / k).floor() + ai, 0)
+        } else {
+            (self.target + ai, self.stage + 1)
+        };
+        self.set_rate(rate);
+        if full {
+            self.target = self.rate;
+            self.stage = stage;
+            self.round_end = a.snd_nxt;
         }
     }
 
@@ -408,10 +539,16 @@ mod tests {
                 clamp_target: false,
             },
             timely: TimelyParams::PAPER,
+            hpcc: HpccParams {
+                eta: 0.95,
+                mi_thresh: 0,
+                fast_react: true,
+                base_rtt: Time::from_ns(12_480),
+            },
         }
     }
 
-    fn ack(now: Time, ecn: bool, una: u64, nxt: u64) -> AckInfo {
+    fn ack(now: Time, ecn: bool, una: u64, nxt: u64) -> AckInfo<'static> {
         AckInfo {
             bytes: 1000,
             ecn,
@@ -421,6 +558,7 @@ mod tests {
             now,
             snd_una: una,
             snd_nxt: nxt,
+            int: &[],
         }
     }
 
@@ -573,5 +711,59 @@ mod tests {
         c.on_ack(&a);
         let cut = (expect * (1.0 - 0.8 * (1.0 - 0.5))).floor();
         assert_eq!(c.rate_bps(), cut as u64);
+    }
+
+    /// HPCC by hand: the first ACK keeps its stamps; the next, a round later, finds its one
+    /// hop sent 97 units of 128 B in 1 us at 100 Gb/s (99.3% busy) with no queue: u moves
+    /// from 1 toward 0.993 by dt / T, still above eta, and the rate is Rc / (u / eta) + AI.
+    /// A queue of 10 KB on two ACKs in a row then adds 10 KB over the window to the hop's u.
+    #[test]
+    fn hpcc_sets_the_rate_from_the_hops_utilization() {
+        let mut c = RateCc::new(&params(RateWindow::Scaled), Law::Hpcc);
+        let hop = |ns: u64, bytes: u64, q: u64| IntHop::new(Time::from_ns(ns), bytes, q, 100 * G);
+        let first = [hop(0, 0, 0)];
+        let mut a = ack(us(20), false, 1000, 50_000);
+        a.int = &first;
+        c.on_ack(&a);
+        assert_eq!(c.rate_bps(), 100 * G, "the first ACK only keeps its stamps");
+        let second = [hop(1000, 12_500, 0)];
+        let mut b = ack(us(21), false, 50_001, 60_000);
+        b.int = &second;
+        c.on_ack(&b);
+        let t = 12_480.0;
+        let busy = 97.0 * 128.0 * 8.0 / 1e-6 / 100e9;
+        let u = (t - 1000.0 + busy * 1000.0) / t;
+        assert!((c.alpha - u).abs() < 1e-12, "u = {} against {u}", c.alpha);
+        // u stays above eta (0.95): the rate is cut to Rc / (u / eta) + AI.
+        let r = (100e9 / (u / 0.95)).floor() + 50e6;
+        assert_eq!(c.rate_bps(), r as u64);
+        let third = [hop(2000, 25_000, 10_000)];
+        let mut d = ack(us(22), false, 50_002, 60_000);
+        d.int = &third;
+        c.on_ack(&d);
+        // A fast reaction (no new round): the queue term is min(10 KB, 0) = 0 here; the
+        // fourth ACK sees 10 KB on both.
+        let fourth = [hop(3000, 37_500, 10_000)];
+        let mut e = ack(us(23), false, 60_001, 70_000);
+        e.int = &fourth;
+        c.on_ack(&e);
+        // Third ACK: 98 units sent, the queue term min(10 KB, 0) = 0; fourth: 97 units and
+        // min(10 KB, 10 KB) over the 156 KB window.
+        let busy3 = 98.0 * 128.0 * 8.0 / 1e-6 / 100e9;
+        let u3 = (u * (t - 1000.0) + busy3 * 1000.0) / t;
+        let q = 10_000.0 / 156_000.0;
+        let u4 = (u3 * (t - 1000.0) + (busy + q) * 1000.0) / t;
+        assert!((c.alpha - u4).abs() < 1e-12, "u = {} against {u4}", c.alpha);
+    }
+
+    /// A stamp keeps the reference's units and widths: time in ns modulo 2^24, bytes in
+    /// 128 B units modulo 2^20, the queue in 80 B units; differences wrap.
+    #[test]
+    fn int_stamps_wrap_as_the_reference_does() {
+        let a = IntHop::new(Time::from_ns((1 << 24) - 10), (1 << 27) - 128, 799, 100 * G);
+        let b = IntHop::new(Time::from_ns((1 << 24) + 20), (1 << 27) + 256, 800, 100 * G);
+        assert_eq!(b.ns_since(&a), 30);
+        assert_eq!(b.bytes_since(&a), 3 * 128);
+        assert_eq!((a.qlen_bytes(), b.qlen_bytes()), (720, 800));
     }
 }

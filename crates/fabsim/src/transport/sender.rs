@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::{
-    AckInfo, AckLog, Bits, Cc, CongestionControl, FirstWindow, LossRecovery, RttEstimator,
+    AckInfo, AckLog, Bits, Cc, CongestionControl, FirstWindow, IntHop, LossRecovery, RttEstimator,
     TransportParams, DUPTHRESH,
 };
 use crate::engine::Time;
@@ -320,13 +320,15 @@ impl Sender {
     }
 
     /// An ACK arrived: per-packet ACKs name their packet; a coalesced one
-    /// (`host.ack_every_bytes`) covers every entry of `log` up to its count.
+    /// (`host.ack_every_bytes`) covers every entry of `log` up to its count. `int`: the hop
+    /// records it echoes (HPCC), else empty.
     pub fn on_ack(
         &mut self,
         now: Time,
         ack: &Packet,
         log: &mut AckLog,
         t: &TransportParams,
+        int: &[IntHop],
     ) -> Acked {
         let inflight = self.inflight_bytes;
         let (bytes, top) = self.take_acked(ack, log, t);
@@ -363,6 +365,7 @@ impl Sender {
             now,
             snd_una,
             snd_nxt: self.sent_bytes(self.next_seq),
+            int,
         });
         let done = self.acked == self.pkts;
         if done {
