@@ -144,14 +144,10 @@ impl<A: Chassis> Sim<'_, A> {
             self.mark_ecn(node, backlog, &mut pkt);
         }
         let bytes = self.wire_bytes(&pkt);
-        let ahead = self
-            .int
-            .is_some()
-            .then(|| self.ports.backlog_bytes(port, self.now));
         match self.ports.enqueue(port, bytes, self.now, limit) {
             Enqueue::Arrives(t) => {
-                if let Some(ahead) = ahead {
-                    self.stamp(port, &pkt, bytes, t, ahead);
+                if self.int.is_some() {
+                    self.stamp(port, &pkt, bytes, t);
                 }
                 self.lb.on_transmit(port, bytes, self.now);
                 self.c.packet_hops += 1;
@@ -188,14 +184,16 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
-    /// HPCC: packet `pkt` of `bytes`, `ahead` bytes waiting before it, was accepted at port
-    /// `port` and arrives at `t`: a switch port counts its bytes and stamps its data.
+    /// HPCC: packet `pkt` of `bytes` was accepted at port `port` and arrives at `t`: a
+    /// switch port counts its bytes and stamps its data (the bytes ahead of it are those its
+    /// serializer sends before it starts).
     #[cold]
-    fn stamp(&mut self, port: u32, pkt: &Packet, bytes: u32, t: Time, ahead: u64) {
+    fn stamp(&mut self, port: u32, pkt: &Packet, bytes: u32, t: Time) {
         if self.wire[port as usize].from < self.fabric.hosts {
             return;
         }
         let start = t - self.ports.delay_ps() - self.ports.serialization(port, bytes);
+        let ahead = self.ports.bytes_in(port, start.saturating_sub(self.now));
         let data =
             (pkt.kind() == PacketKind::Data && !pkt.trimmed()).then_some((pkt.flow, pkt.seq));
         let rate = self.ports.rate_of(port);

@@ -102,9 +102,9 @@ impl<A: Chassis> Sim<'_, A> {
             Some(int) => int.echo(flow, p.seq),
             None => &[],
         };
-        let rate = f.tx.rate_bps();
+        let rate = self.int.as_ref().and(f.tx.rate_bps());
         let a = f.tx.on_ack(now, &p, &mut f.acks, t, int);
-        if rate != f.tx.rate_bps() && self.int.is_some() {
+        if rate.is_some() && rate != f.tx.rate_bps() {
             // HPCC moves the flow's next send by the change in its last gap.
             let full = self.p.link.payload_bytes + self.p.link.header_bytes;
             let gap = |r: Option<u64>| self.p.link.round(Time::serialization(full, r.unwrap_or(1)));
@@ -294,7 +294,7 @@ impl<A: Chassis> Sim<'_, A> {
             Time::ZERO
         };
         self.nics.served(host, fid, send.ready, self.now, ser);
-        if let Some(rate) = f.tx.rate_bps() {
+        if let Some(rate) = self.nics.paces_flows().then(|| f.tx.rate_bps()).flatten() {
             let wire = send.payload + self.p.link.header_bytes;
             let gap = self.p.link.round(Time::serialization(wire, rate));
             self.nics.pace_flow(fid, self.now + gap);

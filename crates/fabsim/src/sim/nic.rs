@@ -203,6 +203,12 @@ impl Nics {
         }
     }
 
+    /// Whether the run's flows are paced at their rates (rate-based congestion control).
+    #[inline]
+    pub(super) fn paces_flows(&self) -> bool {
+        !self.avail.is_empty()
+    }
+
     /// A paced flow's rate changed: its next packet moves by the change in its gap, from
     /// `old` to `new` (HPCC's NICs; the NIC is armed again by the caller's answer).
     #[inline]

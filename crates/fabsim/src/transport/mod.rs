@@ -318,7 +318,8 @@ pub struct AckInfo<'a> {
     pub inflight: u64,
     pub now: Time,
     /// Payload bytes ACKed in order from the flow's start (the cumulative ACK), and payload
-    /// bytes sent (new data, from the start), after it.
+    /// bytes sent (new data, from the start), after it: for rate-based controllers only (0
+    /// for the others, which read neither).
     pub snd_una: u64,
     pub snd_nxt: u64,
     /// The hop records its data packet's switches stamped (HPCC), echoed; empty otherwise.
@@ -545,6 +546,14 @@ impl Cc {
                 Cc::Rate(Box::new(RateCc::new(&p.rate, law)))
             }
         }
+    }
+}
+
+impl Cc {
+    /// A rate-based controller ([`RateCc`]).
+    #[inline]
+    pub fn is_rate(&self) -> bool {
+        matches!(self, Cc::Rate(_))
     }
 }
 

@@ -173,6 +173,18 @@ impl Sender {
         self.cc.rate_bps()
     }
 
+    /// A rate-based controller's ACK (the others read neither): runs its timers due, where
+    /// the answer tells the NIC the window moved (see `advance`), and returns the cumulative
+    /// ACK and the bytes sent.
+    #[inline]
+    fn rate_ack(&mut self, now: Time) -> (u64, u64) {
+        if !self.cc.is_rate() {
+            return (0, 0);
+        }
+        self.cc.advance(now);
+        (self.cumulative_ack(), self.sent_bytes(self.next_seq))
+    }
+
     /// Payload bytes ACKed in order from the start (moving its mark up past the packets
     /// ACKed since).
     fn cumulative_ack(&mut self) -> u64 {
@@ -282,7 +294,9 @@ impl Sender {
     /// The NIC takes a data packet: the newest presumed lost, else the next new one. `None`
     /// if there is nothing to send (the window is the caller's to check).
     pub fn next_packet(&mut self, now: Time, t: &TransportParams) -> Option<Send> {
-        self.cc.advance(now);
+        if self.cc.is_rate() {
+            self.cc.advance(now);
+        }
         let retransmit = self.retx.pop();
         let seq = match retransmit {
             Some(seq) => {
@@ -342,8 +356,6 @@ impl Sender {
             };
         }
         self.last_progress = now;
-        // Where the answer tells the NIC the window moved (see `advance`).
-        self.cc.advance(now);
         // The first ACK opens the first round: it ends with the ACK of a packet sent from
         // now on.
         let end = *self.round_end.get_or_insert(self.next_seq);
@@ -355,7 +367,7 @@ impl Sender {
         if let Some(rto) = &t.rto {
             self.rtt.sample(rto, rtt_ps);
         }
-        let snd_una = self.cumulative_ack();
+        let (snd_una, snd_nxt) = self.rate_ack(now);
         self.cc.on_ack(&AckInfo {
             bytes,
             ecn: ack.ecn(),
@@ -364,7 +376,7 @@ impl Sender {
             inflight: self.inflight_bytes,
             now,
             snd_una,
-            snd_nxt: self.sent_bytes(self.next_seq),
+            snd_nxt,
             int,
         });
         let done = self.acked == self.pkts;
