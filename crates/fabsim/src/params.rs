@@ -55,6 +55,9 @@ pub struct SwitchParams {
     /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
     /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
     pub ecn_dequeue: bool,
+    /// `switch.pfc`: each switch's buffer in bytes (`switch.pfc_buffer_bytes`), shared by
+    /// its ingress ports under the PFC MMU (`net::pfc`); `None`: no PFC.
+    pub pfc_buffer: Option<u64>,
 }
 
 /// The hosts (`host.*`).

@@ -39,6 +39,7 @@ mod multi_asic;
 mod nic;
 mod outcome;
 mod parallel;
+mod pfc;
 mod sendlist;
 mod wire;
 
@@ -60,6 +61,7 @@ use multi_asic::{Chassis, Ideal};
 use nic::Nics;
 use outcome::Trace;
 pub use outcome::{Counters, PortSample, RunOutcome};
+pub use pfc::PortPfc;
 use wire::{Ring, Slot};
 
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +82,11 @@ enum Event {
     /// The flow's receiver's delayed-ACK timer (`host.ack_delay_us`).
     AckTimer {
         flow: u32,
+    },
+    /// `switch.pfc`: the first packet of switch port `port` not started starts leaving
+    /// (`pfc.rs`).
+    Depart {
+        port: u32,
     },
 }
 
@@ -160,6 +167,8 @@ struct Sim<'a, A: Chassis> {
     /// With failures: rho_max (`net::failures`).
     rho_max: Option<f64>,
     trace: Option<Trace>,
+    /// `switch.pfc`: the switches' MMUs and the ports' pause state.
+    pfc: Option<pfc::Pfc>,
 }
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
@@ -327,13 +336,12 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 samples: Vec::new(),
                 max_samples: p.trace_max_samples(),
             }),
+            pfc: p.switch.pfc_buffer.map(|b| pfc::Pfc::new(b, &fabric)),
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {
             if sim.gates.free(i) && sim.owns(f.src) {
-                let key = sim.tickets.host(f.src);
-                sim.queue
-                    .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });
+                sim.at_host(f.src, f.start_ps, Event::FlowStart { flow: i as u32 });
             }
         }
         sim
@@ -435,6 +443,10 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     self.ack_timer(flow);
                 }
+                Event::Depart { port } => {
+                    self.queue.pop();
+                    self.depart(port);
+                }
             }
         }
         None
@@ -455,8 +467,10 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
+    /// Packets on a wire or in a queue (held at a paused port included).
     fn pending_arrivals(&self) -> u64 {
-        self.wire.iter().map(|w| w.slots.len() as u64).sum()
+        let held = self.pfc.as_ref().map_or(0, |p| p.held());
+        self.wire.iter().map(|w| w.slots.len() as u64).sum::<u64>() + held
     }
 
     /// A switch routes a packet and offers it to the chosen egress port.

@@ -158,6 +158,9 @@ pub struct RunReport {
     /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combining: Option<crate::hw::CycleStats>,
+    /// `switch.pfc`: the PFC frames and pauses over every port (absent without PFC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc: Option<PfcReport>,
     /// Why the no-progress watchdog ended the run, if it did (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stalled: Option<String>,
@@ -165,6 +168,49 @@ pub struct RunReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     pub perf: Perf,
+}
+
+/// `switch.pfc`: a run's PFC counts over every port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PfcReport {
+    /// PAUSE and RESUME frames the switches sent.
+    pub pauses_sent: u64,
+    pub resumes_sent: u64,
+    /// PAUSE and RESUME frames that reached their port's sender (switches and NICs).
+    pub pauses_received: u64,
+    pub resumes_received: u64,
+    /// Time ports were paused, summed over ports.
+    pub paused_us: f64,
+    /// The longest any one port was paused in total.
+    pub max_port_paused_us: f64,
+    /// Packets dropped at an ingress port whose headroom was exhausted (in `drops`).
+    pub headroom_drops: u64,
+}
+
+impl PfcReport {
+    /// The totals of the ports' counters.
+    pub fn of(ports: &[crate::sim::PortPfc]) -> Self {
+        let sum = |f: fn(&crate::sim::PortPfc) -> u64| ports.iter().map(f).sum();
+        let paused = |p: &crate::sim::PortPfc| p.paused_ps;
+        PfcReport {
+            pauses_sent: sum(|p| p.pauses_sent),
+            resumes_sent: sum(|p| p.resumes_sent),
+            pauses_received: sum(|p| p.pauses_received),
+            resumes_received: sum(|p| p.resumes_received),
+            paused_us: ports
+                .iter()
+                .map(paused)
+                .fold(Time::ZERO, |a, b| a + b)
+                .as_us_f64(),
+            max_port_paused_us: ports
+                .iter()
+                .map(paused)
+                .max()
+                .unwrap_or(Time::ZERO)
+                .as_us_f64(),
+            headroom_drops: sum(|p| p.headroom_drops),
+        }
+    }
 }
 
 /// Completion times of one size bucket.
@@ -631,11 +677,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         ports_moved: asic.ports_moved,
         dark_us: asic.dark_ps.as_us_f64(),
         inter_asic_util,
-        inter_asic_sample_us: if o.asic.is_some() {
-            sample_ps.as_us_f64()
-        } else {
-            0.0
-        },
+        inter_asic_sample_us: o.asic.as_ref().map_or(0.0, |_| sample_ps.as_us_f64()),
         flows_completed: o.flows_completed,
         flows_total: o.flows_total,
         events: c.events,
@@ -648,6 +690,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .as_ref()
             .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
+        pfc: params.switch.pfc_buffer.map(|_| PfcReport::of(&o.pfc)),
         stalled: o.stalled.clone(),
         warnings: warnings(params),
         perf: Perf::default(),

@@ -5,6 +5,7 @@ mod clos;
 pub mod failures;
 pub mod graph;
 mod mesh;
+pub mod pfc;
 mod port;
 mod topology;
 
@@ -29,6 +30,9 @@ pub enum PacketKind {
     Syn,
     /// The receiver's answer to a SYN.
     SynAck,
+    /// A PFC frame from a switch to its upstream neighbour (`switch.pfc`): a PAUSE if its
+    /// `seq` is 1, a RESUME if 0. It belongs to no flow.
+    Pfc,
 }
 
 impl PacketKind {
@@ -97,6 +101,8 @@ pub enum WireSize {
     FullData,
     /// A flow's last data packet, with less than a full payload.
     ShortData,
+    /// A PFC frame: [`pfc::FRAME_BYTES`].
+    Frame,
 }
 
 /// CONGA's overlay header (`switch.lb = "conga"`): the source leaf's uplink and the path's
@@ -160,7 +166,8 @@ impl Packet {
             1 => PacketKind::Ack,
             2 => PacketKind::Nack,
             3 => PacketKind::Syn,
-            _ => PacketKind::SynAck,
+            4 => PacketKind::SynAck,
+            _ => PacketKind::Pfc,
         }
     }
 
@@ -220,9 +227,12 @@ impl Packet {
     /// bytes: the link model's sizes, and for a short last packet its flow's remainder).
     #[inline]
     pub fn size(&self) -> WireSize {
-        if self.kind() != PacketKind::Data {
-            WireSize::Control
-        } else if self.trimmed() {
+        match self.kind() {
+            PacketKind::Data => {}
+            PacketKind::Pfc => return WireSize::Frame,
+            _ => return WireSize::Control,
+        }
+        if self.trimmed() {
             WireSize::Header
         } else if self.short() {
             WireSize::ShortData

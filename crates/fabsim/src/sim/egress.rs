@@ -116,7 +116,11 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             Discipline::Unbuffered
         };
-        self.offer(self.fabric.nic(host).port(), pkt, d);
+        let port = self.fabric.nic(host).port();
+        if self.hold(port, pkt, 0, d == Discipline::Buffered) {
+            return;
+        }
+        self.offer(port, pkt, d);
     }
 
     /// Offers `pkt` to egress port `port` under discipline `d`.

@@ -16,6 +16,9 @@ pub(super) const SENDER_DONE: u32 = u32::MAX;
 
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
+        if p.kind() == PacketKind::Pfc {
+            return self.pfc_frame(self.fabric.nic(host).port(), p);
+        }
         debug_assert_eq!(p.dst(&self.ends), host);
         let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
         match p.kind() {
@@ -34,6 +37,7 @@ impl<A: Chassis> Sim<'_, A> {
                     self.open(flow);
                 }
             }
+            PacketKind::Pfc => unreachable!("a PFC frame is taken above"),
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let Some(f) = self.flows.get_mut(flow) else {
@@ -243,6 +247,10 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// The NIC is free: hand it the next data packet, round-robin over the host's flows.
     pub(super) fn nic_free(&mut self, host: u32) {
+        if self.pfc.as_mut().is_some_and(|p| !p.nic_may_send(host)) {
+            // Paused: the NIC takes its next packet at the RESUME.
+            return;
+        }
         let Some(fid) = self.nics.pick(host) else {
             // Every flow waits for ACKs (or none has data); an answer re-arms the NIC.
             return;

@@ -271,6 +271,10 @@ impl<A: Chassis> Sim<'_, A> {
     /// hold FIFO, the switch routes it on.
     #[inline(always)]
     pub(super) fn switch_arrival(&mut self, sw: u32, in_local: u32, pkt: Packet) {
+        if pkt.kind() == PacketKind::Pfc {
+            let port = self.fabric.switches[sw as usize].port_base + in_local;
+            return self.pfc_frame(port, pkt);
+        }
         if A::IDEAL {
             return self.forward(sw, in_local, pkt);
         }
@@ -300,6 +304,9 @@ impl<A: Chassis> Sim<'_, A> {
     #[inline(always)]
     pub(super) fn egress(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
         if A::IDEAL {
+            if self.pfc.is_some() {
+                return self.pfc_send(sw, gin, gout, pkt);
+            }
             return self.switch_send(gout, pkt);
         }
         let bytes = self.wire_bytes(&pkt);

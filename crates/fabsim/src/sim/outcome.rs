@@ -31,8 +31,8 @@ pub(super) struct Trace {
     pub(super) max_samples: u64,
 }
 
-/// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
-/// in flight`.
+/// Packet life counters. Conservation: `created + pfc_frames = delivered + trimmed_delivered
+/// + dropped + pfc_frames_received + in flight` (held at paused ports included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     pub created: u64,
@@ -59,6 +59,9 @@ pub struct Counters {
     pub packet_hops: u64,
     /// Payload bytes first acknowledged at or after [`crate::params::RunParams::second_half_ps`].
     pub acked_late_bytes: u64,
+    /// `switch.pfc`: PAUSE and RESUME frames sent, and received.
+    pub pfc_frames: u64,
+    pub pfc_frames_received: u64,
 }
 
 /// The outcome of a run, before formatting.
@@ -93,6 +96,8 @@ pub struct RunOutcome {
     pub trace: Vec<PortSample>,
     /// Partitions the run was simulated on (the only part that depends on `run.threads`).
     pub partitions: u32,
+    /// `switch.pfc`: per fabric port its PFC counters (empty without PFC).
+    pub pfc: Vec<super::PortPfc>,
 }
 
 impl RunOutcome {
@@ -124,6 +129,8 @@ impl Counters {
         self.events += o.events;
         self.packet_hops += o.packet_hops;
         self.acked_late_bytes += o.acked_late_bytes;
+        self.pfc_frames += o.pfc_frames;
+        self.pfc_frames_received += o.pfc_frames_received;
     }
 }
 
@@ -160,10 +167,17 @@ impl<A: Chassis> Sim<'_, A> {
         let in_flight = sim.pending_arrivals();
         let c = sim.c;
         assert_eq!(
-            c.created,
-            c.delivered + c.trimmed_delivered + c.dropped + in_flight,
+            c.created + c.pfc_frames,
+            c.delivered + c.trimmed_delivered + c.dropped + c.pfc_frames_received + in_flight,
             "packet conservation violated: {c:?}, in flight {in_flight}"
         );
+        if let Some(pfc) = sim.pfc.as_ref().filter(|_| in_flight == 0) {
+            assert!(pfc.drained(), "an MMU holds bytes with no packet in flight");
+        }
+        let pfc = sim
+            .pfc
+            .as_mut()
+            .map_or(Vec::new(), |p| p.finish(end_ps.unwrap_or(stop_ps)));
         let records = &sim.flows.records;
         RunOutcome {
             flows_total: records.len() as u64,
@@ -185,6 +199,7 @@ impl<A: Chassis> Sim<'_, A> {
             failures: sim.failures.zip(sim.rho_max),
             stalled,
             trace: sim.trace.map_or(Vec::new(), |t| t.samples),
+            pfc,
         }
     }
 

@@ -616,6 +616,15 @@ impl<A: Chassis> Sim<'_, A> {
         for (mine, mut theirs) in self.wire.iter_mut().zip(o.wire) {
             mine.slots.append(&mut theirs.slots);
         }
+        if let (Some(mine), Some(theirs)) = (self.pfc.as_mut(), o.pfc) {
+            let hosts = self.fabric.hosts as usize;
+            let wire = &self.wire;
+            mine.absorb(
+                theirs,
+                |g| owner[wire[g].from as usize] == o.me,
+                |sw| owner[hosts + sw as usize] == o.me,
+            );
+        }
         self.c.absorb(&o.c);
         self.completed += o.completed;
         self.now = self.now.max(o.now);
