@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::multi_asic::Chassis;
+use super::wire::{wire_bytes, Slot};
 use super::{Event, Sim};
 use crate::engine::{EventQueue, Time};
 use crate::net::pfc::{Admit, Mmu};
@@ -288,27 +289,27 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         pp.paused = Some(now);
+        let hosts = self.fabric.hosts;
         loop {
-            let ring = &self.wire[port as usize];
-            let Some(&(arrive, _, q)) = ring.slots.back() else {
+            let ring = &mut self.wire[port as usize];
+            let fixed = ring.fixed(now);
+            let (ports, link, specs) = (&mut self.ports, &self.p.link, self.specs);
+            let ser_of = |q: &Packet| ports.serialization(port, wire_bytes(q, link, specs));
+            let Some(((arrive, _, q), ser)) =
+                pop_waiting(&mut ring.slots, fixed, now, delay, ser_of)
+            else {
                 break;
             };
-            if ring.slots.len() <= ring.fixed(now) || q.kind() == PacketKind::Pfc {
-                break;
-            }
-            let ser = self.ports.serialization(port, self.wire_bytes(&q));
-            let start = arrive - delay - ser;
-            if start <= now {
-                break;
-            }
-            self.wire[port as usize].slots.pop_back();
             self.ports.unqueue_tail(port, ser, now);
             self.c.packet_hops -= 1;
-            let switch_port = port >= self.fabric.hosts;
             let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
-            let local = if switch_port {
+            let local = if port >= hosts {
                 let (s, local, _) = pp.departing.pop_back().expect("a departure per packet");
-                debug_assert_eq!(s, start, "port {port}: departures out of step");
+                debug_assert_eq!(
+                    s,
+                    arrive - delay - ser,
+                    "port {port}: departures out of step"
+                );
                 local
             } else {
                 0
@@ -348,5 +349,122 @@ impl<A: Chassis> Sim<'_, A> {
             let at = self.ports.stats[port as usize].busy_until.max(now);
             self.at_host(port, at, Event::NicFree { host: port });
         }
+    }
+}
+
+/// The packet at the back of a port's ring if it still waits for the serializer at `now`
+/// (behind the ring's first `fixed` slots, and not a PFC frame, which a PAUSE does not
+/// stop), taken off with its serialization (`ser_of`). Frames jump ahead of waiting data,
+/// so what waits behind the packet in service is the ring's back up to the last frame.
+fn pop_waiting(
+    wire: &mut VecDeque<Slot>,
+    fixed: usize,
+    now: Time,
+    delay: Time,
+    mut ser_of: impl FnMut(&Packet) -> Time,
+) -> Option<(Slot, Time)> {
+    let &(arrive, _, q) = wire.back()?;
+    if wire.len() <= fixed || q.kind() == PacketKind::Pfc {
+        return None;
+    }
+    let ser = ser_of(&q);
+    (arrive - delay - ser > now).then(|| (wire.pop_back().expect("the back"), ser))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::Ports;
+
+    /// A hand trace. A port at 8 Gb/s (a byte per ns) with 100 ns links takes three
+    /// 1,000 B packets at t = 0: they would leave [0, 1), [1, 2), [2, 3) us. A RESUME sent
+    /// upstream at 0.2 us jumps the queue: 43 ns, after packet 0. A PAUSE at 0.5 us stops
+    /// the port after packet 0 and the frame (in service, and started before the data
+    /// waiting): packets 1 and 2 are held, and the serializer is free at 1.043 us. A packet
+    /// offered at 1.5 us is held behind them. The RESUME at 4 us sends them in order from
+    /// 4 us: 4-5, 5-6, 6-7 us, arriving 100 ns later.
+    #[test]
+    fn a_pause_holds_what_waits_and_the_resume_sends_it_from_then_on() {
+        let ps = Time::from_ps;
+        let us = |n: u64| ps(n * 1_000_000);
+        let ns = |n: u64| ps(n * 1_000);
+        let delay = ns(100);
+        let mut ports = Ports::new(1, 8_000_000_000, delay);
+        let data = |seq| Packet::new(0, seq, PacketKind::Data, 0);
+        let frame = Packet::new(0, 0, PacketKind::Pfc, 0);
+        let ser_of = |p: &Packet| {
+            if p.kind() == PacketKind::Pfc {
+                ns(43)
+            } else {
+                us(1)
+            }
+        };
+        let mut wire: VecDeque<Slot> = VecDeque::new();
+        for seq in 0..3 {
+            let Enqueue::Arrives(t) = ports.enqueue(0, 1000, Time::ZERO, None) else {
+                unreachable!()
+            };
+            wire.push_back((t, seq, data(seq)));
+        }
+        let Enqueue::Arrives(t) = ports.enqueue(0, 43, ns(200), None) else {
+            unreachable!()
+        };
+        let at = super::super::wire::jump_queue(
+            &mut wire,
+            1,
+            (t, 3, frame),
+            ns(43),
+            ns(200),
+            delay,
+            ser_of,
+        );
+        assert_eq!(at, 1, "the frame goes right after the packet in service");
+        let arrivals = |w: &VecDeque<Slot>| w.iter().map(|s| (s.2.seq, s.0)).collect::<Vec<_>>();
+        assert_eq!(
+            arrivals(&wire),
+            vec![(0, ns(1100)), (0, ns(1143)), (1, ns(2143)), (2, ns(3143))]
+        );
+        // The PAUSE at 0.5 us.
+        let now = ns(500);
+        let mut held = VecDeque::new();
+        while let Some((slot, ser)) = pop_waiting(&mut wire, 1, now, delay, ser_of) {
+            ports.unqueue_tail(0, ser, now);
+            held.push_front(slot.2);
+        }
+        assert_eq!(arrivals(&wire), vec![(0, ns(1100)), (0, ns(1143))]);
+        assert_eq!(held.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(ports.stats[0].busy_until, ns(1043));
+        assert_eq!(ports.backlog_ps(0, us(2)), Time::ZERO, "idle while paused");
+        held.push_back(data(3));
+        // The RESUME at 4 us.
+        let resumed: Vec<Time> = held
+            .iter()
+            .map(|_| match ports.enqueue(0, 1000, us(4), None) {
+                Enqueue::Arrives(t) => t,
+                Enqueue::Overflow => unreachable!(),
+            })
+            .collect();
+        assert_eq!(resumed, vec![ns(5100), ns(6100), ns(7100)]);
+        // The port served every byte once: 3 x 1,000 + 43 + 1,000 ns of link time.
+        assert_eq!(ports.stats[0].busy_ps, ns(4043));
+    }
+
+    /// Nothing is held that started: a packet starting exactly at the PAUSE goes, as does
+    /// a waiting frame; the ring's fixed head stays.
+    #[test]
+    fn a_pause_takes_only_what_has_not_started() {
+        let ns = |n: u64| Time::from_ps(n * 1_000);
+        let d = |seq| Packet::new(0, seq, PacketKind::Data, 0);
+        let ser_of = |_: &Packet| ns(10);
+        // Starts 0, 10, 20 (arrivals at start + 10 + 5 of delay).
+        let mut wire: VecDeque<Slot> = (0..3u32)
+            .map(|i| (ns(10 * i as u64 + 15), i, d(i)))
+            .collect();
+        assert!(pop_waiting(&mut wire, 1, ns(20), ns(5), ser_of).is_none());
+        let (slot, ser) = pop_waiting(&mut wire, 1, ns(19), ns(5), ser_of).unwrap();
+        assert_eq!((slot.2.seq, ser), (2, ns(10)));
+        assert!(pop_waiting(&mut wire, 2, Time::ZERO, ns(5), ser_of).is_none());
+        wire.push_back((ns(45), 9, Packet::new(0, 1, PacketKind::Pfc, 0)));
+        assert!(pop_waiting(&mut wire, 1, Time::ZERO, ns(5), ser_of).is_none());
     }
 }

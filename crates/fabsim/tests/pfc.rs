@@ -1,0 +1,158 @@
+//! Priority flow control (`switch.pfc`): lossless where the same buffer drops, frames that
+//! alternate per link, a switch's buffer never overrun, and the combinations refused.
+
+use fabsim::engine::Time;
+use fabsim::scenario::Scenario;
+use fabsim::sim::{simulate, RunOutcome};
+
+fn run(sets: &[&str]) -> RunOutcome {
+    let mut s = Scenario::default_scenario();
+    for a in sets {
+        s.set(a).unwrap();
+    }
+    simulate(
+        &s.expand()
+            .unwrap_or_else(|e| panic!("{sets:?}: {e}"))
+            .remove(0)
+            .params,
+    )
+}
+
+/// A 16-to-1 incast on one switch (a leaf-spine of one leaf), 100 Gb/s links of 1 us: a
+/// port's headroom is 3 x 100 Gb/s x 1 us = 37,500 B.
+const INCAST: [&str; 11] = [
+    "topology.tiers=2",
+    "topology.leaves=1",
+    "topology.uplinks=0",
+    "topology.hosts_per_leaf=17",
+    "link.rate_gbps=100",
+    "link.delay_ns=1000",
+    "switch.lb=ecmp",
+    "host.cc=none",
+    "workload.kind=incast",
+    "workload.senders=16",
+    "workload.message_bytes=262144",
+];
+
+/// The switch's buffer: 17 x (37,500 + 4,096) = 707,132 B of headrooms and reserves, and a
+/// shared pool of 292,868 B.
+const BUFFER: u64 = 1_000_000;
+
+#[test]
+fn pfc_makes_an_incast_lossless_where_the_same_buffer_drops() {
+    let lossy = run(&[
+        &INCAST[..],
+        &["switch.buffer_bytes=300000", "host.rto_us=100"],
+    ]
+    .concat());
+    assert!(
+        lossy.counters.dropped > 0,
+        "the incast must overflow a 300 KB port"
+    );
+    assert!(lossy.pfc.is_empty());
+    let buffer = format!("switch.pfc_buffer_bytes={BUFFER}");
+    let o = run(&[&INCAST[..], &["switch.pfc=true", &buffer]].concat());
+    assert_eq!(o.stalled, None);
+    assert_eq!(o.flows_completed, o.flows_total);
+    assert_eq!(o.counters.dropped, 0);
+    assert_eq!(o.counters.retransmits, 0);
+    assert_eq!(o.counters.timeouts, 0);
+    let pauses: u64 = o.pfc.iter().map(|p| p.pauses_sent).sum();
+    assert!(pauses > 0, "the incast must pause its senders");
+    // Every frame sent was received; every port resumed as often as it was paused (the
+    // run drained), and a PAUSE reached a NIC only from its switch port.
+    let (sent, received) = o.pfc.iter().fold((0, 0), |(s, r), p| {
+        (
+            s + p.pauses_sent + p.resumes_sent,
+            r + p.pauses_received + p.resumes_received,
+        )
+    });
+    assert_eq!(sent, received);
+    assert_eq!(sent, o.counters.pfc_frames);
+    let hosts = o.fabric.hosts as usize;
+    for (g, p) in o.pfc.iter().enumerate() {
+        assert_eq!(p.pauses_sent, p.resumes_sent, "port {g}");
+        assert_eq!(p.pauses_received, p.resumes_received, "port {g}");
+        if g >= hosts {
+            // A switch port to a host: what it sends, the host's NIC receives.
+            let host = o.fabric.port_to_node[g] as usize;
+            assert_eq!(p.pauses_sent, o.pfc[host].pauses_received, "port {g}");
+            assert_eq!(p.pauses_received, 0, "hosts never send PFC");
+        } else {
+            assert_eq!(p.pauses_sent, 0, "hosts never send PFC");
+        }
+    }
+    // Paused NICs: each sender was paused for some time, the receiver never.
+    let receiver = o.flows[0].dst as usize;
+    assert_eq!(o.pfc[receiver].pauses_received, 0);
+    assert!(
+        o.pfc[..hosts]
+            .iter()
+            .filter(|p| p.paused_ps > Time::ZERO)
+            .count()
+            >= 16
+    );
+    // The switch's one congested port never held more than the switch's buffer.
+    let most = o
+        .ports
+        .stats
+        .iter()
+        .map(|s| s.max_backlog_ps)
+        .max()
+        .unwrap();
+    assert!(most.bytes_at(100_000_000_000) <= BUFFER, "{most:?}");
+    // Without the buffer's pressure, no PAUSE at all.
+    let roomy = run(&[&INCAST[..], &["switch.pfc=true"]].concat());
+    assert_eq!(roomy.pfc.iter().map(|p| p.pauses_sent).sum::<u64>(), 0);
+    assert_eq!(
+        roomy.end_ps,
+        run(&INCAST).end_ps,
+        "PFC that never pauses changes nothing"
+    );
+}
+
+/// Headroom exhausted: with no shared pool and 100 ns links, a port's headroom (3,750 B)
+/// is less than what is on its way while the PAUSE travels (a packet in service at each
+/// end, the frame and 200 ns of wire): packets drop, and are counted as such.
+#[test]
+fn an_exhausted_headroom_drops_and_counts() {
+    let short = [
+        "switch.pfc=true",
+        "switch.pfc_buffer_bytes=1",
+        "packet.payload_bytes=1000",
+        "host.rto_us=50",
+    ];
+    let o = run(&[&INCAST[..], &short, &["link.delay_ns=100"]].concat());
+    let headroom: u64 = o.pfc.iter().map(|p| p.headroom_drops).sum();
+    assert!(headroom > 0);
+    assert_eq!(headroom, o.counters.dropped);
+    assert_eq!(o.flows_completed, o.flows_total, "retransmissions recover");
+    // Twice the delay, twice the headroom: enough.
+    let o = run(&[&INCAST[..], &short, &["link.delay_ns=200"]].concat());
+    assert_eq!(o.counters.dropped, 0);
+    assert!(o.pfc.iter().map(|p| p.pauses_sent).sum::<u64>() > 0);
+}
+
+#[test]
+fn pfc_refuses_what_it_does_not_model() {
+    for (set, key) in [
+        ("switch.overflow=trim", "switch.overflow"),
+        ("switch.ecn_at=dequeue", "switch.ecn_at"),
+        ("switch.buffer_bytes=100000", "switch.buffer_bytes"),
+        ("switch.arch=sota", "switch.arch"),
+    ] {
+        let mut s = Scenario::default_scenario();
+        s.set("switch.pfc=true").unwrap();
+        s.set(set).unwrap();
+        if set.starts_with("switch.ecn_at") {
+            s.set("switch.ecn_kmin_bytes=1000").unwrap();
+            s.set("switch.ecn_kmax_bytes=2000").unwrap();
+        }
+        let e = s
+            .expand()
+            .err()
+            .unwrap_or_else(|| panic!("{set} accepted"))
+            .to_string();
+        assert!(e.contains(key) && e.contains("pfc"), "{set}: {e}");
+    }
+}
