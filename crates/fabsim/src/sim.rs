@@ -16,6 +16,8 @@
 //!   gates it waits for fired: see `workload::deps`).
 //! - `Timeout { flow }`: the flow's retransmission timer; `AckTimer { flow }`: its
 //!   receiver's delayed-ACK timer.
+//! - `Depart { port }` (`switch.pfc` only): switch port `port`'s first packet not started
+//!   starts leaving; its MMU releases the packet's bytes (`pfc.rs`).
 //!
 //! Fastroute's controller and the trace's samples touch every switch or port at once: they
 //! are the run's global events, taken between windows (`parallel.rs`), before any event of

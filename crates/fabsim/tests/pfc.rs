@@ -156,3 +156,29 @@ fn pfc_refuses_what_it_does_not_model() {
         assert!(e.contains(key) && e.contains("pfc"), "{set}: {e}");
     }
 }
+
+/// A 4 x 4 torus routed on shortest paths has cyclic buffer dependencies: with small
+/// buffers a permutation deadlocks, and the run's end names the cycle of paused ports
+/// instead of blaming lost packets; with room enough it completes.
+#[test]
+fn a_pfc_deadlock_is_named() {
+    let torus = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/topologies/torus-4x4.toml"
+    );
+    let torus = format!("topology.file=\"{torus}\"");
+    let base = [
+        torus.as_str(),
+        "switch.lb=ecmp",
+        "switch.pfc=true",
+        "workload.message_bytes=65536",
+    ];
+    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=500000"]].concat());
+    let why = o.stalled.expect("the permutation deadlocks");
+    assert!(why.starts_with("PFC deadlock: a cycle of "), "{why}");
+    assert!(o.flows_completed < o.flows_total);
+    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=1500000"]].concat());
+    assert_eq!(o.stalled, None);
+    assert_eq!(o.flows_completed, o.flows_total);
+    assert!(o.pfc.iter().map(|p| p.pauses_sent).sum::<u64>() > 0);
+}

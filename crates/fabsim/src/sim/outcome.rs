@@ -215,6 +215,13 @@ impl<A: Chassis> Sim<'_, A> {
         if left == 0 {
             return None;
         }
+        if let Some(d) = self.pfc_deadlock(std::slice::from_ref(self)) {
+            return Some(format!(
+                "{d}; nothing moves at {} us, with {left} of {} flows unfinished",
+                self.now.as_us_f64(),
+                records.len()
+            ));
+        }
         let name = |started: bool| {
             let of_kind = || {
                 records

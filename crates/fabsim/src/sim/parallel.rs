@@ -504,8 +504,10 @@ fn deliver<A: Chassis>(sims: &mut [MutexGuard<'_, Sim<'_, A>>]) {
 fn stall<A: Chassis>(sims: &[MutexGuard<'_, Sim<'_, A>>], flows: u64) -> String {
     let sum = |f: fn(&Sim<A>) -> u64| sims.iter().map(|s| f(s)).sum::<u64>();
     let now = sims.iter().map(|s| s.now).max().unwrap_or(Time::ZERO);
+    let deadlock = sims[0].pfc_deadlock(sims.iter().map(|s| &**s));
     format!(
-        "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
+        "{}no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
+        deadlock.map_or(String::new(), |d| d + "; "),
         now.as_us_f64(),
         sum(|s| s.completed),
         sum(|s| s.c.timeouts),

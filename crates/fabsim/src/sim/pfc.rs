@@ -145,6 +145,13 @@ impl Pfc {
         self.mmu.absorb(&other.mmu, switch_theirs);
     }
 
+    /// Marks in `paused` (one flag per port) the ports this partition holds paused.
+    pub(super) fn note_paused(&self, paused: &mut [bool]) {
+        for (flag, p) in paused.iter_mut().zip(&self.ports) {
+            *flag |= p.paused.is_some();
+        }
+    }
+
     /// Whether every switch's MMU holds nothing.
     pub(super) fn drained(&self) -> bool {
         self.mmu.is_empty()
@@ -152,6 +159,23 @@ impl Pfc {
 }
 
 impl<A: Chassis> Sim<'_, A> {
+    /// With PFC, a deadlock among the ports paused in any of `parts` (the run's partitions,
+    /// this one among them).
+    pub(super) fn pfc_deadlock<'s>(
+        &self,
+        parts: impl IntoIterator<Item = &'s Self>,
+    ) -> Option<String>
+    where
+        Self: 's,
+    {
+        self.pfc.as_ref()?;
+        let mut paused = vec![false; self.fabric.ports()];
+        for s in parts {
+            s.pfc.as_ref().expect("PFC is on").note_paused(&mut paused);
+        }
+        deadlock(&paused, &self.fabric)
+    }
+
     /// A switch offers a routed packet, which came in at global port `gin`, to its egress
     /// port `gout`, through its MMU.
     pub(super) fn pfc_send(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
@@ -317,6 +341,11 @@ impl<A: Chassis> Sim<'_, A> {
             pp.held.push_front((q, local));
             pp.held_ps += ser;
         }
+        let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
+        if pp.departing.is_empty() {
+            // Its first packet not started was taken: its `Depart` event is void.
+            pp.depart_at = Time::MAX;
+        }
     }
 
     /// A RESUME reaches `port`'s sender: its held packets go on the wire in order from now,
@@ -350,6 +379,63 @@ impl<A: Chassis> Sim<'_, A> {
             self.at_host(port, at, Event::NicFree { host: port });
         }
     }
+}
+
+/// A PFC deadlock among the ports `paused` flags: a cycle of paused ports, each leading to
+/// a switch whose own paused port is the next (that switch's packets from the port before
+/// wait behind it), named by the graph's nodes at each port's ends; `None` if the paused
+/// ports make no cycle.
+pub(super) fn deadlock(paused: &[bool], fabric: &Fabric) -> Option<String> {
+    // Per port: 0 unvisited, 1 on the current path, 2 done (no cycle through it).
+    let mut state = vec![0u8; paused.len()];
+    let next = |g: usize| -> Vec<usize> {
+        let far = fabric.port_to_node[g];
+        let Some(sw) = far.checked_sub(fabric.hosts) else {
+            return Vec::new();
+        };
+        let s = &fabric.switches[sw as usize];
+        let ports = s.port_base as usize..(s.port_base + s.ports) as usize;
+        ports.filter(|&h| paused[h]).collect()
+    };
+    for start in (0..paused.len()).filter(|&g| paused[g]) {
+        if state[start] != 0 {
+            continue;
+        }
+        // Depth first, with an explicit stack of (port, its successors left).
+        let mut path = vec![(start, next(start))];
+        state[start] = 1;
+        while let Some((g, succ)) = path.last_mut() {
+            let g = *g;
+            match succ.pop() {
+                Some(h) if state[h] == 1 => {
+                    let at = path.iter().position(|&(p, _)| p == h).expect("on the path");
+                    let cycle: Vec<String> = path[at..]
+                        .iter()
+                        .map(|&(p, _)| {
+                            let (a, b) = fabric.port_ends(p as u32);
+                            format!("{a}->{b}")
+                        })
+                        .collect();
+                    return Some(format!(
+                        "PFC deadlock: a cycle of {} paused ports (by the topology's node \
+                         ids) {}",
+                        cycle.len(),
+                        cycle.join(", ")
+                    ));
+                }
+                Some(h) if state[h] == 0 => {
+                    state[h] = 1;
+                    path.push((h, next(h)));
+                }
+                Some(_) => {}
+                None => {
+                    state[g] = 2;
+                    path.pop();
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The packet at the back of a port's ring if it still waits for the serializer at `now`
