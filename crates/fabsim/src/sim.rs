@@ -170,7 +170,7 @@ struct Sim<'a, A: Chassis> {
     rho_max: Option<f64>,
     trace: Option<Trace>,
     /// `switch.pfc`: the switches' MMUs and the ports' pause state.
-    pfc: Option<pfc::Pfc>,
+    pfc: Option<Box<pfc::Pfc>>,
 }
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
@@ -338,7 +338,7 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 samples: Vec::new(),
                 max_samples: p.trace_max_samples(),
             }),
-            pfc: p.switch.pfc_buffer.map(|b| pfc::Pfc::new(b, &fabric)),
+            pfc: pfc::Pfc::of(p.switch.pfc_buffer, &fabric),
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {

@@ -227,12 +227,13 @@ impl Packet {
     /// bytes: the link model's sizes, and for a short last packet its flow's remainder).
     #[inline]
     pub fn size(&self) -> WireSize {
-        match self.kind() {
-            PacketKind::Data => {}
-            PacketKind::Pfc => return WireSize::Frame,
-            _ => return WireSize::Control,
-        }
-        if self.trimmed() {
+        if self.kind() != PacketKind::Data {
+            if self.kind() == PacketKind::Pfc {
+                WireSize::Frame
+            } else {
+                WireSize::Control
+            }
+        } else if self.trimmed() {
             WireSize::Header
         } else if self.short() {
             WireSize::ShortData

@@ -16,10 +16,7 @@ pub(super) const SENDER_DONE: u32 = u32::MAX;
 
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
-        if p.kind() == PacketKind::Pfc {
-            return self.pfc_frame(self.fabric.nic(host).port(), p);
-        }
-        debug_assert_eq!(p.dst(&self.ends), host);
+        debug_assert!(p.kind() == PacketKind::Pfc || p.dst(&self.ends) == host);
         let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
         match p.kind() {
             PacketKind::Data => self.data_arrives(host, p),
@@ -37,7 +34,7 @@ impl<A: Chassis> Sim<'_, A> {
                     self.open(flow);
                 }
             }
-            PacketKind::Pfc => unreachable!("a PFC frame is taken above"),
+            PacketKind::Pfc => self.pfc_frame(self.fabric.nic(host).port(), p),
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let Some(f) = self.flows.get_mut(flow) else {

@@ -271,7 +271,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// hold FIFO, the switch routes it on.
     #[inline(always)]
     pub(super) fn switch_arrival(&mut self, sw: u32, in_local: u32, pkt: Packet) {
-        if pkt.kind() == PacketKind::Pfc {
+        if self.pfc.is_some() && pkt.kind() == PacketKind::Pfc {
             let port = self.fabric.switches[sw as usize].port_base + in_local;
             return self.pfc_frame(port, pkt);
         }

@@ -622,7 +622,7 @@ impl<A: Chassis> Sim<'_, A> {
             let hosts = self.fabric.hosts as usize;
             let wire = &self.wire;
             mine.absorb(
-                theirs,
+                *theirs,
                 |g| owner[wire[g].from as usize] == o.me,
                 |sw| owner[hosts + sw as usize] == o.me,
             );

@@ -72,8 +72,13 @@ pub(super) struct Pfc {
 }
 
 impl Pfc {
+    /// With `buffer` (`switch.pfc` on), the state of PFC over `fabric`.
+    pub(super) fn of(buffer: Option<u64>, fabric: &Fabric) -> Option<Box<Self>> {
+        buffer.map(|b| Box::new(Pfc::new(b, fabric)))
+    }
+
     /// Switches with `buffer` bytes each, over `fabric`'s ports.
-    pub(super) fn new(buffer: u64, fabric: &Fabric) -> Self {
+    fn new(buffer: u64, fabric: &Fabric) -> Self {
         let rates: Vec<Vec<u64>> = fabric
             .switches
             .iter()
@@ -206,6 +211,7 @@ impl<A: Chassis> Sim<'_, A> {
     /// If `port` is paused, `pkt` (which came in at local port `local` of a switch) waits
     /// beside its ring, marked by the backlog it finds (held packets included) if it is
     /// `buffered` data; returns whether it waits.
+    #[inline(never)]
     pub(super) fn hold(&mut self, port: u32, mut pkt: Packet, local: u32, buffered: bool) -> bool {
         let Some(pfc) = self.pfc.as_ref().filter(|p| p.paused(port)) else {
             return false;
@@ -271,6 +277,7 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// A switch sends a PAUSE (`pause`) or a RESUME out of its port `port`, ahead of the
     /// data waiting there (which then starts a frame's serialization later).
+    #[cold]
     fn send_frame(&mut self, port: u32, pause: bool) {
         let now = self.now;
         let frame = Packet::new(0, pause as u32, PacketKind::Pfc, 0);
@@ -294,6 +301,7 @@ impl<A: Chassis> Sim<'_, A> {
     }
 
     /// A PFC frame reaches the sender of port `port` (the port it pauses or resumes).
+    #[cold]
     pub(super) fn pfc_frame(&mut self, port: u32, frame: Packet) {
         self.c.pfc_frames_received += 1;
         if frame.seq == 1 {
@@ -305,6 +313,7 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// A PAUSE reaches `port`'s sender: the packets still waiting for its serializer (not
     /// frames) leave its ring for the held line, and it sends no more until a RESUME.
+    #[cold]
     fn pause(&mut self, port: u32) {
         let (now, delay) = (self.now, self.ports.delay_ps());
         let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
@@ -350,6 +359,7 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// A RESUME reaches `port`'s sender: its held packets go on the wire in order from now,
     /// and a NIC that became free meanwhile takes its next packet when they are through.
+    #[cold]
     fn resume(&mut self, port: u32) {
         let now = self.now;
         let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
