@@ -182,3 +182,38 @@ fn a_pfc_deadlock_is_named() {
     assert_eq!(o.flows_completed, o.flows_total);
     assert!(o.pfc.iter().map(|p| p.pauses_sent).sum::<u64>() > 0);
 }
+
+/// The trace shows each port's pause state per sample: paused samples only at ports that
+/// were paused, some at every sender's NIC; the traced run is the untraced one.
+#[test]
+fn the_trace_shows_the_pause_state_per_sample() {
+    let buffer = format!("switch.pfc_buffer_bytes={BUFFER}");
+    let sets = [&INCAST[..], &["switch.pfc=true", &buffer]].concat();
+    let mut s = Scenario::default_scenario();
+    for a in &sets {
+        s.set(a).unwrap();
+    }
+    let p = s.expand().unwrap().remove(0).params;
+    let traced = fabsim::sim::simulate_traced(&p, Some(Time::from_ps(1_000_000)), None);
+    let plain = simulate(&p);
+    assert_eq!(traced.counters, plain.counters);
+    assert_eq!(traced.end_ps, plain.end_ps);
+    assert_eq!(traced.pfc, plain.pfc);
+    let paused: Vec<u32> = traced
+        .trace
+        .iter()
+        .filter(|s| s.paused)
+        .map(|s| s.port)
+        .collect();
+    assert!(!paused.is_empty());
+    for &port in &paused {
+        assert!(traced.pfc[port as usize].pauses_received > 0, "port {port}");
+    }
+    let senders = traced.flows.iter().map(|f| f.src);
+    for src in senders {
+        assert!(
+            paused.contains(&src),
+            "sender {src}'s NIC is never seen paused"
+        );
+    }
+}

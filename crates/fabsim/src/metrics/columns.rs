@@ -217,6 +217,7 @@ pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
     one("utilization", "fraction", |t| text(t.utilization)),
     one("from_node", "", |t| text(t.from_node)),
     one("to_node", "", |t| text(t.to_node)),
+    one("pfc_paused", "", |t| text(t.pfc_paused)),
 ];
 
 /// A column of one cell per row (flow and trace rows).

@@ -13,14 +13,16 @@ use crate::net::{Fabric, Failures, Ports};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
 
-/// One port at one sample time: its queue (bytes not yet on the wire) and the link time it
-/// spent serializing since the previous sample (or since time 0).
+/// One port at one sample time: its queue (bytes not yet on the wire, held by a PAUSE
+/// included), the link time it spent serializing since the previous sample (or since time
+/// 0), and whether a PFC PAUSE holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortSample {
     pub time: Time,
     pub port: u32,
     pub queue_bytes: u64,
     pub served_ps: Time,
+    pub paused: bool,
 }
 
 /// A run's trace: per port the link time served up to the last sample, and the samples.
@@ -292,11 +294,17 @@ impl<A: Chassis> Sim<'_, A> {
             // Link time committed so far, minus what is still waiting: served by `t`.
             // (A port held dark may owe more than it committed: never count back.)
             let served = self.ports.stats[port].busy_ps.saturating_sub(backlog);
+            let (paused, held) = self
+                .pfc
+                .as_ref()
+                .map_or((false, Time::ZERO), |p| p.held_at(port));
             trace.samples.push(PortSample {
                 time: t,
                 port: port as u32,
-                queue_bytes: self.ports.backlog_bytes(port as u32, t),
+                queue_bytes: self.ports.backlog_bytes(port as u32, t)
+                    + self.ports.bytes_in(port as u32, held),
                 served_ps: served.saturating_sub(trace.served[port]),
+                paused,
             });
             trace.served[port] = trace.served[port].max(served);
         }

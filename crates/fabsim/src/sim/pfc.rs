@@ -107,6 +107,12 @@ impl Pfc {
         self.ports[port as usize].paused.is_some()
     }
 
+    /// Whether `port` is paused, and its held packets' serialization.
+    pub(super) fn held_at(&self, port: usize) -> (bool, Time) {
+        let p = &self.ports[port];
+        (p.paused.is_some(), p.held_ps)
+    }
+
     /// Packets held at paused ports.
     pub(super) fn held(&self) -> u64 {
         self.ports.iter().map(|p| p.held.len() as u64).sum()
