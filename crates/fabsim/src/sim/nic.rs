@@ -117,11 +117,18 @@ impl Nics {
             return None;
         }
         self.armed[h] = true;
-        Some(if self.mode == Nic::Fifo {
+        Some(self.next_at(host, now, busy_until))
+    }
+
+    /// When the NIC of `host` takes its next packet, its serializer busy until `busy_until`:
+    /// when it is free (and the pace allows), or at once with `host.nic = "fifo"`.
+    #[inline]
+    pub(super) fn next_at(&self, host: u32, now: Time, busy_until: Time) -> Time {
+        if self.mode == Nic::Fifo {
             now
         } else {
-            busy_until.max(now).max(self.next_tx[h])
-        })
+            busy_until.max(now).max(self.next_tx[host as usize])
+        }
     }
 
     /// `NicFree`: the flow whose packet the NIC takes, round-robin over the host's flows,

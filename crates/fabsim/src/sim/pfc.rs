@@ -391,7 +391,8 @@ impl<A: Chassis> Sim<'_, A> {
         let pfc = self.pfc.as_mut().expect("PFC is on");
         pfc.ports[port as usize].held = held;
         if port < self.fabric.hosts && std::mem::take(&mut pfc.parked[port as usize]) {
-            let at = self.ports.stats[port as usize].busy_until.max(now);
+            let busy = self.ports.stats[port as usize].busy_until;
+            let at = self.nics.next_at(port, now, busy);
             self.at_host(port, at, Event::NicFree { host: port });
         }
     }
