@@ -475,9 +475,10 @@ impl<A: Chassis> Sim<'_, A> {
         self.wire.iter().map(|w| w.slots.len() as u64).sum::<u64>() + held
     }
 
-    /// A switch routes a packet and offers it to the chosen egress port.
+    /// A switch routes a packet and offers it to the chosen egress port (through its MMU
+    /// with `PFC`).
     #[inline(always)]
-    fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
+    fn forward<const PFC: bool>(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let view = View {
             fabric: &self.fabric,
             ends: &self.ends,
@@ -487,6 +488,6 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let local = self.lb.egress(view, sw, in_local, &mut p);
         let base = self.fabric.switches[sw as usize].port_base;
-        self.egress(sw, base + in_local, base + local, p);
+        self.egress::<PFC>(sw, base + in_local, base + local, p);
     }
 }

@@ -97,12 +97,13 @@ pub enum WireSize {
     Control,
     /// A trimmed data packet: its header.
     Header,
+    /// A PFC frame: [`pfc::FRAME_BYTES`]. (The classes that are not data come first: one
+    /// comparison tells them.)
+    Frame,
     /// A data packet with a full payload.
     FullData,
     /// A flow's last data packet, with less than a full payload.
     ShortData,
-    /// A PFC frame: [`pfc::FRAME_BYTES`].
-    Frame,
 }
 
 /// CONGA's overlay header (`switch.lb = "conga"`): the source leaf's uplink and the path's

@@ -187,6 +187,19 @@ impl<A: Chassis> Sim<'_, A> {
         deadlock(&paused, &self.fabric)
     }
 
+    /// With PFC, a packet reached switch `sw` at local port `in_local`: a frame pauses or
+    /// resumes the port back (which it came in at), anything else is routed on through the
+    /// switch's MMU (PFC runs on ideal switches only).
+    #[inline(never)]
+    pub(super) fn pfc_arrival(&mut self, sw: u32, in_local: u32, pkt: Packet) {
+        if pkt.kind() == PacketKind::Pfc {
+            let port = self.fabric.switches[sw as usize].port_base + in_local;
+            return self.pfc_frame(port, pkt);
+        }
+        debug_assert!(A::IDEAL, "PFC on a multi-ASIC switch");
+        self.forward::<true>(sw, in_local, pkt);
+    }
+
     /// A switch offers a routed packet, which came in at global port `gin`, to its egress
     /// port `gout`, through its MMU.
     pub(super) fn pfc_send(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
