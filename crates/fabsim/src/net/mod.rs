@@ -162,14 +162,19 @@ impl Packet {
 
     #[inline]
     pub fn kind(&self) -> PacketKind {
-        match self.flags.0 & Flags::KIND {
-            0 => PacketKind::Data,
-            1 => PacketKind::Ack,
-            2 => PacketKind::Nack,
-            3 => PacketKind::Syn,
-            4 => PacketKind::SynAck,
-            _ => PacketKind::Pfc,
-        }
+        // A table, not a match: a load on every hop instead of comparisons (the kind bits
+        // only ever hold a `PacketKind`; the table's last entries are never read).
+        const KINDS: [PacketKind; 8] = [
+            PacketKind::Data,
+            PacketKind::Ack,
+            PacketKind::Nack,
+            PacketKind::Syn,
+            PacketKind::SynAck,
+            PacketKind::Pfc,
+            PacketKind::Pfc,
+            PacketKind::Pfc,
+        ];
+        KINDS[(self.flags.0 & Flags::KIND) as usize]
     }
 
     /// This packet turned into a control packet of `kind` and sequence number `seq` (an ACK
