@@ -201,7 +201,7 @@ impl SimParams {
             / TRACE_SAMPLE_BYTES
     }
 
-    fn fabric(&self) -> crate::net::Fabric {
+    pub(crate) fn fabric(&self) -> crate::net::Fabric {
         crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps)
     }
 

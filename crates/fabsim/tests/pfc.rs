@@ -111,24 +111,26 @@ fn pfc_makes_an_incast_lossless_where_the_same_buffer_drops() {
     );
 }
 
-/// Headroom exhausted: with no shared pool and 100 ns links, a port's headroom (3,750 B)
-/// is less than what is on its way while the PAUSE travels (a packet in service at each
-/// end, the frame and 200 ns of wire): packets drop, and are counted as such.
+/// Headroom exhausted: with a shared pool of 1,000 B and 100 ns links, a port's headroom
+/// (3,750 B) is less than what is on its way while the PAUSE travels (a packet in service
+/// at each end, the frame and 200 ns of wire): packets drop, and are counted as such.
 #[test]
 fn an_exhausted_headroom_drops_and_counts() {
     let short = [
         "switch.pfc=true",
-        "switch.pfc_buffer_bytes=1",
         "packet.payload_bytes=1000",
         "host.rto_us=50",
     ];
-    let o = run(&[&INCAST[..], &short, &["link.delay_ns=100"]].concat());
+    // 17 x (3,750 + 4,096) bytes of headrooms and reserves, and 1,000 more.
+    let at_100ns = ["link.delay_ns=100", "switch.pfc_buffer_bytes=134382"];
+    let o = run(&[&INCAST[..], &short, &at_100ns].concat());
     let headroom: u64 = o.pfc.iter().map(|p| p.headroom_drops).sum();
     assert!(headroom > 0);
     assert_eq!(headroom, o.counters.dropped);
     assert_eq!(o.flows_completed, o.flows_total, "retransmissions recover");
-    // Twice the delay, twice the headroom: enough.
-    let o = run(&[&INCAST[..], &short, &["link.delay_ns=200"]].concat());
+    // Twice the delay, twice the headroom: enough (17 x (7,500 + 4,096) + 1,000 bytes).
+    let at_200ns = ["link.delay_ns=200", "switch.pfc_buffer_bytes=198132"];
+    let o = run(&[&INCAST[..], &short, &at_200ns].concat());
     assert_eq!(o.counters.dropped, 0);
     assert!(o.pfc.iter().map(|p| p.pauses_sent).sum::<u64>() > 0);
 }
@@ -140,6 +142,8 @@ fn pfc_refuses_what_it_does_not_model() {
         ("switch.ecn_at=dequeue", "switch.ecn_at"),
         ("switch.buffer_bytes=100000", "switch.buffer_bytes"),
         ("switch.arch=sota", "switch.arch"),
+        // 8 ports at 800 Gb/s, 500 ns: 8 x (150,000 + 4,096) bytes of headroom and reserve.
+        ("switch.pfc_buffer_bytes=1232768", "switch.pfc_buffer_bytes"),
     ] {
         let mut s = Scenario::default_scenario();
         s.set("switch.pfc=true").unwrap();
@@ -159,7 +163,8 @@ fn pfc_refuses_what_it_does_not_model() {
 
 /// A 4 x 4 torus routed on shortest paths has cyclic buffer dependencies: with small
 /// buffers a permutation deadlocks, and the run's end names the cycle of paused ports
-/// instead of blaming lost packets; with room enough it completes.
+/// (each holding packets that came in by the one before) instead of blaming lost packets;
+/// with room enough it completes.
 #[test]
 fn a_pfc_deadlock_is_named() {
     let torus = concat!(
@@ -171,13 +176,13 @@ fn a_pfc_deadlock_is_named() {
         torus.as_str(),
         "switch.lb=ecmp",
         "switch.pfc=true",
-        "workload.message_bytes=65536",
+        "workload.message_bytes=262144",
     ];
-    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=500000"]].concat());
+    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=1300000"]].concat());
     let why = o.stalled.expect("the permutation deadlocks");
     assert!(why.starts_with("PFC deadlock: a cycle of "), "{why}");
     assert!(o.flows_completed < o.flows_total);
-    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=1500000"]].concat());
+    let o = run(&[&base[..], &["switch.pfc_buffer_bytes=4000000"]].concat());
     assert_eq!(o.stalled, None);
     assert_eq!(o.flows_completed, o.flows_total);
     assert!(o.pfc.iter().map(|p| p.pauses_sent).sum::<u64>() > 0);

@@ -71,12 +71,9 @@ impl Mmu {
         };
         for rates in ports {
             let base = mmu.ports.len() as u32;
-            let mut sum = 0u64;
             for &rate in rates {
-                let headroom = headroom(rate, delay);
-                sum += headroom + RESERVE_BYTES;
                 mmu.ports.push(Ingress {
-                    headroom,
+                    headroom: headroom(rate, delay),
                     shift: shift(rate, nic_rate),
                     ..Ingress::default()
                 });
@@ -84,7 +81,7 @@ impl Mmu {
             mmu.switches.push(Switch {
                 base,
                 ports: rates.len() as u32,
-                pool: buffer.saturating_sub(sum),
+                pool: buffer.saturating_sub(reserved(rates, delay)),
                 shared_used: 0,
             });
         }
@@ -178,6 +175,15 @@ impl Mmu {
         self.switches.iter().all(|s| s.shared_used == 0)
             && self.ports.iter().all(|p| p.ingress == 0 && p.hdrm == 0)
     }
+}
+
+/// What a switch whose ports run at `rates` sets apart of its buffer: each port's headroom
+/// and reserve. Its shared pool is the rest.
+pub fn reserved(rates: &[u64], delay: Time) -> u64 {
+    rates
+        .iter()
+        .map(|&r| headroom(r, delay) + RESERVE_BYTES)
+        .sum()
 }
 
 /// A port's headroom: 3 x rate x delay in bytes, rounded down (100 Gb/s and 1 us: 37,500).

@@ -526,6 +526,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     };
     workload::check_planes(k, &p)?;
     run::check_cost(k, &p)?;
+    switch::check_pfc_buffer(k, &p)?;
     Ok(p)
 }
 

@@ -186,7 +186,7 @@ keys! {
         kind: int(1, MAX_BYTES),
         default: Some("33554432"),
         unit: "bytes",
-        meaning: "with switch.pfc: each switch's buffer, shared by its ports (HPCC's BUFFER_SIZE; 32 MiB)",
+        meaning: "with switch.pfc: each switch's buffer (HPCC's BUFFER_SIZE; 32 MiB): its ports' headrooms and reserves, which it must exceed, and the shared pool",
     },
     ECN_AT: Key {
         name: "switch.ecn_at",
@@ -231,6 +231,33 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         ecn_dequeue: k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue,
         pfc_buffer,
     })
+}
+
+/// `switch.pfc`: every switch's buffer must hold its ports' headrooms and reserves (the
+/// shared pool is what is left; HPCC's unsigned arithmetic would wrap where it does not).
+pub fn check_pfc_buffer(k: &Keys, p: &crate::params::SimParams) -> Result<(), ScenarioError> {
+    let Some(buffer) = p.switch.pfc_buffer else {
+        return Ok(());
+    };
+    let fabric = p.fabric();
+    let need = |s: &crate::net::SwitchInfo| {
+        let rates: Vec<u64> = (0..s.ports)
+            .map(|l| fabric.port_rate_bps(s.port_base + l))
+            .collect();
+        (crate::net::pfc::reserved(&rates, fabric.delay_ps), s.ports)
+    };
+    let Some((need, ports)) = fabric.switches.iter().map(need).max() else {
+        return Ok(());
+    };
+    if buffer <= need {
+        return Err(k.invalid(
+            PFC_BUFFER_BYTES,
+            &format!(
+                "more than {need} bytes: a switch of {ports} ports sets that much apart for their headrooms (3 x rate x link.delay_ns each) and 4,096-byte reserves, and its shared pool is the rest"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `switch.pfc`: the switches' buffer, or `None`; refused beside what it does not model:

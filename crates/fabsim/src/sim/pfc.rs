@@ -156,10 +156,16 @@ impl Pfc {
         self.mmu.absorb(&other.mmu, switch_theirs);
     }
 
-    /// Marks in `paused` (one flag per port) the ports this partition holds paused.
-    pub(super) fn note_paused(&self, paused: &mut [bool]) {
-        for (flag, p) in paused.iter_mut().zip(&self.ports) {
-            *flag |= p.paused.is_some();
+    /// Notes in `waits` (one entry per port) each port this partition holds paused, with
+    /// the local ingress ports (of the port's switch) its held packets came in at.
+    pub(super) fn note_waits(&self, waits: &mut [Option<Vec<u32>>]) {
+        for (w, p) in waits.iter_mut().zip(&self.ports) {
+            if p.paused.is_some() {
+                let mut from: Vec<u32> = p.held.iter().map(|&(_, local)| local).collect();
+                from.sort_unstable();
+                from.dedup();
+                *w = Some(from);
+            }
         }
     }
 
@@ -180,11 +186,11 @@ impl<A: Chassis> Sim<'_, A> {
         Self: 's,
     {
         self.pfc.as_ref()?;
-        let mut paused = vec![false; self.fabric.ports()];
+        let mut waits = vec![None; self.fabric.ports()];
         for s in parts {
-            s.pfc.as_ref().expect("PFC is on").note_paused(&mut paused);
+            s.pfc.as_ref().expect("PFC is on").note_waits(&mut waits);
         }
-        deadlock(&paused, &self.fabric)
+        deadlock(&waits, &self.fabric)
     }
 
     /// With PFC, a packet reached switch `sw` at local port `in_local`: a frame pauses or
@@ -411,23 +417,26 @@ impl<A: Chassis> Sim<'_, A> {
     }
 }
 
-/// A PFC deadlock among the ports `paused` flags: a cycle of paused ports, each leading to
-/// a switch whose own paused port is the next (that switch's packets from the port before
-/// wait behind it), named by the graph's nodes at each port's ends; `None` if the paused
-/// ports make no cycle.
-pub(super) fn deadlock(paused: &[bool], fabric: &Fabric) -> Option<String> {
+/// A PFC deadlock among the paused ports of `waits` (per port: paused, with the local
+/// ingress ports its held packets came in at): a cycle of paused ports, each leading to a
+/// switch whose next port in the cycle is paused and holds packets that came in by the one
+/// before (so neither drains until the other does), named by the graph's nodes at each
+/// port's ends; `None` if the paused ports wait in no cycle.
+pub(super) fn deadlock(waits: &[Option<Vec<u32>>], fabric: &Fabric) -> Option<String> {
     // Per port: 0 unvisited, 1 on the current path, 2 done (no cycle through it).
-    let mut state = vec![0u8; paused.len()];
+    let mut state = vec![0u8; waits.len()];
     let next = |g: usize| -> Vec<usize> {
         let far = fabric.port_to_node[g];
         let Some(sw) = far.checked_sub(fabric.hosts) else {
             return Vec::new();
         };
         let s = &fabric.switches[sw as usize];
+        let came_in = fabric.port_to_local[g];
         let ports = s.port_base as usize..(s.port_base + s.ports) as usize;
-        ports.filter(|&h| paused[h]).collect()
+        let holds = |h: &usize| waits[*h].as_ref().is_some_and(|w| w.contains(&came_in));
+        ports.filter(holds).collect()
     };
-    for start in (0..paused.len()).filter(|&g| paused[g]) {
+    for start in (0..waits.len()).filter(|&g| waits[g].is_some()) {
         if state[start] != 0 {
             continue;
         }
