@@ -2,20 +2,23 @@
 //! alternate per link, a switch's buffer never overrun, and the combinations refused.
 
 use fabsim::engine::Time;
+use fabsim::params::SimParams;
 use fabsim::scenario::Scenario;
 use fabsim::sim::{simulate, RunOutcome};
 
-fn run(sets: &[&str]) -> RunOutcome {
+fn params(sets: &[&str]) -> SimParams {
     let mut s = Scenario::default_scenario();
     for a in sets {
         s.set(a).unwrap();
     }
-    simulate(
-        &s.expand()
-            .unwrap_or_else(|e| panic!("{sets:?}: {e}"))
-            .remove(0)
-            .params,
-    )
+    s.expand()
+        .unwrap_or_else(|e| panic!("{sets:?}: {e}"))
+        .remove(0)
+        .params
+}
+
+fn run(sets: &[&str]) -> RunOutcome {
+    simulate(&params(sets))
 }
 
 /// A 16-to-1 incast on one switch (a leaf-spine of one leaf), 100 Gb/s links of 1 us: a
@@ -101,6 +104,21 @@ fn pfc_makes_an_incast_lossless_where_the_same_buffer_drops() {
         .max()
         .unwrap();
     assert!(most.bytes_at(100_000_000_000) <= BUFFER, "{most:?}");
+    // The report's per-port rows are the ports with any PFC count.
+    let report = fabsim::metrics::run(&params(
+        &[&INCAST[..], &["switch.pfc=true", &buffer]].concat(),
+    ));
+    let active = o
+        .pfc
+        .iter()
+        .filter(|p| **p != fabsim::sim::PortPfc::default());
+    assert_eq!(report.pfc_ports.len(), active.count());
+    let total = report.pfc.expect("a PFC run reports PFC");
+    assert_eq!(total.pauses_sent, pauses);
+    assert_eq!(
+        report.pfc_ports.iter().map(|p| p.pauses_sent).sum::<u64>(),
+        pauses
+    );
     // Without the buffer's pressure, no PAUSE at all.
     let roomy = run(&[&INCAST[..], &["switch.pfc=true"]].concat());
     assert_eq!(roomy.pfc.iter().map(|p| p.pauses_sent).sum::<u64>(), 0);
@@ -193,12 +211,7 @@ fn a_pfc_deadlock_is_named() {
 #[test]
 fn the_trace_shows_the_pause_state_per_sample() {
     let buffer = format!("switch.pfc_buffer_bytes={BUFFER}");
-    let sets = [&INCAST[..], &["switch.pfc=true", &buffer]].concat();
-    let mut s = Scenario::default_scenario();
-    for a in &sets {
-        s.set(a).unwrap();
-    }
-    let p = s.expand().unwrap().remove(0).params;
+    let p = params(&[&INCAST[..], &["switch.pfc=true", &buffer]].concat());
     let traced = fabsim::sim::simulate_traced(&p, Some(Time::from_ps(1_000_000)), None);
     let plain = simulate(&p);
     assert_eq!(traced.counters, plain.counters);

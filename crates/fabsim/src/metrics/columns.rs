@@ -328,6 +328,7 @@ pub const JSON_ONLY: &[&str] = &[
     "failed_links",
     "deployment",
     "stalled",
+    "pfc_ports",
 ];
 
 #[cfg(test)]

@@ -161,6 +161,10 @@ pub struct RunReport {
     /// `switch.pfc`: the PFC frames and pauses over every port (absent without PFC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pfc: Option<PfcReport>,
+    /// `switch.pfc`: each port that sent, received or dropped anything of PFC, in port
+    /// order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pfc_ports: Vec<PfcPort>,
     /// Why the no-progress watchdog ended the run, if it did (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stalled: Option<String>,
@@ -185,6 +189,49 @@ pub struct PfcReport {
     pub max_port_paused_us: f64,
     /// Packets dropped at an ingress port whose headroom was exhausted (in `drops`).
     pub headroom_drops: u64,
+}
+
+/// One port's PFC counts (`RunReport::pfc_ports`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PfcPort {
+    /// The port's index (as in the trace) and the nodes at its ends, as the topology file
+    /// numbers them.
+    pub port: u32,
+    pub from_node: u64,
+    pub to_node: u64,
+    /// Frames the port sent (its switch's PAUSEs and RESUMEs of the upstream neighbour).
+    pub pauses_sent: u64,
+    pub resumes_sent: u64,
+    /// Frames that paused and resumed the port.
+    pub pauses_received: u64,
+    pub resumes_received: u64,
+    pub paused_us: f64,
+    /// Packets dropped at the port's switch end as they came in, its headroom exhausted.
+    pub headroom_drops: u64,
+}
+
+/// The ports of `o` with any PFC count, in port order.
+fn pfc_ports(params: &SimParams, o: &RunOutcome) -> Vec<PfcPort> {
+    let idle = crate::sim::PortPfc::default();
+    o.pfc
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p != idle)
+        .map(|(g, p)| {
+            let (from, to) = o.fabric.port_ends(g as u32);
+            PfcPort {
+                port: g as u32,
+                from_node: params.topology.node_id(from),
+                to_node: params.topology.node_id(to),
+                pauses_sent: p.pauses_sent,
+                resumes_sent: p.resumes_sent,
+                pauses_received: p.pauses_received,
+                resumes_received: p.resumes_received,
+                paused_us: p.paused_ps.as_us_f64(),
+                headroom_drops: p.headroom_drops,
+            }
+        })
+        .collect()
 }
 
 impl PfcReport {
@@ -691,6 +738,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
         pfc: params.switch.pfc_buffer.map(|_| PfcReport::of(&o.pfc)),
+        pfc_ports: pfc_ports(params, o),
         stalled: o.stalled.clone(),
         warnings: warnings(params),
         perf: Perf::default(),
