@@ -45,7 +45,7 @@ const LONG_FNS: &[(&str, usize)] = &[
     ("crates/fabsim-lab/src/sweep/mod.rs::slurm", 104),
     ("crates/fabsim/src/lb/mod.rs::choose", 86),
     ("crates/fabsim/src/metrics/bound.rs::chain_schedule", 111),
-    ("crates/fabsim/src/metrics/mod.rs::report", 97),
+    ("crates/fabsim/src/metrics/mod.rs::report", 96),
     ("crates/fabsim/src/net/asic.rs::new", 88),
     ("crates/fabsim/src/net/failures.rs::new", 79),
     ("crates/fabsim/src/scenario/arch.rs::parse", 103),

@@ -649,10 +649,8 @@ fn steady_fcts(params: &SimParams, o: &RunOutcome) -> (Vec<f64>, BTreeMap<String
 fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let (bound, collective_bounds) = bound::lower_bounds(params, o);
     let cct = o.end_ps.map(|e| e - o.start_ps);
-    let span = cct
-        .unwrap_or(o.stop_ps - o.start_ps)
-        .max(Time::from_ps(1))
-        .as_ps_f64();
+    let span = cct.unwrap_or(o.stop_ps - o.start_ps);
+    let span = span.max(Time::from_ps(1)).as_ps_f64();
     let (max_q, mean_q, util) = port_stats(o, span);
     let (fcts, fct_by_size) = steady_fcts(params, o);
     let asic = o.asic.clone().unwrap_or_default();
