@@ -18,7 +18,8 @@
 //! ones' starts as it moves their slots; a PAUSE takes them out with their slots.
 //!
 //! Architecture Invariant: with `switch.pfc` off nothing here runs: `Sim::pfc` is `None`,
-//! and the hot path pays one test of it per switch hop.
+//! and the hot path pays one test of it per switch hop and per packet a NIC is handed
+//! (D81 measures it: under 1% of the instructions).
 
 use std::collections::VecDeque;
 
@@ -343,6 +344,9 @@ impl<A: Chassis> Sim<'_, A> {
         let (now, delay) = (self.now, self.ports.delay_ps());
         let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
         pp.stats.pauses_received += 1;
+        // Frames alternate per link: the MMU PAUSEs only a port it has not, and frames keep
+        // their order on the wire.
+        debug_assert!(pp.paused.is_none(), "port {port}: two PAUSEs in a row");
         if pp.paused.is_some() {
             return;
         }
@@ -389,6 +393,7 @@ impl<A: Chassis> Sim<'_, A> {
         let now = self.now;
         let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
         pp.stats.resumes_received += 1;
+        debug_assert!(pp.paused.is_some(), "port {port}: a RESUME without a PAUSE");
         let Some(since) = pp.paused.take() else {
             return;
         };
