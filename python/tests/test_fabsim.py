@@ -127,7 +127,7 @@ def test_trace_equals_the_cli_csv_and_changes_no_report(tmp_path):
     assert len(flows) == sum(r["flows_total"] for r in reports)
     assert list(trace.columns) == [
         "run", "switch.lb", "seed", "time_us", "port", "stage", "queue_bytes", "utilization",
-        "from_node", "to_node",
+        "from_node", "to_node", "pfc_paused",
     ]
     assert trace["utilization"].between(0, 1).all()
     csv = tmp_path / "trace.csv"

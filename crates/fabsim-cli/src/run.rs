@@ -42,7 +42,8 @@ pub struct RunArgs {
     /// Write every fabric port's queue and utilization every `trace.interval_us` (default 10)
     /// to PATH (CSV; `-` for stdout): the run's index, the swept keys, then seed, time_us,
     /// port, stage, queue_bytes, utilization, from_node, to_node (the nodes at the port's
-    /// ends, as the topology file numbers them, or `fabsim topology --export`).
+    /// ends, as the topology file numbers them, or `fabsim topology --export`), pfc_paused
+    /// (1 while a PFC PAUSE holds the port).
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Worker threads for sweeps (default: all cores; at most 1024).

@@ -427,7 +427,8 @@ fn trace_samples_every_port_and_leaves_the_run_unchanged() {
             "queue_bytes",
             "utilization",
             "from_node",
-            "to_node"
+            "to_node",
+            "pfc_paused"
         ]
     );
     let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();

@@ -60,6 +60,9 @@ pub struct SwitchParams {
     /// Egress ports decide the mark when the packet's last bit leaves, by the data waiting
     /// behind it (`switch.ecn_at = "dequeue"`), instead of on arrival.
     pub ecn_dequeue: bool,
+    /// `switch.pfc`: each switch's buffer in bytes (`switch.pfc_buffer_bytes`), shared by
+    /// its ingress ports under the PFC MMU (`net::pfc`); `None`: no PFC.
+    pub pfc_buffer: Option<u64>,
 }
 
 /// The hosts (`host.*`).
@@ -203,7 +206,7 @@ impl SimParams {
             / TRACE_SAMPLE_BYTES
     }
 
-    fn fabric(&self) -> crate::net::Fabric {
+    pub(crate) fn fabric(&self) -> crate::net::Fabric {
         crate::net::Fabric::new(&self.topology, self.link.rate_bps, self.link.delay_ps)
     }
 

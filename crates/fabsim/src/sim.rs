@@ -16,6 +16,8 @@
 //!   gates it waits for fired: see `workload::deps`).
 //! - `Timeout { flow }`: the flow's retransmission timer; `AckTimer { flow }`: its
 //!   receiver's delayed-ACK timer.
+//! - `Depart { port }` (`switch.pfc` only): switch port `port`'s first packet not started
+//!   starts leaving; its MMU releases the packet's bytes (`pfc.rs`).
 //!
 //! Fastroute's controller and the trace's samples touch every switch or port at once: they
 //! are the run's global events, taken between windows (`parallel.rs`), before any event of
@@ -40,6 +42,7 @@ mod multi_asic;
 mod nic;
 mod outcome;
 mod parallel;
+mod pfc;
 mod sendlist;
 mod wire;
 
@@ -61,6 +64,7 @@ use multi_asic::{Chassis, Ideal};
 use nic::Nics;
 use outcome::Trace;
 pub use outcome::{Counters, PortSample, RunOutcome};
+pub use pfc::PortPfc;
 use wire::{Ring, Slot};
 
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +85,11 @@ enum Event {
     /// The flow's receiver's delayed-ACK timer (`host.ack_delay_us`).
     AckTimer {
         flow: u32,
+    },
+    /// `switch.pfc`: the first packet of switch port `port` not started starts leaving
+    /// (`pfc.rs`).
+    Depart {
+        port: u32,
     },
 }
 
@@ -163,6 +172,8 @@ struct Sim<'a, A: Chassis> {
     trace: Option<Trace>,
     /// HPCC's in-band telemetry (`host.cc = "hpcc"`).
     int: Option<Box<int::Int>>,
+    /// `switch.pfc`: the switches' MMUs and the ports' pause state.
+    pfc: Option<Box<pfc::Pfc>>,
 }
 
 /// Runs one simulation to completion (every flow acknowledged, or nothing left to do).
@@ -358,13 +369,12 @@ impl<'a, A: Chassis> Sim<'a, A> {
                 max_samples: p.trace_max_samples(),
             }),
             int: int_table(p, &fabric, specs.len()),
+            pfc: pfc::Pfc::of(p.switch.pfc_buffer, &fabric),
             fabric,
         };
         for (i, f) in specs.iter().enumerate() {
             if sim.gates.free(i) && sim.owns(f.src) {
-                let key = sim.tickets.host(f.src);
-                sim.queue
-                    .push_ticketed(f.start_ps, key, Event::FlowStart { flow: i as u32 });
+                sim.at_host(f.src, f.start_ps, Event::FlowStart { flow: i as u32 });
             }
         }
         sim
@@ -466,6 +476,10 @@ impl<A: Chassis> Sim<'_, A> {
                     self.queue.pop();
                     self.ack_timer(flow);
                 }
+                Event::Depart { port } => {
+                    self.queue.pop();
+                    self.depart(port);
+                }
             }
         }
         None
@@ -486,13 +500,16 @@ impl<A: Chassis> Sim<'_, A> {
         }
     }
 
+    /// Packets on a wire or in a queue (held at a paused port included).
     fn pending_arrivals(&self) -> u64 {
-        self.wire.iter().map(|w| w.slots.len() as u64).sum()
+        let held = self.pfc.as_ref().map_or(0, |p| p.held());
+        self.wire.iter().map(|w| w.slots.len() as u64).sum::<u64>() + held
     }
 
-    /// A switch routes a packet and offers it to the chosen egress port.
+    /// A switch routes a packet and offers it to the chosen egress port (through its MMU
+    /// with `PFC`).
     #[inline(always)]
-    fn forward(&mut self, sw: u32, in_local: u32, mut p: Packet) {
+    fn forward<const PFC: bool>(&mut self, sw: u32, in_local: u32, mut p: Packet) {
         let view = View {
             fabric: &self.fabric,
             ends: &self.ends,
@@ -502,6 +519,6 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let local = self.lb.egress(view, sw, in_local, &mut p);
         let base = self.fabric.switches[sw as usize].port_base;
-        self.egress(sw, base + in_local, base + local, p);
+        self.egress::<PFC>(sw, base + in_local, base + local, p);
     }
 }

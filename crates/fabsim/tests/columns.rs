@@ -7,7 +7,7 @@ use fabsim::scenario::Scenario;
 /// The JSON report and the column list name the same numbers: every JSON field not in
 /// [`JSON_ONLY`] is a column (objects as `field.key` columns), and every column is a JSON
 /// field; each column has a value in one of three runs (a Ring-free permutation through the
-/// combining pipeline, Fastroute's phased `fast` pattern with start-time bins, and a
+/// combining pipeline with PFC, Fastroute's phased `fast` pattern with start-time bins, and a
 /// Poisson web workload, which alone has an offered load).
 #[test]
 fn columns_and_json_fields_agree() {
@@ -25,6 +25,7 @@ fn columns_and_json_fields_agree() {
             "workload.message_bytes=65536",
             "switch.lb=ofan",
             "switch.combining=true",
+            "switch.pfc=true",
         ]),
         report(&[
             "topology.k=4",

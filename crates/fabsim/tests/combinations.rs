@@ -25,6 +25,7 @@ const NEED_INPUT: &[&str] = &["fsdp", "htsim", "hpcc"];
 /// Numbers that switch mechanisms on.
 const NUMBERS: &[(&str, &[&str])] = &[
     ("switch.buffer_bytes", &["50000", "200000"]),
+    ("switch.pfc_buffer_bytes", &["1000000"]),
     ("switch.ecn_kmin_bytes", &["20000"]),
     ("host.ack_every_bytes", &["16384"]),
     ("host.ack_delay_us", &["5"]),

@@ -25,7 +25,7 @@ fn params(sets: &[&str]) -> SimParams {
 /// Everything a run's reports are made of, as text.
 fn digest(o: &RunOutcome) -> String {
     format!(
-        "{:?}\n{} {} {:?} {:?} {:?} {:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        "{:?}\n{} {} {:?} {:?} {:?} {:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         o.counters,
         o.flows_completed,
         o.in_flight,
@@ -37,6 +37,7 @@ fn digest(o: &RunOutcome) -> String {
         o.results,
         o.ports.stats,
         o.asic,
+        o.pfc,
     )
 }
 
@@ -115,6 +116,30 @@ fn every_switch_scheme_is_identical_on_any_thread_count() {
     ccs.sort();
     ccs.dedup();
     assert_eq!(ccs.len(), CcKind::ALL.len(), "every CC ran: {ccs:?}");
+}
+
+/// PFC on a 3-tier fat tree whose buffers pause ports at every tier: PAUSEs and RESUMEs
+/// cross partitions as packets do, and the run is the same on any thread count.
+#[test]
+fn pfc_is_identical_on_any_thread_count() {
+    let sets = [
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "switch.pfc=true",
+        "switch.pfc_buffer_bytes=700000",
+        "workload.kind=all-to-all",
+        "workload.message_bytes=65536",
+    ];
+    let o = same_for_every_thread_count(&sets);
+    let cut = simulate(&params(&[&sets[..], &["run.threads=3"]].concat())).partitions;
+    assert!(cut > 1, "one partition on 3 threads");
+    assert_eq!(o.flows_completed, o.flows_total);
+    assert_eq!(o.counters.dropped, 0);
+    // Pauses at switch ports above the edge too, which cross partitions.
+    let hosts = o.fabric.hosts as usize;
+    let switch_ports_paused = o.pfc[hosts..].iter().filter(|p| p.pauses_received > 0);
+    assert!(switch_ports_paused.count() > 0, "no switch port was paused");
+    assert!(o.pfc[..hosts].iter().any(|p| p.pauses_received > 0));
 }
 
 /// Every host-side scheme over ECMP (the CC rotating from where the switch schemes left it).

@@ -412,7 +412,7 @@ impl SwitchLb {
 }
 
 /// The uplink minimizing `cost`, ties broken uniformly at random (reservoir sampling).
-#[inline]
+#[inline(always)]
 fn argmin_random_ties(rng: &mut Rng, w: u32, cost: impl Fn(u32) -> u64) -> u32 {
     let mut best = 0;
     let mut best_cost = u64::MAX;

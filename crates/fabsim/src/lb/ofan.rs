@@ -225,7 +225,12 @@ impl OfanPointers {
     fn index(&self, sw: u32, key: u32, kind: PacketKind, in_local: u32) -> u32 {
         let class = match kind {
             PacketKind::Data => 0,
-            PacketKind::Ack | PacketKind::Nack | PacketKind::Syn | PacketKind::SynAck => 1,
+            // (PFC frames never reach a load balancer.)
+            PacketKind::Ack
+            | PacketKind::Nack
+            | PacketKind::Syn
+            | PacketKind::SynAck
+            | PacketKind::Pfc => 1,
         };
         let pipe = self.pipe_ports.map_or(0, |pp| in_local / pp);
         let pipes = self.pipes[sw as usize];

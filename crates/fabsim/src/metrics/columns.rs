@@ -177,6 +177,14 @@ columns! {
     GOODPUT_GBPS: One "goodput_gbps" "Gb/s" |r| opt(r.goodput_gbps);
     GOODPUT_LATE_GBPS: One "goodput_late_gbps" "Gb/s" |r| opt(r.goodput_late_gbps);
     OFFERED_GBPS: One "offered_gbps" "Gb/s" |r| opt(r.offered_gbps);
+    // Empty cells without PFC.
+    PFC_PAUSES_SENT: One "pfc.pauses_sent" "frames" |r| opt(r.pfc.map(|p| p.pauses_sent));
+    PFC_RESUMES_SENT: One "pfc.resumes_sent" "frames" |r| opt(r.pfc.map(|p| p.resumes_sent));
+    PFC_PAUSES_RECEIVED: One "pfc.pauses_received" "frames" |r| opt(r.pfc.map(|p| p.pauses_received));
+    PFC_RESUMES_RECEIVED: One "pfc.resumes_received" "frames" |r| opt(r.pfc.map(|p| p.resumes_received));
+    PFC_PAUSED_US: One "pfc.paused_us" "µs" |r| opt(r.pfc.map(|p| p.paused_us));
+    PFC_MAX_PORT_PAUSED_US: One "pfc.max_port_paused_us" "µs" |r| opt(r.pfc.map(|p| p.max_port_paused_us));
+    PFC_HEADROOM_DROPS: One "pfc.headroom_drops" "packets" |r| opt(r.pfc.map(|p| p.headroom_drops));
 }
 
 /// Every column of a per-flow row (`fabsim run --flows`, the Python package's flow
@@ -209,6 +217,7 @@ pub const TRACE_COLUMNS: &[Column<TraceRecord>] = &[
     one("utilization", "fraction", |t| text(t.utilization)),
     one("from_node", "", |t| text(t.from_node)),
     one("to_node", "", |t| text(t.to_node)),
+    one("pfc_paused", "", |t| text(t.pfc_paused)),
 ];
 
 /// A column of one cell per row (flow and trace rows).
@@ -319,6 +328,7 @@ pub const JSON_ONLY: &[&str] = &[
     "failed_links",
     "deployment",
     "stalled",
+    "pfc_ports",
 ];
 
 #[cfg(test)]

@@ -158,6 +158,13 @@ pub struct RunReport {
     /// Combining-pipeline counts, present when `switch.combining = true` (ofan, pofan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combining: Option<crate::hw::CycleStats>,
+    /// `switch.pfc`: the PFC frames and pauses over every port (absent without PFC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc: Option<PfcReport>,
+    /// `switch.pfc`: each port that sent, received or dropped anything of PFC, in port
+    /// order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pfc_ports: Vec<PfcPort>,
     /// Why the no-progress watchdog ended the run, if it did (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stalled: Option<String>,
@@ -165,6 +172,92 @@ pub struct RunReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     pub perf: Perf,
+}
+
+/// `switch.pfc`: a run's PFC counts over every port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PfcReport {
+    /// PAUSE and RESUME frames the switches sent.
+    pub pauses_sent: u64,
+    pub resumes_sent: u64,
+    /// PAUSE and RESUME frames that reached their port's sender (switches and NICs).
+    pub pauses_received: u64,
+    pub resumes_received: u64,
+    /// Time ports were paused, summed over ports.
+    pub paused_us: f64,
+    /// The longest any one port was paused in total.
+    pub max_port_paused_us: f64,
+    /// Packets dropped at an ingress port whose headroom was exhausted (in `drops`).
+    pub headroom_drops: u64,
+}
+
+/// One port's PFC counts (`RunReport::pfc_ports`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PfcPort {
+    /// The port's index (as in the trace) and the nodes at its ends, as the topology file
+    /// numbers them.
+    pub port: u32,
+    pub from_node: u64,
+    pub to_node: u64,
+    /// Frames the port sent (its switch's PAUSEs and RESUMEs of the upstream neighbour).
+    pub pauses_sent: u64,
+    pub resumes_sent: u64,
+    /// Frames that paused and resumed the port.
+    pub pauses_received: u64,
+    pub resumes_received: u64,
+    pub paused_us: f64,
+    /// Packets dropped at the port's switch end as they came in, its headroom exhausted.
+    pub headroom_drops: u64,
+}
+
+/// The ports of `o` with any PFC count, in port order.
+fn pfc_ports(params: &SimParams, o: &RunOutcome) -> Vec<PfcPort> {
+    let idle = crate::sim::PortPfc::default();
+    o.pfc
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p != idle)
+        .map(|(g, p)| {
+            let (from, to) = o.fabric.port_ends(g as u32);
+            PfcPort {
+                port: g as u32,
+                from_node: params.topology.node_id(from),
+                to_node: params.topology.node_id(to),
+                pauses_sent: p.pauses_sent,
+                resumes_sent: p.resumes_sent,
+                pauses_received: p.pauses_received,
+                resumes_received: p.resumes_received,
+                paused_us: p.paused_ps.as_us_f64(),
+                headroom_drops: p.headroom_drops,
+            }
+        })
+        .collect()
+}
+
+impl PfcReport {
+    /// The totals of the ports' counters.
+    pub fn of(ports: &[crate::sim::PortPfc]) -> Self {
+        let sum = |f: fn(&crate::sim::PortPfc) -> u64| ports.iter().map(f).sum();
+        let paused = |p: &crate::sim::PortPfc| p.paused_ps;
+        PfcReport {
+            pauses_sent: sum(|p| p.pauses_sent),
+            resumes_sent: sum(|p| p.resumes_sent),
+            pauses_received: sum(|p| p.pauses_received),
+            resumes_received: sum(|p| p.resumes_received),
+            paused_us: ports
+                .iter()
+                .map(paused)
+                .fold(Time::ZERO, |a, b| a + b)
+                .as_us_f64(),
+            max_port_paused_us: ports
+                .iter()
+                .map(paused)
+                .max()
+                .unwrap_or(Time::ZERO)
+                .as_us_f64(),
+            headroom_drops: sum(|p| p.headroom_drops),
+        }
+    }
 }
 
 /// Completion times of one size bucket.
@@ -556,10 +649,8 @@ fn steady_fcts(params: &SimParams, o: &RunOutcome) -> (Vec<f64>, BTreeMap<String
 fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
     let (bound, collective_bounds) = bound::lower_bounds(params, o);
     let cct = o.end_ps.map(|e| e - o.start_ps);
-    let span = cct
-        .unwrap_or(o.stop_ps.saturating_sub(o.start_ps))
-        .max(Time::from_ps(1))
-        .as_ps_f64();
+    let span = cct.unwrap_or(o.stop_ps.saturating_sub(o.start_ps));
+    let span = span.max(Time::from_ps(1)).as_ps_f64();
     let (max_q, mean_q, util) = port_stats(o, span);
     let (fcts, fct_by_size) = steady_fcts(params, o);
     let asic = o.asic.clone().unwrap_or_default();
@@ -631,11 +722,7 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
         ports_moved: asic.ports_moved,
         dark_us: asic.dark_ps.as_us_f64(),
         inter_asic_util,
-        inter_asic_sample_us: if o.asic.is_some() {
-            sample_ps.as_us_f64()
-        } else {
-            0.0
-        },
+        inter_asic_sample_us: o.asic.as_ref().map_or(0.0, |_| sample_ps.as_us_f64()),
         flows_completed: o.flows_completed,
         flows_total: o.flows_total,
         events: c.events,
@@ -648,6 +735,8 @@ fn report(params: &SimParams, o: &RunOutcome) -> RunReport {
             .as_ref()
             .map_or(Vec::new(), |f| f.0.names.clone()),
         combining: o.combining,
+        pfc: params.switch.pfc_buffer.map(|_| PfcReport::of(&o.pfc)),
+        pfc_ports: pfc_ports(params, o),
         stalled: o.stalled.clone(),
         warnings: warnings(params),
         perf: Perf::default(),

@@ -24,6 +24,8 @@ pub struct TraceRecord {
     pub queue_bytes: u64,
     /// Fraction of the interval the link spent serializing.
     pub utilization: f64,
+    /// 1 if a PFC PAUSE holds the port at the sample time, else 0.
+    pub pfc_paused: u8,
 }
 
 /// The samples of a traced run, in time then port order.
@@ -43,6 +45,7 @@ pub fn trace_records(params: &SimParams, o: &RunOutcome) -> Vec<TraceRecord> {
                 to_node,
                 queue_bytes: s.queue_bytes,
                 utilization: s.served_ps.as_ps_f64() / interval,
+                pfc_paused: s.paused as u8,
             }
         })
         .collect()

@@ -5,6 +5,7 @@ mod clos;
 pub mod failures;
 pub mod graph;
 mod mesh;
+pub mod pfc;
 mod port;
 mod topology;
 
@@ -29,6 +30,9 @@ pub enum PacketKind {
     Syn,
     /// The receiver's answer to a SYN.
     SynAck,
+    /// A PFC frame from a switch to its upstream neighbour (`switch.pfc`): a PAUSE if its
+    /// `seq` is 1, a RESUME if 0. It belongs to no flow.
+    Pfc,
 }
 
 impl PacketKind {
@@ -93,6 +97,9 @@ pub enum WireSize {
     Control,
     /// A trimmed data packet: its header.
     Header,
+    /// A PFC frame: [`pfc::FRAME_BYTES`]. (The classes that are not data come first: one
+    /// comparison tells them.)
+    Frame,
     /// A data packet with a full payload.
     FullData,
     /// A flow's last data packet, with less than a full payload.
@@ -155,13 +162,19 @@ impl Packet {
 
     #[inline]
     pub fn kind(&self) -> PacketKind {
-        match self.flags.0 & Flags::KIND {
-            0 => PacketKind::Data,
-            1 => PacketKind::Ack,
-            2 => PacketKind::Nack,
-            3 => PacketKind::Syn,
-            _ => PacketKind::SynAck,
-        }
+        // A table, not a match: a load on every hop instead of comparisons (the kind bits
+        // only ever hold a `PacketKind`; the table's last entries are never read).
+        const KINDS: [PacketKind; 8] = [
+            PacketKind::Data,
+            PacketKind::Ack,
+            PacketKind::Nack,
+            PacketKind::Syn,
+            PacketKind::SynAck,
+            PacketKind::Pfc,
+            PacketKind::Pfc,
+            PacketKind::Pfc,
+        ];
+        KINDS[(self.flags.0 & Flags::KIND) as usize]
     }
 
     /// This packet turned into a control packet of `kind` and sequence number `seq` (an ACK
@@ -221,7 +234,11 @@ impl Packet {
     #[inline]
     pub fn size(&self) -> WireSize {
         if self.kind() != PacketKind::Data {
-            WireSize::Control
+            if self.kind() == PacketKind::Pfc {
+                WireSize::Frame
+            } else {
+                WireSize::Control
+            }
         } else if self.trimmed() {
             WireSize::Header
         } else if self.short() {

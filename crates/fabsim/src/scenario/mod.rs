@@ -474,6 +474,12 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     let mut switch = switch::parse(k, &link)?;
     let packet_bytes = link.payload_bytes as u64 + link.header_bytes as u64;
     let (arch, port_rate_bps) = arch::parse(k, &topology, link.rate_bps, packet_bytes)?;
+    if arch.asics > 1 && switch.pfc_buffer.is_some() {
+        return Err(k.err(
+            arch::ARCH,
+            "PFC (switch.pfc = true) is modelled on single-ASIC switches; allowed with it: \"ideal\"",
+        ));
+    }
     if arch.asics > 1 && topology.mixed_rates(link.rate_bps) {
         return Err(k.err(
             arch::ARCH,
@@ -522,6 +528,7 @@ fn params(k: &Keys, dir: Option<&std::path::Path>) -> Result<SimParams, Scenario
     };
     workload::check_planes(k, &p)?;
     run::check_cost(k, &p)?;
+    switch::check_pfc_buffer(k, &p)?;
     Ok(p)
 }
 

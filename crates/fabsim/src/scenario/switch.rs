@@ -191,6 +191,20 @@ keys! {
         unit: "",
         meaning: "ECN thresholds where ecn_kmin_bytes / ecn_kmax_bytes are unset: none (no marking) or htsim (htsim_uec's default: 20% to 80% of the longest path's bandwidth-delay product in packets, each rounded up to whole packets, at most the buffer; 9 and 35 packets on its 100 Gb/s fat trees)",
     },
+    PFC: Key {
+        name: "switch.pfc",
+        kind: Kind::Bool,
+        default: Some("false"),
+        unit: "",
+        meaning: "priority flow control as HPCC's ns-3 models it: each switch admits packets to a buffer of switch.pfc_buffer_bytes (a 4,096 B reserve and a headroom of 3 x rate x delay per ingress port, a shared pool under a dynamic threshold), PAUSEs an ingress port's upstream neighbour when its shared use reaches the threshold and RESUMEs it when drained, and drops only with the headroom exhausted; switches and NICs honour the frames (not with trimming, ECN at dequeue, a bounded switch.buffer_bytes or multi-ASIC switches)",
+    },
+    PFC_BUFFER_BYTES: Key {
+        name: "switch.pfc_buffer_bytes",
+        kind: int(1, MAX_BYTES),
+        default: Some("33554432"),
+        unit: "bytes",
+        meaning: "with switch.pfc: each switch's buffer (HPCC's BUFFER_SIZE; 32 MiB): its ports' headrooms and reserves, which it must exceed, and the shared pool",
+    },
     ECN_AT: Key {
         name: "switch.ecn_at",
         kind: Kind::Choice(names::<EcnAt>),
@@ -220,6 +234,7 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         ));
     }
     let lb = k.choice(LB);
+    let pfc_buffer = pfc(k, buffer_bytes.is_some())?;
     Ok(SwitchParams {
         lb,
         deployment: deployment(k, lb)?,
@@ -233,7 +248,57 @@ pub fn parse(k: &Keys, link: &LinkModel) -> Result<SwitchParams, ScenarioError> 
         ecmp_hash: k.choice(ECMP_HASH),
         ecn_pmax_ppm: (k.float(ECN_PMAX) * 1e6).round() as u64,
         ecn_dequeue: k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue,
+        pfc_buffer,
     })
+}
+
+/// `switch.pfc`: every switch's buffer must hold its ports' headrooms and reserves (the
+/// shared pool is what is left; HPCC's unsigned arithmetic would wrap where it does not).
+pub fn check_pfc_buffer(k: &Keys, p: &crate::params::SimParams) -> Result<(), ScenarioError> {
+    let Some(buffer) = p.switch.pfc_buffer else {
+        return Ok(());
+    };
+    let fabric = p.fabric();
+    let need = |s: &crate::net::SwitchInfo| {
+        let rates: Vec<u64> = (0..s.ports)
+            .map(|l| fabric.port_rate_bps(s.port_base + l))
+            .collect();
+        (crate::net::pfc::reserved(&rates, fabric.delay_ps), s.ports)
+    };
+    let Some((need, ports)) = fabric.switches.iter().map(need).max() else {
+        return Ok(());
+    };
+    if buffer <= need {
+        return Err(k.invalid(
+            PFC_BUFFER_BYTES,
+            &format!(
+                "more than {need} bytes: a switch of {ports} ports sets that much apart for their headrooms (3 x rate x link.delay_ns each) and 4,096-byte reserves, and its shared pool is the rest"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `switch.pfc`: the switches' buffer, or `None`; refused beside what it does not model:
+/// trimming (its priority class and full ports), marks decided at dequeue (a paused port's
+/// packets leave later than their marks assume) and a per-port buffer (the MMU admits).
+fn pfc(k: &Keys, bounded: bool) -> Result<Option<u64>, ScenarioError> {
+    if !k.bool(PFC) {
+        return Ok(None);
+    }
+    let why = if k.choice::<Overflow>(OVERFLOW) == Overflow::Trim {
+        Some((OVERFLOW, "allowed with switch.pfc: \"drop\" (PFC frames, not trimmed headers, take the priority class)"))
+    } else if k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue {
+        Some((ECN_AT, "allowed with switch.pfc: \"enqueue\""))
+    } else if bounded {
+        Some((BUFFER_BYTES, "allowed with switch.pfc: \"unbounded\" (the MMU admits packets to the switch's buffer, switch.pfc_buffer_bytes)"))
+    } else {
+        None
+    };
+    match why {
+        Some((key, msg)) => Err(k.err(key, format!("not modelled with switch.pfc = true; {msg}"))),
+        None => Ok(Some(k.int(PFC_BUFFER_BYTES))),
+    }
 }
 
 /// Per-tier and upgraded-switch load balancers.

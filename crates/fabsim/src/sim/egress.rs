@@ -51,7 +51,9 @@ impl<A: Chassis> Sim<'_, A> {
 
     /// Puts an accepted packet on port `port`'s wire, arriving at `t` in FIFO order, or
     /// ahead of the waiting data if it is `control` (strict priority, egress ports only).
-    #[inline]
+    // Always inlined: PFC's frames and resumes call it too, and an out-of-line call on every
+    // hop cost 4% of the instructions with PFC off (callgrind, k = 8).
+    #[inline(always)]
     pub(super) fn push_wire(&mut self, port: u32, t: Time, pkt: Packet, control: bool) {
         let now = self.now;
         let ring = &mut self.wire[port as usize];
@@ -116,7 +118,11 @@ impl<A: Chassis> Sim<'_, A> {
         } else {
             Discipline::Unbuffered
         };
-        self.offer(self.fabric.nic(host).port(), pkt, d);
+        let port = self.fabric.nic(host).port();
+        if self.pfc.is_some() && self.hold(port, pkt, 0, d == Discipline::Buffered) {
+            return;
+        }
+        self.offer(port, pkt, d);
     }
 
     /// Offers `pkt` to egress port `port` under discipline `d`.

@@ -17,7 +17,7 @@ pub(super) const SENDER_DONE: u32 = u32::MAX;
 
 impl<A: Chassis> Sim<'_, A> {
     pub(super) fn host_receive(&mut self, host: u32, p: Packet) {
-        debug_assert_eq!(p.dst(&self.ends), host);
+        debug_assert!(p.kind() == PacketKind::Pfc || p.dst(&self.ends) == host);
         let (t, now, flow) = (&self.p.host.transport, self.now, p.flow);
         match p.kind() {
             PacketKind::Data => self.data_arrives(host, p),
@@ -35,6 +35,7 @@ impl<A: Chassis> Sim<'_, A> {
                     self.open(flow);
                 }
             }
+            PacketKind::Pfc => self.pfc_frame(self.fabric.nic(host).port(), p),
             PacketKind::Nack => {
                 self.c.delivered += 1;
                 let Some(f) = self.flows.get_mut(flow) else {
@@ -260,6 +261,11 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn nic_free(&mut self, host: u32) {
         if !self.nics.due(host, self.now) {
             // Stale: a paced NIC was armed again for earlier.
+            return;
+        }
+        if self.pfc.as_mut().is_some_and(|p| !p.nic_may_send(host)) {
+            // Paused: the NIC takes its next packet at the RESUME.
+            self.nics.disarm(host);
             return;
         }
         let fid = match self.nics.pick(host, self.now) {

@@ -271,8 +271,11 @@ impl<A: Chassis> Sim<'_, A> {
     /// hold FIFO, the switch routes it on.
     #[inline(always)]
     pub(super) fn switch_arrival(&mut self, sw: u32, in_local: u32, pkt: Packet) {
+        if self.pfc.is_some() {
+            return self.pfc_arrival(sw, in_local, pkt);
+        }
         if A::IDEAL {
-            return self.forward(sw, in_local, pkt);
+            return self.forward::<false>(sw, in_local, pkt);
         }
         let gin = self.fabric.switches[sw as usize].port_base + in_local;
         let (bytes, now, wire) = (self.wire_bytes(&pkt), self.now, &self.wire);
@@ -281,7 +284,7 @@ impl<A: Chassis> Sim<'_, A> {
             .hold(gin, bytes, now, |id| wire[id as usize].slots.is_empty())
         {
             Some((id, t)) => self.push_wire(id, t, pkt, false),
-            None => self.forward(sw, in_local, pkt),
+            None => self.forward::<false>(sw, in_local, pkt),
         }
     }
 
@@ -289,17 +292,20 @@ impl<A: Chassis> Sim<'_, A> {
     pub(super) fn internal_arrival(&mut self, kind: A::Internal, pkt: Packet) {
         let bytes = self.wire_bytes(&pkt);
         match self.asic.internal_arrival(kind, bytes, self.now) {
-            Next::Forward { sw, in_local } => self.forward(sw, in_local, pkt),
+            Next::Forward { sw, in_local } => self.forward::<false>(sw, in_local, pkt),
             Next::Cross { link, gin, gout } => self.cross(link, gin, gout, pkt),
             Next::Send { gout } => self.switch_send(gout, pkt),
         }
     }
 
     /// Takes a routed packet to its egress port `gout`, across an internal link first if
-    /// the switch's build says so.
+    /// the switch's build says so; through the switch's MMU with `PFC` (ideal switches).
     #[inline(always)]
-    pub(super) fn egress(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
+    pub(super) fn egress<const PFC: bool>(&mut self, sw: u32, gin: u32, gout: u32, pkt: Packet) {
         if A::IDEAL {
+            if PFC {
+                return self.pfc_send(sw, gin, gout, pkt);
+            }
             return self.switch_send(gout, pkt);
         }
         let bytes = self.wire_bytes(&pkt);

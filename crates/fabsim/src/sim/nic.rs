@@ -146,11 +146,7 @@ impl Nics {
         if self.lists.is_empty(host) {
             return None;
         }
-        let at = if self.mode == Nic::Fifo {
-            now
-        } else {
-            busy_until.max(now).max(self.next_tx[h])
-        };
+        let at = self.next_at(host, now, busy_until);
         let armed = self.armed[h];
         if armed != Time::MAX && (self.avail.is_empty() || armed <= at) {
             return None;
@@ -163,6 +159,23 @@ impl Nics {
     #[inline]
     pub(super) fn due(&self, host: u32, now: Time) -> bool {
         self.armed[host as usize] == now
+    }
+
+    /// `host`'s NIC, woken, may not send (PFC paused it): nothing is pending for it now.
+    #[inline]
+    pub(super) fn disarm(&mut self, host: u32) {
+        self.armed[host as usize] = Time::MAX;
+    }
+
+    /// When the NIC of `host` takes its next packet, its serializer busy until `busy_until`:
+    /// when it is free (and the pace allows), or at once with `host.nic = "fifo"`.
+    #[inline]
+    pub(super) fn next_at(&self, host: u32, now: Time, busy_until: Time) -> Time {
+        if self.mode == Nic::Fifo {
+            now
+        } else {
+            busy_until.max(now).max(self.next_tx[host as usize])
+        }
     }
 
     /// `NicFree`: the flow whose packet the NIC takes, round-robin over the host's flows,

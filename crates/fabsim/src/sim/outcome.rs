@@ -13,14 +13,16 @@ use crate::net::{Fabric, Failures, Ports};
 use crate::workload::deps::Deps;
 use crate::workload::{Collective, FlowSpec};
 
-/// One port at one sample time: its queue (bytes not yet on the wire) and the link time it
-/// spent serializing since the previous sample (or since time 0).
+/// One port at one sample time: its queue (bytes not yet on the wire, held by a PAUSE
+/// included), the link time it spent serializing since the previous sample (or since time
+/// 0), and whether a PFC PAUSE holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortSample {
     pub time: Time,
     pub port: u32,
     pub queue_bytes: u64,
     pub served_ps: Time,
+    pub paused: bool,
 }
 
 /// A run's trace: per port the link time served up to the last sample, and the samples.
@@ -31,8 +33,8 @@ pub(super) struct Trace {
     pub(super) max_samples: u64,
 }
 
-/// Packet life counters. Conservation: `created = delivered + trimmed_delivered + dropped +
-/// in flight`.
+/// Packet life counters. Conservation: `created + pfc_frames = delivered + trimmed_delivered
+/// + dropped + pfc_frames_received + in flight` (held at paused ports included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     pub created: u64,
@@ -59,6 +61,9 @@ pub struct Counters {
     pub packet_hops: u64,
     /// Payload bytes first acknowledged at or after [`crate::params::RunParams::second_half_ps`].
     pub acked_late_bytes: u64,
+    /// `switch.pfc`: PAUSE and RESUME frames sent, and received.
+    pub pfc_frames: u64,
+    pub pfc_frames_received: u64,
 }
 
 /// The outcome of a run, before formatting.
@@ -93,6 +98,8 @@ pub struct RunOutcome {
     pub trace: Vec<PortSample>,
     /// Partitions the run was simulated on (the only part that depends on `run.threads`).
     pub partitions: u32,
+    /// `switch.pfc`: per fabric port its PFC counters (empty without PFC).
+    pub pfc: Vec<super::PortPfc>,
 }
 
 impl RunOutcome {
@@ -124,6 +131,8 @@ impl Counters {
         self.events += o.events;
         self.packet_hops += o.packet_hops;
         self.acked_late_bytes += o.acked_late_bytes;
+        self.pfc_frames += o.pfc_frames;
+        self.pfc_frames_received += o.pfc_frames_received;
     }
 }
 
@@ -160,10 +169,17 @@ impl<A: Chassis> Sim<'_, A> {
         let in_flight = sim.pending_arrivals();
         let c = sim.c;
         assert_eq!(
-            c.created,
-            c.delivered + c.trimmed_delivered + c.dropped + in_flight,
+            c.created + c.pfc_frames,
+            c.delivered + c.trimmed_delivered + c.dropped + c.pfc_frames_received + in_flight,
             "packet conservation violated: {c:?}, in flight {in_flight}"
         );
+        if let Some(pfc) = sim.pfc.as_ref().filter(|_| in_flight == 0) {
+            assert!(pfc.drained(), "an MMU holds bytes with no packet in flight");
+        }
+        let pfc = sim
+            .pfc
+            .as_mut()
+            .map_or(Vec::new(), |p| p.finish(end_ps.unwrap_or(stop_ps)));
         let records = &sim.flows.records;
         RunOutcome {
             flows_total: records.len() as u64,
@@ -185,6 +201,7 @@ impl<A: Chassis> Sim<'_, A> {
             failures: sim.failures.zip(sim.rho_max),
             stalled,
             trace: sim.trace.map_or(Vec::new(), |t| t.samples),
+            pfc,
         }
     }
 
@@ -199,6 +216,13 @@ impl<A: Chassis> Sim<'_, A> {
         let left = records.len() - self.completed as usize;
         if left == 0 {
             return None;
+        }
+        if let Some(d) = self.pfc_deadlock(std::slice::from_ref(self)) {
+            return Some(format!(
+                "{d}; nothing moves at {} us, with {left} of {} flows unfinished",
+                self.now.as_us_f64(),
+                records.len()
+            ));
         }
         let name = |started: bool| {
             let of_kind = || {
@@ -270,11 +294,17 @@ impl<A: Chassis> Sim<'_, A> {
             // Link time committed so far, minus what is still waiting: served by `t`.
             // (A port held dark may owe more than it committed: never count back.)
             let served = self.ports.stats[port].busy_ps.saturating_sub(backlog);
+            let (paused, held) = self
+                .pfc
+                .as_ref()
+                .map_or((false, Time::ZERO), |p| p.held_at(port));
             trace.samples.push(PortSample {
                 time: t,
                 port: port as u32,
-                queue_bytes: self.ports.backlog_bytes(port as u32, t),
+                queue_bytes: self.ports.backlog_bytes(port as u32, t)
+                    + self.ports.bytes_in(port as u32, held),
                 served_ps: served.saturating_sub(trace.served[port]),
+                paused,
             });
             trace.served[port] = trace.served[port].max(served);
         }

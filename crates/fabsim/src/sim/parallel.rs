@@ -505,8 +505,10 @@ fn deliver<A: Chassis>(sims: &mut [MutexGuard<'_, Sim<'_, A>>]) {
 fn stall<A: Chassis>(sims: &[MutexGuard<'_, Sim<'_, A>>], flows: u64) -> String {
     let sum = |f: fn(&Sim<A>) -> u64| sims.iter().map(|s| f(s)).sum::<u64>();
     let now = sims.iter().map(|s| s.now).max().unwrap_or(Time::ZERO);
+    let deadlock = sims[0].pfc_deadlock(sims.iter().map(|s| &**s));
     format!(
-        "no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
+        "{}no progress: {WATCHDOG_EVENTS} events without new data acknowledged, stopped at {} us with {} of {flows} flows done ({} timeouts, {} retransmits, {} drops)",
+        deadlock.map_or(String::new(), |d| d + "; "),
         now.as_us_f64(),
         sum(|s| s.completed),
         sum(|s| s.c.timeouts),
@@ -616,6 +618,15 @@ impl<A: Chassis> Sim<'_, A> {
         }
         for (mine, mut theirs) in self.wire.iter_mut().zip(o.wire) {
             mine.slots.append(&mut theirs.slots);
+        }
+        if let (Some(mine), Some(theirs)) = (self.pfc.as_mut(), o.pfc) {
+            let hosts = self.fabric.hosts as usize;
+            let wire = &self.wire;
+            mine.absorb(
+                *theirs,
+                |g| owner[wire[g].from as usize] == o.me,
+                |sw| owner[hosts + sw as usize] == o.me,
+            );
         }
         self.c.absorb(&o.c);
         self.completed += o.completed;

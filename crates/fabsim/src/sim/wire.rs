@@ -6,15 +6,18 @@
 use std::collections::VecDeque;
 
 use crate::engine::Time;
-use crate::net::{Packet, WireSize};
+use crate::net::{Packet, PacketKind, WireSize};
 use crate::theory::LinkModel;
 use crate::workload::FlowSpec;
 
-/// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs):
-/// the size classes other than data.
+/// Whether a packet travels in the strict-priority class (trimmed headers, ACKs, NACKs,
+/// PFC frames): the size classes other than data.
 #[inline]
 pub(super) fn is_control(p: &Packet) -> bool {
-    matches!(p.size(), WireSize::Control | WireSize::Header)
+    matches!(
+        p.size(),
+        WireSize::Control | WireSize::Header | WireSize::Frame
+    )
 }
 
 /// A packet's bytes on the wire, by its size class: a short last packet's payload is its
@@ -24,6 +27,7 @@ pub(super) fn wire_bytes(p: &Packet, link: &LinkModel, specs: &[FlowSpec]) -> u3
     match p.size() {
         WireSize::Control => link.ack_bytes,
         WireSize::Header => link.header_bytes,
+        WireSize::Frame => crate::net::pfc::FRAME_BYTES,
         WireSize::FullData => link.header_bytes + link.payload_bytes,
         WireSize::ShortData => {
             let bytes = specs[p.flow as usize].bytes;
@@ -125,7 +129,8 @@ impl Ring {
 }
 
 /// Strict priority for a control packet on a port whose wire ring already holds packets
-/// (`entry` carries its FIFO arrival time, as if it had queued behind all of them).
+/// (`entry` carries its FIFO arrival time, as if it had queued behind all of them). A PFC
+/// frame's class is the frames alone; any other control packet's, every control packet.
 ///
 /// Non-preemptive: the packet in service (and any earlier control packet still waiting)
 /// keeps its place; the control packet takes the slot of the first data packet still
@@ -144,11 +149,18 @@ pub(super) fn jump_queue(
     delay_ps: Time,
     mut ser_of: impl FnMut(&Packet) -> Time,
 ) -> usize {
+    // A PFC frame overtakes everything else waiting (ACKs travel with data under PFC).
+    let frame = entry.2.kind() == PacketKind::Pfc;
     let mut slot = wire.len();
     while slot > fixed {
         let (arrive, _, p) = &wire[slot - 1];
         let start = *arrive - delay_ps - ser_of(p);
-        if is_control(p) || start <= now {
+        let ahead = if frame {
+            p.kind() == PacketKind::Pfc
+        } else {
+            is_control(p)
+        };
+        if ahead || start <= now {
             break;
         }
         slot -= 1;
@@ -168,7 +180,6 @@ pub(super) fn jump_queue(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::PacketKind;
 
     fn pkt(seq: u32, kind: PacketKind) -> Packet {
         Packet::new(0, seq, kind, 0)
