@@ -54,7 +54,7 @@ const LONG_FNS: &[(&str, usize)] = &[
     ("crates/fabsim/src/scenario/tests.rs::out_of_range_values_are_refused_up_front", 73),
     ("crates/fabsim/src/scenario/workload.rs::parse", 113),
     ("crates/fabsim/src/scenario/workload.rs::the_flow_floor_is_the_smallest_flow_where_messages_split", 113),
-    ("crates/fabsim/src/sim.rs::new", 100),
+    ("crates/fabsim/src/sim.rs::new", 91),
     ("crates/fabsim/src/sim/parallel.rs::windows", 121),
     ("crates/fabsim/src/theory.rs::permutation_bound_ps", 82),
     ("crates/fabsim/src/workload/cdf.rs::parse", 87),
