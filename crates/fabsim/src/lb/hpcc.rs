@@ -3,7 +3,8 @@
 //! node id, with 32-bit MurmurHash3 (x86 variant), and takes the hash modulo its next hops
 //! toward the destination, listed in the order of their node ids (the order its route
 //! computation finds them in on a fat tree). An ACK carries its flow's addresses and ports
-//! swapped, so it hashes on its own.
+//! swapped, so it hashes on its own. A host-side scheme's entropy (REPS, RPS, ...) is added
+//! to the source port, the field RoCE NICs vary to spread a flow's packets.
 
 use crate::flow::{hpcc, FlowSpec};
 use crate::net::Fabric;
@@ -62,10 +63,21 @@ impl HpccEcmp {
     }
 
     /// The uplink switch `sw` takes for flow `flow`'s packet (its ACK if `ack`), among the
-    /// uplinks set in `valid` (all of its `count` if `None`).
+    /// uplinks set in `valid` (all of its `count` if `None`). A host-side scheme's `entropy`
+    /// moves the source port, as RoCE NICs vary the UDP source port to spread a flow.
     #[inline]
-    pub fn pick(&self, sw: u32, flow: u32, ack: bool, valid: Option<u64>, count: u32) -> u32 {
+    pub fn pick(
+        &self,
+        sw: u32,
+        flow: u32,
+        entropy: u16,
+        ack: bool,
+        valid: Option<u64>,
+        count: u32,
+    ) -> u32 {
         let [sip, dip, ports] = self.keys[flow as usize];
+        let sport = (ports as u16).wrapping_add(entropy) as u32;
+        let ports = ports & 0xffff_0000 | sport;
         let key = if ack {
             [dip, sip, ports.rotate_left(16)]
         } else {

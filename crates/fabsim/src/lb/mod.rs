@@ -116,20 +116,21 @@ named_enum! {
     }
 }
 
-/// ECMP's uplink for flow `flow`'s packet `d` among the `count` uplinks set in `valid`
+/// ECMP's uplink for packet `p` (described by `d`) among the `count` uplinks set in `valid`
 /// (`u64::MAX`: all): fabsim's hash salted by the run, or HPCC's ns-3's.
 #[inline]
 fn ecmp(
     hpcc: Option<&HpccEcmp>,
     salt: u64,
     d: &Decision,
-    flow: u32,
+    p: &Packet,
     valid: u64,
     count: u32,
 ) -> u32 {
     let valid = (valid != u64::MAX).then_some(valid);
     if let Some(hpcc) = hpcc {
-        return hpcc.pick(d.sw, flow, d.kind != PacketKind::Data, valid, count);
+        let ack = d.kind != PacketKind::Data;
+        return hpcc.pick(d.sw, p.flow, p.entropy, ack, valid, count);
     }
     let h = crate::engine::rng::splitmix64(d.flow_hash ^ salt ^ d.sw as u64);
     let i = ((h as u128 * count as u128) >> 64) as u32;
@@ -345,7 +346,7 @@ impl SwitchLb {
         let pick = |i: u32| if all { i } else { nth_set_bit(valid, i) };
         let rng = &mut self.rng[d.sw as usize];
         match &mut self.schemes[self.scheme_of[d.sw as usize] as usize] {
-            Scheme::Ecmp(hash) => ecmp(hash.as_ref(), self.salt, &d, p.flow, valid, count),
+            Scheme::Ecmp(hash) => ecmp(hash.as_ref(), self.salt, &d, p, valid, count),
             Scheme::Rsq => pick(rng.below(count as u64) as u32),
             Scheme::Rr(counters) => {
                 let c = &mut counters[2 * d.sw as usize + (d.kind != PacketKind::Data) as usize];
