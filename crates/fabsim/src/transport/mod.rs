@@ -134,7 +134,8 @@ impl CcKind {
             CcKind::Swift | CcKind::Mswift => (false, true),
             CcKind::Nscc => (true, true),
             CcKind::Dcqcn | CcKind::DctcpRate => (true, false),
-            CcKind::Timely | CcKind::Hpcc => (false, true),
+            CcKind::Timely => (false, true),
+            CcKind::Hpcc => (false, false),
         }
     }
 
