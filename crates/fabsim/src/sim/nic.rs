@@ -179,8 +179,8 @@ impl Nics {
     }
 
     /// `NicFree`: the flow whose packet the NIC takes, round-robin over the host's flows,
-    /// skipping those whose window is shut; `None` if every flow waits for ACKs (or none has
-    /// data: an answer re-arms the NIC).
+    /// skipping those whose window is shut; [`Pick::Idle`] if every flow waits for ACKs (or
+    /// none has data: an answer re-arms the NIC).
     /// Paced flows whose next packet may not leave yet are skipped too; if only such flows
     /// could send, the NIC waits for the first of them.
     pub(super) fn pick(&mut self, host: u32, now: Time) -> Pick {
