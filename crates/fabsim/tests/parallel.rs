@@ -142,6 +142,29 @@ fn pfc_is_identical_on_any_thread_count() {
     assert!(o.pfc[..hosts].iter().any(|p| p.pauses_received > 0));
 }
 
+/// PFC with ECN marks decided at dequeue and DCQCN reading them: a PAUSE takes waiting
+/// packets' pending marks back and a RESUME counts them again, the same on any thread count.
+#[test]
+fn pfc_with_dequeue_marks_is_identical_on_any_thread_count() {
+    let sets = [
+        "topology.k=4",
+        "switch.lb=ecmp",
+        "switch.pfc=true",
+        "switch.pfc_buffer_bytes=700000",
+        "switch.ecn_at=dequeue",
+        "switch.ecn_kmin_bytes=1000",
+        "switch.ecn_kmax_bytes=8000",
+        "host.cc=dcqcn",
+        "workload.kind=all-to-all",
+        "workload.message_bytes=65536",
+    ];
+    let o = same_for_every_thread_count(&sets);
+    assert_eq!(o.flows_completed, o.flows_total);
+    assert_eq!(o.counters.dropped, 0);
+    assert!(o.counters.ecn_marks > 0, "no mark");
+    assert!(o.pfc.iter().any(|p| p.pauses_received > 0), "no PAUSE");
+}
+
 /// Every host-side scheme over ECMP (the CC rotating from where the switch schemes left it).
 #[test]
 fn every_host_scheme_is_identical_on_any_thread_count() {

@@ -157,7 +157,6 @@ fn an_exhausted_headroom_drops_and_counts() {
 fn pfc_refuses_what_it_does_not_model() {
     for (set, key) in [
         ("switch.overflow=trim", "switch.overflow"),
-        ("switch.ecn_at=dequeue", "switch.ecn_at"),
         ("switch.buffer_bytes=100000", "switch.buffer_bytes"),
         ("switch.arch=sota", "switch.arch"),
         // 8 ports at 800 Gb/s, 500 ns: 8 x (150,000 + 4,096) bytes of headroom and reserve.
@@ -166,10 +165,6 @@ fn pfc_refuses_what_it_does_not_model() {
         let mut s = Scenario::default_scenario();
         s.set("switch.pfc=true").unwrap();
         s.set(set).unwrap();
-        if set.starts_with("switch.ecn_at") {
-            s.set("switch.ecn_kmin_bytes=1000").unwrap();
-            s.set("switch.ecn_kmax_bytes=2000").unwrap();
-        }
         let e = s
             .expand()
             .err()

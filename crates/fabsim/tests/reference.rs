@@ -435,6 +435,11 @@ fn hpcc_case(case: &str, seeds: u32, sets: &[&str]) {
 
 /// [`hpcc_case`]'s gaps and bands, printed.
 fn hpcc_gaps(case: &str, seeds: u32, sets: &[&str]) -> [(f64, f64); 3] {
+    hpcc_runs(case, seeds, sets).0
+}
+
+/// [`hpcc_case`]'s gaps and bands, and fabsim's reports.
+fn hpcc_runs(case: &str, seeds: u32, sets: &[&str]) -> ([(f64, f64); 3], Vec<RunReport>) {
     let text =
         std::fs::read_to_string(reference().join("hpcc").join(case).join("fct.txt")).unwrap();
     let rows: Vec<Vec<f64>> = text
@@ -477,7 +482,7 @@ fn hpcc_gaps(case: &str, seeds: u32, sets: &[&str]) -> [(f64, f64); 3] {
     }
     let g = gaps(&[reference], &fab);
     report(&format!("hpcc {case}"), FCT_MEAN_P50_P99, &g);
-    g
+    (g, reports)
 }
 
 /// DCQCN at HPCC's example configuration: rate-based, its window scaled by the rate.
@@ -550,5 +555,97 @@ fn hpcc_a_5_percent_regression_fails_the_band() {
         "a 5% longer packet moved the mean FCT by {:+.2}%, inside its {:.2}% band",
         mean * 100.0,
         band * 100.0
+    );
+}
+
+/// HPCC's incasts with PFC (4 MB switch buffers, DCQCN) on their own topology and flow files:
+/// FCTs in their bands, and PAUSE frames within 10% of the reference's (`hpcc_runs.csv`). The
+/// reference is one draw: where fabsim's seeds spread the count more than that (twice its
+/// seed-to-seed standard deviation, as [`gaps`] takes it), the count is held to that band
+/// instead and the verdict printed as inside the noise.
+fn hpcc_pfc_case(case: &str, sets: &[&str]) {
+    let files = [
+        format!("topology.file=\"{case}/topology.txt\""),
+        format!("workload.file=\"{case}/flow.txt\""),
+    ];
+    let mut all: Vec<&str> = vec!["switch.pfc=true", "switch.pfc_buffer_bytes=4194304"];
+    all.extend(files.iter().map(String::as_str));
+    all.extend(sets);
+    let (g, reports) = hpcc_runs(case, HPCC_SEEDS, &all);
+    let row = csv("hpcc/hpcc_runs.csv")
+        .into_iter()
+        .find(|r| text(r, "case") == case)
+        .unwrap();
+    let reference = field(&row, "pause_frames");
+    let pauses: Vec<f64> = (reports.iter())
+        .map(|r| {
+            let p = r.pfc.as_ref().unwrap();
+            assert_eq!(r.drops, 0, "{case}: PFC drops nothing");
+            assert_eq!(p.pauses_sent, p.resumes_sent, "{case}");
+            p.pauses_sent as f64
+        })
+        .collect();
+    let n = pauses.len() as f64;
+    let noise = 2.0 * stderr(&pauses) * n.sqrt() * (1.0 + 1.0 / n).sqrt() / reference;
+    let band = MAX_BAND.max(noise);
+    let gap = mean(&pauses) / reference - 1.0;
+    eprintln!(
+        "hpcc {case} PAUSEs: {pauses:?} against {reference} ({:+.1}%, band {:.1}%{})",
+        gap * 100.0,
+        band * 100.0,
+        if noise > MAX_BAND {
+            ": inside the seeds' noise, wider than 10%"
+        } else {
+            ""
+        }
+    );
+    assert!(
+        gap.abs() <= band,
+        "{case}: PAUSE frames {:+.1}%",
+        gap * 100.0
+    );
+    assert_within(case, FCT_MEAN_P50_P99, g);
+}
+
+/// 64 senders into one host through one switch, DCQCN at the example configuration.
+#[test]
+fn hpcc_incast_with_pfc() {
+    hpcc_pfc_case("incast64", &[]);
+}
+
+/// 112 senders of the other pods into one host of a k = 8 fat tree, DCQCN at run.py's
+/// configuration: PAUSEs at every tier.
+#[test]
+fn hpcc_multi_tier_incast_with_pfc() {
+    hpcc_pfc_case(
+        "ft8_pfc_multitier_runpy_dcqcn",
+        &[
+            "host.dcqcn_rp_timer_us=300",
+            "host.rate_ai_mbps=20",
+            "host.rate_hai_mbps=200",
+            "host.min_rate_mbps=1000",
+            "host.rate_window=\"off\"",
+        ],
+    );
+}
+
+/// The multi-tier incast at the example configuration (its window scaled by the rate).
+#[test]
+fn hpcc_multi_tier_incast_with_pfc_example_config() {
+    hpcc_pfc_case("ft8_pfc_multitier", &[]);
+}
+
+/// The 64-to-1 incast at run.py's configuration (no window, a 1 Gb/s floor).
+#[test]
+fn hpcc_incast_with_pfc_runpy() {
+    hpcc_pfc_case(
+        "incast64_runpy_dcqcn",
+        &[
+            "host.dcqcn_rp_timer_us=300",
+            "host.rate_ai_mbps=20",
+            "host.rate_hai_mbps=200",
+            "host.min_rate_mbps=1000",
+            "host.rate_window=\"off\"",
+        ],
     );
 }

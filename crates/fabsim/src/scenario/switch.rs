@@ -196,7 +196,7 @@ keys! {
         kind: Kind::Bool,
         default: Some("false"),
         unit: "",
-        meaning: "priority flow control as HPCC's ns-3 models it: each switch admits packets to a buffer of switch.pfc_buffer_bytes (a 4,096 B reserve and a headroom of 3 x rate x delay per ingress port, a shared pool under a dynamic threshold), PAUSEs an ingress port's upstream neighbour when its shared use reaches the threshold and RESUMEs it when drained, and drops only with the headroom exhausted; switches and NICs honour the frames (not with trimming, ECN at dequeue, a bounded switch.buffer_bytes or multi-ASIC switches)",
+        meaning: "priority flow control as HPCC's ns-3 models it: each switch admits packets to a buffer of switch.pfc_buffer_bytes (a 4,096 B reserve and a headroom of 3 x rate x delay per ingress port, a shared pool under a dynamic threshold), PAUSEs an ingress port's upstream neighbour when its shared use reaches the threshold and RESUMEs it when drained, and drops only with the headroom exhausted; switches and NICs honour the frames (not with trimming, a bounded switch.buffer_bytes or multi-ASIC switches)",
     },
     PFC_BUFFER_BYTES: Key {
         name: "switch.pfc_buffer_bytes",
@@ -280,16 +280,13 @@ pub fn check_pfc_buffer(k: &Keys, p: &crate::params::SimParams) -> Result<(), Sc
 }
 
 /// `switch.pfc`: the switches' buffer, or `None`; refused beside what it does not model:
-/// trimming (its priority class and full ports), marks decided at dequeue (a paused port's
-/// packets leave later than their marks assume) and a per-port buffer (the MMU admits).
+/// trimming (its priority class and full ports) and a per-port buffer (the MMU admits).
 fn pfc(k: &Keys, bounded: bool) -> Result<Option<u64>, ScenarioError> {
     if !k.bool(PFC) {
         return Ok(None);
     }
     let why = if k.choice::<Overflow>(OVERFLOW) == Overflow::Trim {
         Some((OVERFLOW, "allowed with switch.pfc: \"drop\" (PFC frames, not trimmed headers, take the priority class)"))
-    } else if k.choice::<EcnAt>(ECN_AT) == EcnAt::Dequeue {
-        Some((ECN_AT, "allowed with switch.pfc: \"enqueue\""))
     } else if bounded {
         Some((BUFFER_BYTES, "allowed with switch.pfc: \"unbounded\" (the MMU admits packets to the switch's buffer, switch.pfc_buffer_bytes)"))
     } else {

@@ -18,7 +18,7 @@ use crate::transport::Nic;
 /// first at ring slot `next`; a mark is decided before anything changes the port's backlog
 /// or its ring behind the packet, so it is the same whenever it is decided.
 pub(super) struct DequeueMarks {
-    on: bool,
+    pub(super) on: bool,
     key: u64,
 }
 
@@ -159,15 +159,7 @@ impl<A: Chassis> Sim<'_, A> {
                 self.c.packet_hops += 1;
                 self.push_wire(port, t, pkt, control);
                 if at_dequeue {
-                    // Data goes to the ring's back.
-                    let back = self.wire[port as usize].slots.len() as u32 - 1;
-                    let delay = self.ports.delay_ps();
-                    let m = &mut self.ports.stats[port as usize].marks;
-                    if m.undecided == 0 {
-                        m.next = back;
-                        m.leaves = t - delay;
-                    }
-                    m.undecided += 1;
+                    self.undecided_at_back(port, t);
                 }
             }
             Enqueue::Overflow => {
@@ -205,6 +197,27 @@ impl<A: Chassis> Sim<'_, A> {
         let rate = self.ports.rate_of(port);
         let int = self.int.as_mut().expect("HPCC's telemetry");
         int.offered(port, bytes, data, start, ahead, rate);
+    }
+
+    /// `switch.ecn_at = "dequeue"`: the data packet just pushed to the back of `port`'s ring,
+    /// arriving at `t`, waits for its mark.
+    #[inline]
+    pub(super) fn undecided_at_back(&mut self, port: u32, t: Time) {
+        let back = self.wire[port as usize].slots.len() as u32 - 1;
+        let delay = self.ports.delay_ps();
+        let m = &mut self.ports.stats[port as usize].marks;
+        if m.undecided == 0 {
+            m.next = back;
+            m.leaves = t - delay;
+        }
+        m.undecided += 1;
+    }
+
+    /// Whether `port` decides `pkt`'s mark at dequeue (as `offer` counts it): marks at
+    /// dequeue, a buffered port (a switch's, or a FIFO NIC's), untrimmed data.
+    pub(super) fn counts_mark(&self, port: u32, pkt: &Packet) -> bool {
+        let buffered = port >= self.fabric.hosts || self.p.host.nic == Nic::Fifo;
+        self.marks.on && buffered && pkt.kind() == PacketKind::Data && !pkt.trimmed()
     }
 
     /// Whether `pkt` travels in the strict-priority class: with trimming, headers, ACKs and

@@ -243,7 +243,12 @@ impl<A: Chassis> Sim<'_, A> {
             return false;
         };
         let held_ps = pfc.ports[port as usize].held_ps;
-        if buffered && pkt.kind() == PacketKind::Data && self.p.switch.ecn.is_some() {
+        // With marks decided at dequeue, it is marked when it leaves, after the RESUME.
+        if buffered
+            && pkt.kind() == PacketKind::Data
+            && self.p.switch.ecn.is_some()
+            && !self.marks.on
+        {
             let ps = self.ports.backlog_ps(port, self.now) + held_ps;
             let backlog = Backlog::new(ps, self.ports.rate_of(port));
             self.mark_ecn(self.wire[port as usize].from, backlog, &mut pkt);
@@ -306,6 +311,8 @@ impl<A: Chassis> Sim<'_, A> {
     #[cold]
     fn send_frame(&mut self, port: u32, pause: bool) {
         let now = self.now;
+        // The marks of what left by now are decided before the frame changes the port.
+        self.settle_marks(port);
         let frame = Packet::new(0, pause as u32, PacketKind::Pfc, 0);
         let bytes = self.wire_bytes(&frame);
         let ser = self.ports.serialization(port, bytes);
@@ -351,6 +358,8 @@ impl<A: Chassis> Sim<'_, A> {
             return;
         }
         pp.paused = Some(now);
+        // The marks of what left by now are decided before the port changes.
+        self.settle_marks(port);
         let hosts = self.fabric.hosts;
         loop {
             let ring = &mut self.wire[port as usize];
@@ -364,6 +373,11 @@ impl<A: Chassis> Sim<'_, A> {
             };
             self.ports.unqueue_tail(port, ser, now);
             self.c.packet_hops -= 1;
+            if self.counts_mark(port, &q) {
+                // Waiting, so undecided: decided when it leaves after the RESUME.
+                let m = &mut self.ports.stats[port as usize].marks;
+                m.undecided -= 1;
+            }
             let pp = &mut self.pfc.as_mut().expect("PFC is on").ports[port as usize];
             let local = if port >= hosts {
                 let (s, local, _) = pp.departing.pop_back().expect("a departure per packet");
@@ -400,6 +414,7 @@ impl<A: Chassis> Sim<'_, A> {
         pp.stats.paused_ps += now - since;
         pp.held_ps = Time::ZERO;
         let mut held = std::mem::take(&mut pp.held);
+        self.settle_marks(port);
         for (pkt, local) in held.drain(..) {
             let bytes = self.wire_bytes(&pkt);
             let Enqueue::Arrives(t) = self.ports.enqueue(port, bytes, now, None) else {
@@ -407,6 +422,9 @@ impl<A: Chassis> Sim<'_, A> {
             };
             self.c.packet_hops += 1;
             self.push_wire(port, t, pkt, false);
+            if self.counts_mark(port, &pkt) {
+                self.undecided_at_back(port, t);
+            }
             if port >= self.fabric.hosts {
                 let start = t - self.ports.delay_ps() - self.ports.serialization(port, bytes);
                 self.departs(port, start, local, bytes);
