@@ -147,7 +147,14 @@ impl LinkModel {
     }
 
     fn ser(&self, bytes: u32) -> Time {
-        self.round(Time::serialization(bytes, self.rate_bps))
+        self.gap(bytes, self.rate_bps)
+    }
+
+    /// `bytes` sent at `rate_bps` (a link's serialization, or a paced flow's gap), rounded
+    /// as this link model rounds serialization times.
+    #[inline]
+    pub fn gap(&self, bytes: u32, rate_bps: u64) -> Time {
+        self.round(Time::serialization(bytes, rate_bps))
     }
 
     /// A serialization time (or a pacing gap) as this link model rounds it.

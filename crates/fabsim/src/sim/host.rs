@@ -105,11 +105,16 @@ impl<A: Chassis> Sim<'_, A> {
         };
         let rate = self.int.as_ref().and(f.tx.rate_bps());
         let a = f.tx.on_ack(now, &p, &mut f.acks, t, int);
-        if rate.is_some() && rate != f.tx.rate_bps() {
-            // HPCC moves the flow's next send by the change in its last gap.
-            let full = self.p.link.payload_bytes + self.p.link.header_bytes;
-            let gap = |r: Option<u64>| self.p.link.round(Time::serialization(full, r.unwrap_or(1)));
-            self.nics.repace(flow, gap(rate), gap(f.tx.rate_bps()));
+        if let (Some(old), Some(new)) = (rate, f.tx.rate_bps()) {
+            if old != new {
+                // HPCC moves the flow's next send by the change in its last gap.
+                let (link, full) = (
+                    &self.p.link,
+                    self.p.link.payload_bytes + self.p.link.header_bytes,
+                );
+                self.nics
+                    .repace(flow, link.gap(full, old), link.gap(full, new));
+            }
         }
         if late {
             self.c.acked_late_bytes += f.tx.acked_bytes() - acked;
@@ -293,17 +298,16 @@ impl<A: Chassis> Sim<'_, A> {
             self.queue
                 .push_ticketed(at, key, Event::Timeout { flow: fid });
         }
+        let wire = send.payload + self.p.link.header_bytes;
         let ser = if self.nics.paced() {
-            let wire = send.payload + self.p.link.header_bytes;
             Time::serialization(wire, self.p.link.rate_bps)
         } else {
             Time::ZERO
         };
         self.nics.served(host, fid, send.ready, self.now, ser);
         if let Some(rate) = self.nics.paces_flows().then(|| f.tx.rate_bps()).flatten() {
-            let wire = send.payload + self.p.link.header_bytes;
-            let gap = self.p.link.round(Time::serialization(wire, rate));
-            self.nics.pace_flow(fid, self.now + gap);
+            self.nics
+                .pace_flow(fid, self.now + self.p.link.gap(wire, rate));
         }
         let hops = f.hops;
         if let Some(int) = self.int.as_mut() {
